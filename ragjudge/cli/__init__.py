@@ -1,0 +1,55 @@
+"""The `ragjudge` command line: one module per subcommand.
+
+User mistakes (bad files, bad options) print one line to stderr and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from ragjudge._version import __version__
+from ragjudge.cli import evaluate
+from ragjudge.exceptions import RagJudgeError
+
+__all__ = ["main"]
+
+COMMANDS = [evaluate]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="ragjudge", description="Build, run and compile RAG judges that agree with your labels."
+    )
+    parser.add_argument("--version", action="version", version=f"ragjudge {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in COMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return int(args.run(args))
+    except RagJudgeError as exc:
+        sys.stderr.write(f"ragjudge {args.command}: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write(f"ragjudge {args.command}: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,76 @@
+"""Pieces every subcommand shares: LM options, data options, output, progress."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from tqdm import tqdm
+
+from ragjudge.data import GoldRecord, load_gold, parse_mapping
+from ragjudge.exceptions import ConfigurationError
+
+__all__ = ["add_data_options", "add_lm_options", "emit", "load_rows", "progress"]
+
+
+def add_lm_options(parser: argparse.ArgumentParser) -> None:
+    """`--lm`, `--api-base`, `--no-cache`."""
+    group = parser.add_argument_group("LM")
+    group.add_argument(
+        "--lm",
+        default=None,
+        help="'local' (the offline judge, default) or a DSPy/LiteLLM model string such as "
+        "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama_chat/llama3.1",
+    )
+    group.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
+    group.add_argument("--no-cache", action="store_true", help="do not use DSPy's response cache")
+
+
+def add_data_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+    """`--gold`, `--map`, `--limit`."""
+    parser.add_argument(
+        "--gold",
+        required=required,
+        help="rows to judge: .jsonl, .csv, .parquet or a Hugging Face dataset name",
+    )
+    parser.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN",
+        help="read FIELD (question, contexts, answer, faithful, id, reference) from COLUMN",
+    )
+    parser.add_argument("--split", default="train", help="split of a hub dataset")
+    parser.add_argument("--limit", type=int, default=None, help="judge only the first N rows")
+
+
+def load_rows(args: argparse.Namespace, *, require_labels: bool = False) -> list[GoldRecord]:
+    """Load the rows named by `add_data_options`."""
+    if args.limit is not None and args.limit < 1:
+        raise ConfigurationError("--limit must be at least 1")
+    return load_gold(
+        args.gold,
+        mapping=parse_mapping(args.map),
+        split=args.split,
+        require_labels=require_labels,
+        limit=args.limit,
+    )
+
+
+def emit(obj: Any) -> None:
+    """Write one JSON object to stdout."""
+    sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False, default=str) + "\n")
+
+
+@contextmanager
+def progress(total: int, desc: str) -> Iterator[tqdm]:
+    """A progress bar on a terminal, nothing otherwise."""
+    bar = tqdm(total=total, desc=desc, disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)
+    try:
+        yield bar
+    finally:
+        bar.close()

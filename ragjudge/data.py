@@ -1,0 +1,312 @@
+"""Gold and input data: one validated record type and one loader.
+
+Local JSONL files are read line by line so that a broken row is reported with its line
+number; CSV, Parquet and Hugging Face hub datasets are read through `datasets`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pydantic
+
+from ragjudge.exceptions import GoldDataError
+
+__all__ = ["FIELDS", "GoldRecord", "gold_fingerprint", "load_gold", "parse_mapping"]
+
+FIELDS = ("id", "question", "contexts", "answer", "faithful", "reference", "hallucinated_spans")
+
+
+class Span(pydantic.BaseModel):
+    """A labeled hallucinated span: character offsets into the answer."""
+
+    model_config = pydantic.ConfigDict(extra="ignore")
+
+    start: int
+    end: int
+    text: str = ""
+    type: str = ""
+
+
+class GoldRecord(pydantic.BaseModel):
+    """One row to judge, with its human label when there is one.
+
+    Attributes:
+        id: Row identifier, unique within a file.
+        question: The user's question (may be empty, e.g. for claims).
+        contexts: The retrieved passages.
+        answer: The generated answer being judged.
+        faithful: 1 if the answer is fully supported by the contexts, 0 if not, None if unlabeled.
+        reference: A reference answer, for context recall.
+        hallucinated_spans: Labeled unsupported spans of the answer.
+        source: Where the row comes from (a benchmark or a domain).
+        meta: Anything else; `meta.group_id` keeps related rows on one side of a split.
+    """
+
+    model_config = pydantic.ConfigDict(extra="ignore", frozen=True)
+
+    id: str
+    question: str = ""
+    contexts: list[str] = pydantic.Field(default_factory=list)
+    answer: str
+    faithful: int | None = None
+    reference: str | None = None
+    hallucinated_spans: list[Span] = pydantic.Field(default_factory=list)
+    source: str = ""
+    task: str = ""
+    meta: dict[str, Any] = pydantic.Field(default_factory=dict)
+
+    @pydantic.field_validator("id", mode="before")
+    @classmethod
+    def _id_to_str(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    @pydantic.field_validator("contexts", mode="before")
+    @classmethod
+    def _contexts_list(cls, value: Any) -> Any:
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [value]
+        if hasattr(value, "tolist"):  # numpy / arrow arrays from Parquet
+            return value.tolist()
+        return value
+
+    @pydantic.field_validator("faithful", mode="before")
+    @classmethod
+    def _label(cls, value: Any) -> Any:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return None
+        if isinstance(value, str):
+            text = value.strip().lower()
+            table = {"": None, "1": 1, "0": 0, "true": 1, "false": 0, "yes": 1, "no": 0}
+            if text in table:
+                return table[text]
+            raise ValueError(f"must be 0, 1 or empty, got {value!r}")
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, (int, float)) and value in (0, 1):
+            return int(value)
+        raise ValueError(f"must be 0, 1 or empty, got {value!r}")
+
+    @property
+    def context(self) -> str:
+        """The contexts joined into one string, as judges see them."""
+        return "\n\n".join(self.contexts)
+
+    @property
+    def group(self) -> str:
+        """The group key used to keep related rows on one side of a split."""
+        return str(self.meta.get("group_id") or self.id)
+
+
+def parse_mapping(items: Iterable[str]) -> dict[str, str]:
+    """Parse `field=column` pairs given on the command line.
+
+    Args:
+        items: Strings such as `"answer=response"`.
+
+    Returns:
+        A dict from ragjudge field to the column name in the user's data.
+
+    Raises:
+        GoldDataError: If an item is not `field=column` or names an unknown field.
+    """
+    mapping: dict[str, str] = {}
+    for item in items:
+        field, sep, column = item.partition("=")
+        if not sep or not field or not column:
+            raise GoldDataError(f"--map takes field=column, got {item!r}")
+        if field not in FIELDS:
+            raise GoldDataError(f"--map: unknown field {field!r}; choose from {', '.join(FIELDS)}")
+        mapping[field] = column
+    return mapping
+
+
+def load_gold(
+    source: str | os.PathLike[str],
+    *,
+    mapping: Mapping[str, str] | None = None,
+    split: str = "train",
+    require_labels: bool = False,
+    limit: int | None = None,
+) -> list[GoldRecord]:
+    """Load and validate gold or input rows.
+
+    Args:
+        source: A local `.jsonl`/`.json`/`.csv`/`.parquet` file, or a Hugging Face dataset name.
+        mapping: Field -> column names, for data whose columns are named differently.
+        split: The split to read from a hub dataset.
+        require_labels: Refuse rows without a `faithful` label.
+        limit: Read at most this many rows.
+
+    Returns:
+        The validated records, in file order.
+
+    Raises:
+        GoldDataError: Naming the file, row and field of the first problem found.
+
+    Example:
+        >>> rows = load_gold("../shared/gold/sample.jsonl")  # doctest: +SKIP
+        >>> rows[0].answer  # doctest: +SKIP
+    """
+    name = os.fspath(source)
+    path = Path(name)
+    if path.suffix in {".jsonl", ".json", ".csv", ".parquet"} and not path.exists():
+        raise GoldDataError("file not found", file=name)
+    if path.is_dir():
+        raise GoldDataError("is a directory; name a .jsonl, .csv or .parquet file", file=name)
+    if path.suffix == ".jsonl" or (path.suffix == ".json" and _looks_like_jsonl(path)):
+        raw: Iterable[tuple[int, Any]] = _read_jsonl(path)
+    elif path.exists():
+        raw = _read_with_datasets(name, path.suffix.lstrip("."), split=split)
+    else:
+        raw = _read_hub(name, split=split)
+    records: list[GoldRecord] = []
+    seen: dict[str, int] = {}
+    for row_number, obj in raw:
+        if limit is not None and len(records) >= limit:
+            break
+        record = _validate(obj, mapping or {}, file=name, row=row_number)
+        if require_labels and record.faithful is None:
+            raise GoldDataError(
+                "has no label; gold rows need faithful = 0 or 1",
+                file=name,
+                row=row_number,
+                field=(mapping or {}).get("faithful", "faithful"),
+            )
+        if record.id in seen:
+            raise GoldDataError(
+                f"duplicate id {record.id!r} (first seen in row {seen[record.id]})",
+                file=name,
+                row=row_number,
+                field="id",
+            )
+        seen[record.id] = row_number
+        records.append(record)
+    if not records:
+        raise GoldDataError("holds no rows", file=name)
+    return records
+
+
+def gold_fingerprint(records: Sequence[GoldRecord]) -> str:
+    """The sha256 of the rows used, in order, as canonical JSON."""
+    digest = hashlib.sha256()
+    for record in records:
+        digest.update(json.dumps(record.model_dump(mode="json"), sort_keys=True).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def _looks_like_jsonl(path: Path) -> bool:
+    with path.open("rb") as handle:
+        head = handle.read(1)
+    return head == b"{"
+
+
+def _read_jsonl(path: Path) -> Iterable[tuple[int, Any]]:
+    name = str(path)
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise GoldDataError(
+                    f"is not valid UTF-8 (byte {exc.start}); re-encode the file as UTF-8",
+                    file=name,
+                    row=number,
+                ) from None
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise GoldDataError(
+                    f"is not valid JSON ({exc.msg} at column {exc.colno})", file=name, row=number
+                ) from None
+            if not isinstance(obj, dict):
+                raise GoldDataError(
+                    f"must be a JSON object, got {type(obj).__name__}", file=name, row=number
+                )
+            yield number, obj
+
+
+def _read_with_datasets(name: str, kind: str, *, split: str) -> Iterable[tuple[int, Any]]:
+    builder = {"csv": "csv", "parquet": "parquet", "json": "json"}.get(kind)
+    if builder is None:
+        raise GoldDataError(
+            f"unsupported file type {kind!r}; use .jsonl, .csv or .parquet", file=name
+        )
+    import datasets  # slow import, only when needed
+
+    datasets.disable_progress_bars()
+    try:
+        data = datasets.load_dataset(builder, data_files=name, split="train")
+    except Exception as exc:  # datasets raises many unrelated types for unreadable files
+        raise GoldDataError(f"cannot be read as {kind}: {_first_line(exc)}", file=name) from None
+    # CSV and the header row: data row N is line N + 1.
+    offset = 2 if kind == "csv" else 1
+    for index, obj in enumerate(data):
+        yield index + offset, _decode_json_columns(obj)
+
+
+def _read_hub(name: str, *, split: str) -> Iterable[tuple[int, Any]]:
+    import datasets
+
+    datasets.disable_progress_bars()
+    try:
+        data = datasets.load_dataset(name, split=split)
+    except Exception as exc:
+        raise GoldDataError(
+            f"is neither a local file nor a loadable dataset ({_first_line(exc)})", file=name
+        ) from None
+    for index, obj in enumerate(data):
+        yield index + 1, obj
+
+
+def _decode_json_columns(obj: dict[str, Any]) -> dict[str, Any]:
+    """CSV cells hold lists and dicts as JSON text; decode those that look like it."""
+    out = dict(obj)
+    for key, value in obj.items():
+        if isinstance(value, str) and value[:1] in "[{":
+            try:
+                out[key] = json.loads(value)
+            except json.JSONDecodeError:
+                pass
+    return out
+
+
+def _validate(obj: Mapping[str, Any], mapping: Mapping[str, str], *, file: str, row: int) -> GoldRecord:
+    data = dict(obj)
+    for field, column in mapping.items():
+        if column not in obj:
+            raise GoldDataError(f"has no column {column!r} (mapped to {field!r})", file=file, row=row)
+        data[field] = obj[column]
+    if data.get("id") in (None, ""):
+        data["id"] = f"row-{row}"
+    for required in ("answer",):
+        if required not in data or data[required] is None:
+            column = mapping.get(required, required)
+            raise GoldDataError("is missing", file=file, row=row, field=column)
+    try:
+        return GoldRecord.model_validate(data)
+    except pydantic.ValidationError as exc:
+        error = exc.errors()[0]
+        field = str(error["loc"][0]) if error["loc"] else None
+        column = mapping.get(field, field) if field else None
+        raise GoldDataError(_short(error["msg"]), file=file, row=row, field=column) from None
+
+
+def _short(message: str) -> str:
+    return message.replace("Value error, ", "")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__

@@ -1,0 +1,172 @@
+"""Judge a set of rows and measure agreement with their labels."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pydantic
+
+from ragjudge.data import GoldRecord
+from ragjudge.programs._base import Judge
+from ragjudge.results import JudgeResult
+from ragjudge.stats import Agreement, agreement
+
+__all__ = ["EvaluationReport", "agreement_of", "evaluate", "write_results"]
+
+
+class EvaluationReport(pydantic.BaseModel):
+    """Agreement of a judge with the labels of the rows it judged."""
+
+    model_config = pydantic.ConfigDict(ser_json_inf_nan="null")
+
+    metric: str
+    mode: str
+    lm: str
+    rows: int
+    agreement: Agreement | None
+    by_source: dict[str, Agreement] = pydantic.Field(default_factory=dict)
+    lm_calls: int
+    tokens: int
+    errors: int
+    unscored: int
+    seconds: float
+
+    def summary(self) -> dict[str, Any]:
+        """The flat JSON summary `evaluate --format json` prints."""
+        a = self.agreement
+        out: dict[str, Any] = {
+            "n": a.n if a else 0,
+            "balanced_accuracy": a.balanced_accuracy if a else None,
+            "cohen_kappa": a.cohen_kappa if a else None,
+            "auroc": a.auroc if a else None,
+            "f1": a.f1 if a else None,
+            "ci": a.ci if a else {},
+            "lm_calls": self.lm_calls,
+            "errors": self.errors,
+            "tokens": self.tokens,
+            "unscored": self.unscored,
+            "rows": self.rows,
+            "metric": self.metric,
+            "mode": self.mode,
+            "lm": self.lm,
+            "seconds": round(self.seconds, 3),
+            "items_per_second": round(self.rows / self.seconds, 2) if self.seconds else None,
+        }
+        if self.by_source:
+            out["by_source"] = {
+                k: {"n": v.n, "balanced_accuracy": v.balanced_accuracy, "auroc": v.auroc}
+                for k, v in self.by_source.items()
+            }
+        return out
+
+
+def agreement_of(
+    rows: Sequence[GoldRecord], results: Sequence[JudgeResult], *, n_boot: int = 1000, seed: int = 0
+) -> tuple[Agreement | None, dict[str, Agreement], int, int]:
+    """Agreement of results with the rows' labels, overall and per source.
+
+    Rows with an error or no score are left out of the statistics and counted apart.
+
+    Returns:
+        `(overall, by_source, errors, unscored)`.
+    """
+    errors = sum(1 for r in results if r.error)
+    unscored = sum(1 for r in results if not r.error and math.isnan(r.score))
+    usable = [
+        (row, res)
+        for row, res in zip(rows, results)
+        if row.faithful is not None and not res.error and not math.isnan(res.score)
+    ]
+    if not usable:
+        return None, {}, errors, unscored
+
+    def measure(pairs: list[tuple[GoldRecord, JudgeResult]]) -> Agreement:
+        return agreement(
+            [int(row.faithful or 0) for row, _ in pairs],
+            [bool(res.passed) for _, res in pairs],
+            [res.score for _, res in pairs],
+            n_boot=n_boot,
+            seed=seed,
+        )
+
+    overall = measure(usable)
+    sources = sorted({row.source for row, _ in usable if row.source})
+    by_source = {}
+    if len(sources) > 1:
+        by_source = {s: measure([p for p in usable if p[0].source == s]) for s in sources}
+    return overall, by_source, errors, unscored
+
+
+def evaluate(
+    judge: Judge,
+    rows: Sequence[GoldRecord],
+    *,
+    concurrency: int = 1,
+    on_result: Callable[[int, JudgeResult], None] | None = None,
+    n_boot: int = 1000,
+) -> tuple[list[JudgeResult], EvaluationReport]:
+    """Judge every row and measure agreement with the labels.
+
+    Args:
+        judge: The judge.
+        rows: The rows.
+        concurrency: Items judged at once.
+        on_result: Called as each item finishes.
+        n_boot: Bootstrap resamples for the intervals.
+
+    Returns:
+        The per-row results (input order) and the report.
+    """
+    start = time.perf_counter()
+    results = judge.batch(rows, concurrency=concurrency, on_result=on_result)
+    seconds = time.perf_counter() - start
+    overall, by_source, errors, unscored = agreement_of(rows, results, n_boot=n_boot)
+    report = EvaluationReport(
+        metric=judge.metric,
+        mode=str(getattr(judge, "mode", "")),
+        lm=str(getattr(judge.resolved_lm(), "model", "")),
+        rows=len(rows),
+        agreement=overall,
+        by_source=by_source,
+        lm_calls=sum(r.lm_calls for r in results),
+        tokens=sum(r.tokens for r in results),
+        errors=errors,
+        unscored=unscored,
+        seconds=seconds,
+    )
+    return results, report
+
+
+def write_results(
+    path: str | os.PathLike[str], rows: Sequence[GoldRecord], results: Sequence[JudgeResult]
+) -> None:
+    """Write per-row results as JSONL or Parquet (by the file suffix)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    records = [result_record(row, res) for row, res in zip(rows, results)]
+    if target.suffix == ".parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        flat = [{**r, "statements": json.dumps(r["statements"]), "details": json.dumps(r["details"])}
+                for r in records]
+        pq.write_table(pa.Table.from_pylist(flat), target)
+        return
+    with target.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, allow_nan=False) + "\n")
+
+
+def result_record(row: GoldRecord, result: JudgeResult) -> dict[str, Any]:
+    """One output line: the result plus the row's id, source and label."""
+    record = json.loads(result.model_dump_json())
+    record["id"] = row.id
+    record["source"] = row.source
+    record["gold"] = row.faithful
+    return record

@@ -1,0 +1,82 @@
+"""Which LM a judge talks to: the offline judge or any model DSPy reaches."""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+import dspy
+
+from ragjudge.offline.engine import OfflineEngine
+from ragjudge.offline.model import OfflineParams
+
+__all__ = ["LOCAL", "describe_lm", "offline_lm", "resolve_lm"]
+
+LOCAL = "local"
+
+# Never fetch LiteLLM's price map from the network: the bundled copy is enough.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+@functools.lru_cache(maxsize=32)
+def _offline_lm_cached(params_json: str, cache: bool) -> dspy.LM:
+    params = OfflineParams.model_validate_json(params_json)
+    engine = OfflineEngine(params)
+    return dspy.LM(engine.model_name, engine=engine, num_retries=0, cache=cache)
+
+
+def offline_lm(params: OfflineParams | None = None, *, cache: bool = True) -> dspy.LM:
+    """The offline judge as a `dspy.LM`, versioned by its parameters.
+
+    Args:
+        params: The offline model's parameters; `None` for the defaults.
+        cache: Use DSPy's response cache.
+
+    Returns:
+        A `dspy.LM` whose engine is the offline judge; one object per distinct parameters.
+    """
+    params = params or OfflineEngine().model.params
+    return _offline_lm_cached(params.model_dump_json(), cache)
+
+
+def resolve_lm(
+    lm: str | dspy.LM | None,
+    *,
+    offline_params: OfflineParams | None = None,
+    api_base: str | None = None,
+    cache: bool = True,
+    **kwargs: Any,
+) -> dspy.LM:
+    """Turn what the user named into a `dspy.LM`.
+
+    Args:
+        lm: `"local"` for the offline judge, a model string such as `"openai/gpt-4o-mini"`,
+            a ready `dspy.LM`, or None: the LM from `dspy.configure` if any, else the offline judge.
+        offline_params: Fitted parameters for the offline judge.
+        api_base: Base URL of an OpenAI-compatible server (vLLM, a proxy).
+        cache: Use DSPy's response cache.
+        **kwargs: Passed to `dspy.LM` (temperature, max_tokens, num_retries, ...).
+
+    Returns:
+        The LM to use.
+    """
+    if isinstance(lm, dspy.BaseLM):
+        return lm
+    if lm is None:
+        configured = dspy.settings.lm
+        if configured is not None:
+            return configured
+        lm = LOCAL
+    if lm == LOCAL:
+        return offline_lm(offline_params, cache=cache)
+    options: dict[str, Any] = {"num_retries": 5, "cache": cache, "temperature": 0.0}
+    options.update(kwargs)
+    if api_base:
+        options["api_base"] = api_base
+    return dspy.LM(lm, **options)
+
+
+def describe_lm(lm: dspy.BaseLM) -> str:
+    """The model string of an LM, for reports."""
+    return str(getattr(lm, "model", type(lm).__name__))

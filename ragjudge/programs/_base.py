@@ -1,0 +1,236 @@
+"""The base class of every judge: a `dspy.Module` with sklearn-style params and JSON state."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import math
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ClassVar
+
+import dspy
+from dspy.dsp.utils.settings import thread_local_overrides
+from dspy.utils.usage_tracker import track_usage
+
+from ragjudge.data import GoldRecord
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import resolve_lm
+from ragjudge.offline.model import OfflineParams
+from ragjudge.results import JudgeResult
+
+__all__ = ["Judge", "check_choice", "judge_inputs"]
+
+logger = logging.getLogger(__name__)
+
+
+def check_choice(owner: str, name: str, value: Any, choices: Iterable[Any]) -> None:
+    """Raise the house-style error when a parameter is not one of its choices."""
+    options = tuple(choices)
+    if value not in options:
+        shown = ", ".join(repr(c) for c in options)
+        raise ConfigurationError(
+            f"The `{name}` parameter of {owner} must be one of {shown}. Got {value!r} instead."
+        )
+
+
+def judge_inputs(row: GoldRecord | dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments a judge takes, from a gold record or a dict."""
+    if isinstance(row, GoldRecord):
+        return {
+            "question": row.question,
+            "contexts": row.contexts,
+            "answer": row.answer,
+            "reference": row.reference,
+        }
+    return {k: row[k] for k in ("question", "contexts", "answer", "reference") if k in row}
+
+
+class Judge(dspy.Module):
+    """A judge: `judge(question=..., contexts=..., answer=...)` returns a `JudgeResult`.
+
+    Subclasses store their keyword arguments verbatim in `__init__` (so `get_params` and
+    `clone` work), declare `metric`, and implement `judge_item`. What compiling learns lives in
+    attributes ending in an underscore and travels in `dump_state`.
+    """
+
+    metric: ClassVar[str] = "judge"
+    lm: str | dspy.BaseLM | None
+    offline_params_: OfflineParams | None
+
+    # -- sklearn-style parameters -------------------------------------------------------
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+
+    def get_params(self) -> dict[str, Any]:
+        """The constructor arguments, as given."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def clone(self, **overrides: Any) -> Judge:
+        """A new judge with the same parameters (but `overrides`) and the same learned state."""
+        params = {**self.get_params(), **overrides}
+        new = type(self)(**params)
+        new.load_state(self.dump_state())
+        return new
+
+    # -- LM -----------------------------------------------------------------------------
+    def resolved_lm(self, *, cache: bool = True) -> dspy.BaseLM:
+        """The LM this judge talks to (see `ragjudge.lm.resolve_lm`)."""
+        lm = self.lm if isinstance(self.lm, dspy.BaseLM) else self.lm
+        return resolve_lm(lm, offline_params=self.offline_params_, cache=cache)
+
+    # -- calling ------------------------------------------------------------------------
+    def judge_item(self, **inputs: Any) -> JudgeResult:
+        """Judge one item; implemented by each metric. May raise on LM failures."""
+        raise NotImplementedError
+
+    def forward(self, **inputs: Any) -> JudgeResult:
+        """Judge one item under this judge's LM, counting LM calls and tokens.
+
+        Never raises for LM or parsing failures: the result carries `error` instead.
+        """
+        if "answer" not in inputs:
+            raise TypeError(f"{type(self).__name__}() needs answer=...")
+        lm = self.resolved_lm()
+        with dspy.context(lm=lm), track_usage() as usage:
+            try:
+                result = self.judge_item(**inputs)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:  # an LM or parse failure must not stop a batch
+                logger.debug("item failed", exc_info=True)
+                result = JudgeResult(
+                    metric=self.metric,
+                    mode=str(getattr(self, "mode", "")),
+                    error=f"{type(exc).__name__}: {_first_line(exc)}",
+                )
+        calls, tokens = _usage_counts(usage.usage_data)
+        return result.model_copy(update={"lm_calls": calls, "tokens": tokens})
+
+    def __call__(self, *args: Any, **kwargs: Any) -> JudgeResult:
+        if args:
+            raise TypeError(f"{type(self).__name__}() takes keyword arguments only")
+        return self.forward(**kwargs)
+
+    def batch(
+        self,
+        rows: Sequence[GoldRecord | dict[str, Any]],
+        *,
+        concurrency: int = 1,
+        on_result: Callable[[int, JudgeResult], None] | None = None,
+    ) -> list[JudgeResult]:
+        """Judge many rows; results come back in input order, each with its row id.
+
+        Args:
+            rows: Gold records or dicts with the judge's inputs.
+            concurrency: How many items are judged at once (LM calls in flight).
+            on_result: Called as `(index, result)` as each item finishes (any order).
+
+        Returns:
+            One result per row, in input order.
+        """
+        results: list[JudgeResult | None] = [None] * len(rows)
+        for index, result in self.iter_batch(rows, concurrency=concurrency):
+            results[index] = result
+            if on_result is not None:
+                on_result(index, result)
+        return [r for r in results if r is not None]
+
+    def iter_batch(
+        self, rows: Sequence[GoldRecord | dict[str, Any]], *, concurrency: int = 1
+    ) -> Iterator[tuple[int, JudgeResult]]:
+        """Yield `(index, result)` as items finish, `concurrency` at a time."""
+
+        def run(index: int) -> JudgeResult:
+            row = rows[index]
+            result = self(**judge_inputs(row))
+            row_id = row.id if isinstance(row, GoldRecord) else row.get("id")
+            return result.model_copy(update={"id": None if row_id is None else str(row_id)})
+
+        if concurrency <= 1:
+            for index in range(len(rows)):
+                yield index, run(index)
+            return
+        parent = thread_local_overrides.get().copy()
+
+        def worker(index: int) -> tuple[int, JudgeResult]:
+            token = thread_local_overrides.set({**thread_local_overrides.get(), **parent})
+            try:
+                return index, run(index)
+            finally:
+                thread_local_overrides.reset(token)
+
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
+            pending = [pool.submit(worker, i) for i in range(len(rows))]
+            try:
+                from concurrent.futures import as_completed
+
+                for future in as_completed(pending):
+                    yield future.result()
+            finally:
+                for future in pending:
+                    future.cancel()
+
+    # -- state --------------------------------------------------------------------------
+    def dump_state(self, json_mode: bool = True) -> dict[str, Any]:
+        """DSPy's state (demos, instructions) plus ragjudge's learned state."""
+        state = super().dump_state(json_mode=json_mode)
+        for name, predictor in self.named_predictors():
+            allowed = set(predictor.signature.fields)
+            state[name]["demos"] = [
+                {k: v for k, v in demo.items() if k in allowed} for demo in state[name]["demos"]
+            ]
+            state[name]["lm"] = None
+        state["ragjudge"] = {"learned": self._dump_learned()}
+        return state
+
+    def load_state(self, state: dict[str, Any], **kwargs: Any) -> Judge:
+        """Restore `dump_state()` output."""
+        own = state.get("ragjudge", {})
+        dspy_state = {k: v for k, v in state.items() if k != "ragjudge"}
+        super().load_state(dspy_state, **kwargs)
+        for _, predictor in self.named_predictors():
+            predictor.demos = [
+                d if isinstance(d, dspy.Example) else dspy.Example(**d) for d in predictor.demos
+            ]
+        self._load_learned(own.get("learned", {}))
+        return self
+
+    def _dump_learned(self) -> dict[str, Any]:
+        params = self.offline_params_
+        return {"offline_params": None if params is None else params.model_dump(mode="json")}
+
+    def _load_learned(self, learned: dict[str, Any]) -> None:
+        raw = learned.get("offline_params")
+        self.offline_params_ = None if raw is None else OfflineParams.model_validate(raw)
+
+    def save(self, path: str | os.PathLike[str], **_: Any) -> None:  # type: ignore[override]
+        """Save the judge as versioned JSON (never pickle). See `ragjudge.load`."""
+        from ragjudge.serialization import save_judge
+
+        save_judge(self, path)
+
+
+def _usage_counts(usage_data: dict[str, list[dict[str, Any]]]) -> tuple[int, int]:
+    calls = sum(len(entries) for entries in usage_data.values())
+    tokens = 0
+    for entries in usage_data.values():
+        for entry in entries:
+            total = entry.get("total_tokens")
+            if total is None:
+                total = (entry.get("prompt_tokens") or 0) + (entry.get("completion_tokens") or 0)
+            tokens += int(total or 0)
+    return calls, tokens
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:300] if text else ""
+
+
+def is_nan(value: float | None) -> bool:
+    """True for None or NaN."""
+    return value is None or (isinstance(value, float) and math.isnan(value))

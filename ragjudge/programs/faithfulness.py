@@ -1,0 +1,263 @@
+"""Faithfulness: is every claim of the answer supported by the retrieved contexts?"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
+
+import dspy
+
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.offline.model import OfflineParams
+from ragjudge.programs._base import Judge, check_choice
+from ragjudge.results import JudgeResult, StatementResult
+from ragjudge.safety import fence
+from ragjudge.serialization import register_judge
+from ragjudge.signatures import ExtractStatements, JudgeAnswer, JudgeStatements, default_demos
+
+__all__ = ["Faithfulness", "score_statements"]
+
+Mode = Literal["statement", "whole"]
+UnsurePolicy = Literal["unsupported", "supported", "exclude"]
+EmptyPolicy = Literal["nan", "zero", "one"]
+Aggregation = Literal["fraction", "mean", "min"]
+
+MODES = ("statement", "whole")
+UNSURE = ("unsupported", "supported", "exclude")
+EMPTY = ("nan", "zero", "one")
+AGGREGATIONS = ("fraction", "mean", "min")
+_VERDICT_VALUE = {"yes": 1.0, "no": 0.0, "unsure": 0.5}
+
+
+def score_statements(
+    statements: Sequence[StatementResult],
+    *,
+    unsure: str = "unsupported",
+    empty: str = "nan",
+    aggregation: str = "fraction",
+) -> float:
+    """The faithfulness score in [0, 1] of judged statements (NaN where `empty="nan"`).
+
+    Args:
+        statements: The judged statements.
+        unsure: `"unsupported"` counts an unsure verdict as not supported, `"supported"` as
+            supported, `"exclude"` leaves it out.
+        empty: The score of an answer with no (remaining) statements: `"nan"`, `"zero"`, `"one"`.
+        aggregation: `"fraction"` = share of supported statements; `"mean"` / `"min"` = mean /
+            minimum of the judge's confidence that each statement is supported (the verdict
+            stands in where the judge gave no confidence).
+
+    Returns:
+        The score.
+
+    Example:
+        >>> st = [StatementResult(text="a", verdict="yes"), StatementResult(text="b", verdict="no")]
+        >>> score_statements(st)
+        0.5
+    """
+    kept = [s for s in statements if not (unsure == "exclude" and s.verdict == "unsure")]
+    if not kept:
+        return {"nan": math.nan, "zero": 0.0, "one": 1.0}[empty]
+    if aggregation == "fraction":
+        supported = sum(
+            1 for s in kept if s.verdict == "yes" or (s.verdict == "unsure" and unsure == "supported")
+        )
+        return supported / len(kept)
+    values = [
+        s.confidence if s.confidence is not None else _VERDICT_VALUE.get(s.verdict, 0.0)
+        for s in kept
+    ]
+    return min(values) if aggregation == "min" else sum(values) / len(values)
+
+
+@register_judge
+class Faithfulness(Judge):
+    """Judge whether every claim of an answer is supported by the retrieved contexts.
+
+    Args:
+        mode: `"statement"` extracts atomic statements and judges all of them in one call
+            (score = supported / total, two LM calls); `"whole"` judges the answer in one call
+            (score 1.0 or 0.0).
+        threshold: Pass when the unscaled score (in [0, 1]) is at least this.
+        scale: The reported score is multiplied by this (e.g. 5 or 100).
+        unsure: How an "unsure" verdict counts: `"unsupported"`, `"supported"` or `"exclude"`.
+        empty: The score of an answer with no statements: `"nan"` (no score, never passes),
+            `"zero"` or `"one"`.
+        aggregation: How statement verdicts become a score: `"fraction"` (supported / total),
+            or the `"mean"` / `"min"` of the judge's confidence; in whole mode `"fraction"` is the
+            verdict itself and `"mean"`/`"min"` the judge's confidence.
+        lm: `"local"` (the offline judge), a model string such as `"openai/gpt-4o-mini"`, a
+            `dspy.LM`, or None: the LM from `dspy.configure`, else the offline judge.
+
+    Example:
+        >>> judge = Faithfulness(mode="statement")
+        >>> r = judge(question="Where was Einstein born?",
+        ...           contexts=["Albert Einstein was born in Ulm, Germany, in 1879."],
+        ...           answer="Einstein was born in Ulm in 1879.")
+        >>> r.passed
+        True
+    """
+
+    metric: ClassVar[str] = "faithfulness"
+
+    def __init__(
+        self,
+        *,
+        mode: Mode = "statement",
+        threshold: float = 0.5,
+        scale: float = 1.0,
+        unsure: UnsurePolicy = "unsupported",
+        empty: EmptyPolicy = "nan",
+        aggregation: Aggregation = "fraction",
+        lm: str | dspy.BaseLM | None = None,
+    ) -> None:
+        super().__init__()
+        owner = "Faithfulness"
+        check_choice(owner, "mode", mode, MODES)
+        check_choice(owner, "unsure", unsure, UNSURE)
+        check_choice(owner, "empty", empty, EMPTY)
+        check_choice(owner, "aggregation", aggregation, AGGREGATIONS)
+        if not 0.0 <= float(threshold) <= 1.0:
+            raise ConfigurationError(
+                f"The `threshold` parameter of {owner} must be in [0, 1]. Got {threshold!r} instead."
+            )
+        if not float(scale) > 0:
+            raise ConfigurationError(
+                f"The `scale` parameter of {owner} must be positive. Got {scale!r} instead."
+            )
+        self.mode = mode
+        self.threshold = threshold
+        self.scale = scale
+        self.unsure = unsure
+        self.empty = empty
+        self.aggregation = aggregation
+        self.lm = lm
+        self.offline_params_: OfflineParams | None = None
+        demos = default_demos()
+        self.extract = dspy.Predict(ExtractStatements)
+        self.extract.demos = demos["extract"]
+        self.judge = dspy.Predict(JudgeStatements)
+        self.judge.demos = demos["judge"]
+        self.whole = dspy.Predict(JudgeAnswer)
+        self.whole.demos = demos["whole"]
+
+    def judge_item(
+        self,
+        *,
+        answer: str,
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | None = None,
+    ) -> JudgeResult:
+        """Judge one answer (see the class docstring); may raise on LM failure."""
+        del reference  # faithfulness does not use a reference answer
+        passages = [contexts] if isinstance(contexts, str) else list(contexts)
+        context = fence("\n\n".join(p for p in passages if p))
+        question, answer = fence(question or ""), fence(answer or "")
+        if self.mode == "whole":
+            return self._judge_whole(question=question, context=context, answer=answer)
+        return self._judge_statements(question=question, context=context, answer=answer)
+
+    def _judge_statements(self, *, question: str, context: str, answer: str) -> JudgeResult:
+        texts: list[str] = []
+        if answer.strip():
+            texts = [s for s in self.extract(question=question, answer=answer).statements if s]
+        verdicts = self.judge(context=context, statements=texts).verdicts if texts else []
+        if texts and len(verdicts) != len(texts):
+            raise ValueError(f"the judge returned {len(verdicts)} verdicts for {len(texts)} statements")
+        statements = [
+            StatementResult(text=t, verdict=v.verdict, reason=v.reason, confidence=v.confidence)
+            for t, v in zip(texts, verdicts)
+        ]
+        return self.finish(statements=statements)
+
+    def _judge_whole(self, *, question: str, context: str, answer: str) -> JudgeResult:
+        if not answer.strip():
+            return self.finish(statements=[])
+        out = self.whole(question=question, context=context, answer=answer)
+        confidence = _clip(out.confidence)
+        return self.finish(
+            whole={"verdict": out.verdict, "confidence": confidence, "reasoning": out.reasoning}
+        )
+
+    def finish(
+        self,
+        *,
+        statements: Sequence[StatementResult] = (),
+        whole: dict[str, Any] | None = None,
+        **overrides: Any,
+    ) -> JudgeResult:
+        """Score raw judge outputs with this judge's policies (no LM call).
+
+        Compiling re-scores cached outputs through this under other thresholds and policies.
+
+        Args:
+            statements: Judged statements (statement mode).
+            whole: `{"verdict", "confidence", "reasoning"}` (whole mode).
+            **overrides: Policy values to use instead of this judge's (`threshold`, `unsure`, ...).
+
+        Returns:
+            The scored result.
+        """
+        p = {
+            "threshold": self.threshold,
+            "scale": self.scale,
+            "unsure": self.unsure,
+            "empty": self.empty,
+            "aggregation": self.aggregation,
+            **overrides,
+        }
+        if whole is not None:
+            verdict = str(whole.get("verdict", "no"))
+            confidence = whole.get("confidence")
+            if p["aggregation"] == "fraction" or confidence is None:
+                raw = 1.0 if verdict == "yes" else 0.0
+            else:
+                raw = float(confidence)
+            reason = f"{raw:.2f}: {whole.get('reasoning', '')}".strip()
+            return self._result(raw, p, mode="whole", reason=reason, confidence=confidence,
+                                details={"verdict": verdict})
+        raw = score_statements(
+            statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
+        )
+        confidences = [s.confidence for s in statements if s.confidence is not None]
+        confidence = min(confidences) if confidences else None
+        return self._result(raw, p, mode="statement", reason=_reason(raw, statements, p["unsure"]),
+                            statements=list(statements), confidence=confidence)
+
+    def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
+        passed = None if math.isnan(raw) else raw >= p["threshold"]
+        return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
+
+
+def _clip(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(number) else min(1.0, max(0.0, number))
+
+
+def _reason(raw: float, statements: Sequence[StatementResult], unsure: str) -> str:
+    if not statements:
+        return "the answer makes no statement that can be checked"
+    if math.isnan(raw):
+        return "no statement could be judged (all unsure, excluded)"
+    supported = sum(1 for s in statements if s.verdict == "yes")
+    parts = [f"{raw:.2f}: {supported} of {len(statements)} statements are supported"]
+    failed = [s for s in statements if s.verdict == "no"]
+    unsure_ones = [s for s in statements if s.verdict == "unsure"]
+    if failed:
+        parts.append(", ".join(f"'{_short(s.text)}'" for s in failed[:3]) + " could not be verified")
+    if unsure_ones:
+        parts.append(
+            ", ".join(f"'{_short(s.text)}'" for s in unsure_ones[:3])
+            + f" {'is' if len(unsure_ones) == 1 else 'are'} uncertain (counted as {unsure})"
+        )
+    return "; ".join(parts)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
