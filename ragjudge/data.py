@@ -282,11 +282,15 @@ def _decode_json_columns(obj: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _validate(obj: Mapping[str, Any], mapping: Mapping[str, str], *, file: str, row: int) -> GoldRecord:
+def _validate(
+    obj: Mapping[str, Any], mapping: Mapping[str, str], *, file: str, row: int
+) -> GoldRecord:
     data = dict(obj)
     for field, column in mapping.items():
         if column not in obj:
-            raise GoldDataError(f"has no column {column!r} (mapped to {field!r})", file=file, row=row)
+            raise GoldDataError(
+                f"has no column {column!r} (mapped to {field!r})", file=file, row=row
+            )
         data[field] = obj[column]
     if data.get("id") in (None, ""):
         data["id"] = f"row-{row}"

@@ -80,7 +80,7 @@ def agreement_of(
     unscored = sum(1 for r in results if not r.error and math.isnan(r.score))
     usable = [
         (row, res)
-        for row, res in zip(rows, results)
+        for row, res in zip(rows, results, strict=True)
         if row.faithful is not None and not res.error and not math.isnan(res.score)
     ]
     if not usable:
@@ -149,13 +149,15 @@ def write_results(
     """Write per-row results as JSONL or Parquet (by the file suffix)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    records = [result_record(row, res) for row, res in zip(rows, results)]
+    records = [result_record(row, res) for row, res in zip(rows, results, strict=True)]
     if target.suffix == ".parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        flat = [{**r, "statements": json.dumps(r["statements"]), "details": json.dumps(r["details"])}
-                for r in records]
+        flat = [
+            {**r, "statements": json.dumps(r["statements"]), "details": json.dumps(r["details"])}
+            for r in records
+        ]
         pq.write_table(pa.Table.from_pylist(flat), target)
         return
     with target.open("w", encoding="utf-8") as handle:

@@ -71,8 +71,11 @@ def signature_fingerprints(judge: Judge) -> dict[str, str]:
     prints = {}
     for name, predictor in judge.named_predictors():
         fields = [
-            (field, info.json_schema_extra.get("__dspy_field_type") if info.json_schema_extra
-             else "", str(info.annotation))
+            (
+                field,
+                info.json_schema_extra.get("__dspy_field_type") if info.json_schema_extra else "",
+                str(info.annotation),
+            )
             for field, info in predictor.signature.fields.items()
         ]
         prints[name] = hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
@@ -219,15 +222,20 @@ def _build(cls: type[Judge], document: JudgeFile, name: str) -> Judge:
     allowed = set(cls._param_names())
     unknown = set(document.params) - allowed
     if unknown:
-        raise SerializationError(f"{name}: unknown parameters for {cls.__name__}: {sorted(unknown)}")
+        raise SerializationError(
+            f"{name}: unknown parameters for {cls.__name__}: {sorted(unknown)}"
+        )
     try:
         judge = cls(**document.params)
     except (TypeError, ValueError) as exc:
         raise SerializationError(f"{name}: invalid parameters ({exc})") from None
     current = signature_fingerprints(judge)
     if current != document.signatures:
-        changed = sorted(k for k in set(current) | set(document.signatures)
-                         if current.get(k) != document.signatures.get(k))
+        changed = sorted(
+            k
+            for k in set(current) | set(document.signatures)
+            if current.get(k) != document.signatures.get(k)
+        )
         raise SerializationError(
             f"{name}: the signatures of {', '.join(changed)} changed since the judge was saved; "
             "re-compile the judge with this release"

@@ -22,7 +22,8 @@ COMMANDS = [evaluate]
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
-        prog="ragjudge", description="Build, run and compile RAG judges that agree with your labels."
+        prog="ragjudge",
+        description="Build, run and compile RAG judges that agree with your labels.",
     )
     parser.add_argument("--version", action="version", version=f"ragjudge {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")

@@ -69,7 +69,9 @@ def emit(obj: Any) -> None:
 @contextmanager
 def progress(total: int, desc: str) -> Iterator[tqdm]:
     """A progress bar on a terminal, nothing otherwise."""
-    bar = tqdm(total=total, desc=desc, disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)
+    bar = tqdm(
+        total=total, desc=desc, disable=not sys.stderr.isatty(), leave=False, file=sys.stderr
+    )
     try:
         yield bar
     finally:

@@ -31,9 +31,14 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--out", default=None, help="write per-row results (.jsonl or .parquet)")
     parser.add_argument("--format", choices=["table", "json"], default="table")
     parser.add_argument(
-        "--concurrency", type=int, default=None, help="items in flight (default 1 offline, 8 with an LM)"
+        "--concurrency",
+        type=int,
+        default=None,
+        help="items in flight (default 1 offline, 8 with an LM)",
     )
-    parser.add_argument("--trust-modified", action="store_true", help="load a hand-edited judge file")
+    parser.add_argument(
+        "--trust-modified", action="store_true", help="load a hand-edited judge file"
+    )
     parser.set_defaults(run=run)
 
 

@@ -62,7 +62,7 @@ def parse_prompt(request: Request) -> ParsedPrompt:
     system = request.system or ""
     if "Your input fields are:" not in system or "Your output fields are:" not in system:
         raise ValueError("not a DSPy prompt: the system message lists no fields")
-    head, _, rest = system.partition("Your input fields are:")
+    _, _, rest = system.partition("Your input fields are:")
     in_part, _, out_part = rest.partition("Your output fields are:")
     out_part = out_part.split("All interactions will be structured", 1)[0]
     input_types = {name: kind for name, kind in _FIELD_LINE.findall(in_part)}

@@ -79,8 +79,7 @@ class Judge(dspy.Module):
     # -- LM -----------------------------------------------------------------------------
     def resolved_lm(self, *, cache: bool = True) -> dspy.BaseLM:
         """The LM this judge talks to (see `ragjudge.lm.resolve_lm`)."""
-        lm = self.lm if isinstance(self.lm, dspy.BaseLM) else self.lm
-        return resolve_lm(lm, offline_params=self.offline_params_, cache=cache)
+        return resolve_lm(self.lm, offline_params=self.offline_params_, cache=cache)
 
     # -- calling ------------------------------------------------------------------------
     def judge_item(self, **inputs: Any) -> JudgeResult:

@@ -61,7 +61,9 @@ def score_statements(
         return {"nan": math.nan, "zero": 0.0, "one": 1.0}[empty]
     if aggregation == "fraction":
         supported = sum(
-            1 for s in kept if s.verdict == "yes" or (s.verdict == "unsure" and unsure == "supported")
+            1
+            for s in kept
+            if s.verdict == "yes" or (s.verdict == "unsure" and unsure == "supported")
         )
         return supported / len(kept)
     values = [
@@ -120,7 +122,8 @@ class Faithfulness(Judge):
         check_choice(owner, "aggregation", aggregation, AGGREGATIONS)
         if not 0.0 <= float(threshold) <= 1.0:
             raise ConfigurationError(
-                f"The `threshold` parameter of {owner} must be in [0, 1]. Got {threshold!r} instead."
+                f"The `threshold` parameter of {owner} must be in [0, 1]. "
+                f"Got {threshold!r} instead."
             )
         if not float(scale) > 0:
             raise ConfigurationError(
@@ -165,10 +168,12 @@ class Faithfulness(Judge):
             texts = [s for s in self.extract(question=question, answer=answer).statements if s]
         verdicts = self.judge(context=context, statements=texts).verdicts if texts else []
         if texts and len(verdicts) != len(texts):
-            raise ValueError(f"the judge returned {len(verdicts)} verdicts for {len(texts)} statements")
+            raise ValueError(
+                f"the judge returned {len(verdicts)} verdicts for {len(texts)} statements"
+            )
         statements = [
             StatementResult(text=t, verdict=v.verdict, reason=v.reason, confidence=v.confidence)
-            for t, v in zip(texts, verdicts)
+            for t, v in zip(texts, verdicts, strict=True)
         ]
         return self.finish(statements=statements)
 
@@ -216,15 +221,27 @@ class Faithfulness(Judge):
             else:
                 raw = float(confidence)
             reason = f"{raw:.2f}: {whole.get('reasoning', '')}".strip()
-            return self._result(raw, p, mode="whole", reason=reason, confidence=confidence,
-                                details={"verdict": verdict})
+            return self._result(
+                raw,
+                p,
+                mode="whole",
+                reason=reason,
+                confidence=confidence,
+                details={"verdict": verdict},
+            )
         raw = score_statements(
             statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
         )
         confidences = [s.confidence for s in statements if s.confidence is not None]
         confidence = min(confidences) if confidences else None
-        return self._result(raw, p, mode="statement", reason=_reason(raw, statements, p["unsure"]),
-                            statements=list(statements), confidence=confidence)
+        return self._result(
+            raw,
+            p,
+            mode="statement",
+            reason=_reason(raw, statements, p["unsure"]),
+            statements=list(statements),
+            confidence=confidence,
+        )
 
     def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
         passed = None if math.isnan(raw) else raw >= p["threshold"]
@@ -249,7 +266,9 @@ def _reason(raw: float, statements: Sequence[StatementResult], unsure: str) -> s
     failed = [s for s in statements if s.verdict == "no"]
     unsure_ones = [s for s in statements if s.verdict == "unsure"]
     if failed:
-        parts.append(", ".join(f"'{_short(s.text)}'" for s in failed[:3]) + " could not be verified")
+        parts.append(
+            ", ".join(f"'{_short(s.text)}'" for s in failed[:3]) + " could not be verified"
+        )
     if unsure_ones:
         parts.append(
             ", ".join(f"'{_short(s.text)}'" for s in unsure_ones[:3])

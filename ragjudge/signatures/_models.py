@@ -15,13 +15,18 @@ class StatementVerdict(pydantic.BaseModel):
     """The verdict on one statement, with the reason for it."""
 
     statement: str = pydantic.Field(description="the statement, copied verbatim")
-    reason: str = pydantic.Field(description="one sentence: why the context does or does not support it")
+    reason: str = pydantic.Field(
+        description="one sentence: why the context does or does not support it"
+    )
     verdict: Verdict = pydantic.Field(
-        description="yes = directly inferable from the context; no = not inferable or contradicted; "
-        "unsure = the context is ambiguous about it"
+        description="yes = directly inferable from the context; "
+        "no = not inferable or contradicted; unsure = the context is ambiguous about it"
     )
     confidence: float | None = pydantic.Field(
-        default=None, ge=0.0, le=1.0, description="probability in [0, 1] that the statement is supported"
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="probability in [0, 1] that the statement is supported",
     )
 
 

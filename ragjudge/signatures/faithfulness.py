@@ -36,7 +36,9 @@ class ExtractStatements(dspy.Signature):
 
     question: str = dspy.InputField(desc="the question the answer responds to (may be empty)")
     answer: str = dspy.InputField(desc="the answer to decompose")
-    statements: list[str] = dspy.OutputField(desc="atomic statements, pronouns resolved, in answer order")
+    statements: list[str] = dspy.OutputField(
+        desc="atomic statements, pronouns resolved, in answer order"
+    )
 
 
 class JudgeStatements(dspy.Signature):
@@ -49,7 +51,9 @@ class JudgeStatements(dspy.Signature):
 
     context: str = dspy.InputField(desc="the retrieved passages")
     statements: list[str] = dspy.InputField(desc="the statements to judge")
-    verdicts: list[StatementVerdict] = dspy.OutputField(desc="one verdict per statement, same order")
+    verdicts: list[StatementVerdict] = dspy.OutputField(
+        desc="one verdict per statement, same order"
+    )
 
 
 class JudgeAnswer(dspy.Signature):
