@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import dspy
 from dspy.dsp.utils.settings import thread_local_overrides
 from dspy.utils.usage_tracker import track_usage
+from optuna.distributions import BaseDistribution
 
 from ragjudge.data import GoldRecord
 from ragjudge.exceptions import ConfigurationError
@@ -56,6 +57,8 @@ class Judge(dspy.Module):
     """
 
     metric: ClassVar[str] = "judge"
+    #: The values of `mode` (each needs its own LM calls); compiling searches them.
+    modes: ClassVar[tuple[str, ...]] = ()
     lm: str | dspy.BaseLM | None
     offline_params_: OfflineParams | None
 
@@ -172,6 +175,16 @@ class Judge(dspy.Module):
             finally:
                 for future in pending:
                     future.cancel()
+
+    # -- compiling -----------------------------------------------------------------------
+    @classmethod
+    def policy_space(cls) -> dict[str, BaseDistribution]:
+        """Parameters that change the score without new LM calls, as Optuna distributions."""
+        return {}
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """Re-score a result under other values of `policy_space()` parameters (no LM call)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot re-score results")
 
     # -- state --------------------------------------------------------------------------
     def dump_state(self, json_mode: bool = True) -> dict[str, Any]:

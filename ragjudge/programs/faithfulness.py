@@ -7,6 +7,11 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 import dspy
+from optuna.distributions import (
+    BaseDistribution,
+    CategoricalDistribution,
+    FloatDistribution,
+)
 
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.offline.model import OfflineParams
@@ -102,6 +107,7 @@ class Faithfulness(Judge):
     """
 
     metric: ClassVar[str] = "faithfulness"
+    modes: ClassVar[tuple[str, ...]] = MODES
 
     def __init__(
         self,
@@ -227,7 +233,7 @@ class Faithfulness(Judge):
                 mode="whole",
                 reason=reason,
                 confidence=confidence,
-                details={"verdict": verdict},
+                details={"verdict": verdict, "reasoning": str(whole.get("reasoning", ""))},
             )
         raw = score_statements(
             statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
@@ -241,6 +247,43 @@ class Faithfulness(Judge):
             reason=_reason(raw, statements, p["unsure"]),
             statements=list(statements),
             confidence=confidence,
+        )
+
+    @classmethod
+    def policy_space(cls) -> dict[str, BaseDistribution]:
+        """Parameters that change the score without new LM calls, as Optuna distributions.
+
+        Compiling searches these over cached raw outputs (see `rescore`).
+        """
+        return {
+            "threshold": FloatDistribution(0.0, 1.0),
+            "unsure": CategoricalDistribution(UNSURE),
+            "aggregation": CategoricalDistribution(AGGREGATIONS),
+        }
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """Re-score a result of this judge under other policy values (no LM call).
+
+        Args:
+            result: A result this judge (in any policy) produced.
+            **policy: Values for the names in `policy_space()`.
+
+        Returns:
+            The result as the judge with those policies would have returned it.
+        """
+        if result.error:
+            return result
+        if result.mode == "whole":
+            whole = {
+                "verdict": result.details.get("verdict", "no"),
+                "confidence": result.confidence,
+                "reasoning": result.details.get("reasoning", ""),
+            }
+            new = self.finish(whole=whole, **policy)
+        else:
+            new = self.finish(statements=result.statements, **policy)
+        return new.model_copy(
+            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
         )
 
     def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
