@@ -1,0 +1,183 @@
+"""Accuracy of the offline judge against human labels, default vs fitted parameters.
+
+For each gold source (`<gold-dir>/*/dev.jsonl`): a seeded grouped split (by `meta.group_id`,
+60% train / 40% test, stratified on the label as far as groups allow), `fit_offline` on train,
+then balanced accuracy (at each model's answer_threshold) and ROC AUC of the answer-level
+confidence on test, for the hand-set default params and the fitted params. Prints one table,
+the macro-average balanced accuracy, the pooled AUROC of the six fitted models' test
+predictions, statement-level quality where spans exist, and throughput.
+
+Usage: python benchmarks/offline_accuracy.py [--gold-dir ../shared/gold] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.stats import rankdata
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from ragjudge.offline.features import context_index  # noqa: E402
+from ragjudge.offline.model import OfflineModel, OfflineParams, fit_offline  # noqa: E402
+from ragjudge.offline.text import segment_statements  # noqa: E402
+
+Row = dict[str, Any]
+
+
+def load_rows(path: Path) -> list[Row]:
+    """Read one JSONL gold file."""
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def grouped_split(rows: list[Row], *, seed: int, train_frac: float = 0.6) -> tuple[list, list]:
+    """Split rows by `meta.group_id`, stratified on the groups' label mix."""
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        groups[str(row.get("meta", {}).get("group_id") or row["id"])].append(row)
+    strata: dict[str, list[str]] = defaultdict(list)
+    for key, members in sorted(groups.items()):
+        mean = sum(r["faithful"] for r in members) / len(members)
+        strata["pos" if mean == 1 else "neg" if mean == 0 else f"mix{round(mean * 4)}"].append(key)
+    rng = random.Random(seed)
+    train: list[Row] = []
+    test: list[Row] = []
+    for name in sorted(strata):
+        keys = strata[name]
+        rng.shuffle(keys)
+        total = sum(len(groups[k]) for k in keys)
+        taken = 0
+        for key in keys:
+            target = train if taken < train_frac * total else test
+            if target is train:
+                taken += len(groups[key])
+            target.extend(groups[key])
+    return train, test
+
+
+def auroc(scores: np.ndarray, labels: np.ndarray) -> float:
+    """ROC AUC via the Mann-Whitney statistic (ties count half)."""
+    pos = labels == 1
+    n_pos, n_neg = int(pos.sum()), int((~pos).sum())
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    ranks = rankdata(scores)
+    return float((ranks[pos].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def balanced_accuracy(pred: np.ndarray, labels: np.ndarray) -> float:
+    """Mean of the recall on each class."""
+    pos = labels == 1
+    tpr = float((pred[pos] == 1).mean()) if pos.any() else 0.0
+    tnr = float((pred[~pos] == 0).mean()) if (~pos).any() else 0.0
+    return 0.5 * (tpr + tnr)
+
+
+def evaluate(model: OfflineModel, rows: list[Row]) -> tuple[np.ndarray, float]:
+    """Answer-level confidences for rows, and the throughput in rows per second."""
+    context_index.cache_clear()
+    start = time.perf_counter()
+    conf = [
+        model.judge_answer(
+            question=r.get("question", ""), context="\n\n".join(r["contexts"]), answer=r["answer"]
+        )["confidence"]
+        for r in rows
+    ]
+    elapsed = time.perf_counter() - start
+    return np.array(conf, dtype=np.float64), len(rows) / max(elapsed, 1e-9)
+
+
+def statement_quality(model: OfflineModel, rows: list[Row]) -> tuple[float, int]:
+    """Statement-level balanced accuracy on unfaithful rows with spans (overlap -> unsupported)."""
+    preds, labels = [], []
+    for row in rows:
+        spans = [(s["start"], s["end"]) for s in row.get("hallucinated_spans") or []]
+        if not spans:
+            continue
+        answer = row["answer"]
+        pieces = segment_statements(answer)
+        verdicts = model.judge_statements(
+            context="\n\n".join(row["contexts"]), statements=[answer[a:b] for a, b in pieces]
+        )
+        for (a, b), v in zip(pieces, verdicts, strict=True):
+            labels.append(0 if any(min(b, e) > max(a, s) for s, e in spans) else 1)
+            preds.append(1 if v["confidence"] >= model.params.support_threshold else 0)
+    if not labels:
+        return float("nan"), 0
+    return balanced_accuracy(np.array(preds), np.array(labels)), len(labels)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gold-dir", type=Path, default=REPO.parent / "shared" / "gold")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sources", nargs="*", default=None)
+    parser.add_argument("--save-params", type=Path, default=None)
+    args = parser.parse_args(argv)
+    default = OfflineModel(OfflineParams())
+    header = (
+        f"{'source':<20}{'n_test':>7}{'BA def':>8}{'AUC def':>8}{'BA fit':>8}"
+        f"{'AUC fit':>8}{'stmtBA':>8}{'items/s':>9}{'fit s':>7}"
+    )
+    print(header)
+    print("-" * len(header))
+    ba_def: list[float] = []
+    ba_fit: list[float] = []
+    pooled_s: list[float] = []
+    pooled_y: list[int] = []
+    pooled_def: list[float] = []
+    total_n, total_t = 0, 0.0
+    fitted_all: dict[str, Any] = {}
+    for path in sorted(args.gold_dir.glob("*/dev.jsonl")):
+        source = path.parent.name
+        if args.sources and source not in args.sources:
+            continue
+        train, test = grouped_split(load_rows(path), seed=args.seed)
+        y = np.array([r["faithful"] for r in test])
+        t0 = time.perf_counter()
+        params = fit_offline(train, seed=args.seed)
+        fit_s = time.perf_counter() - t0
+        fitted = OfflineModel(params)
+        fitted_all[source] = params.model_dump(mode="json")
+        p_def, _ = evaluate(default, test)
+        p_fit, rate = evaluate(fitted, test)
+        total_n += len(test)
+        total_t += len(test) / rate
+        bd = balanced_accuracy((p_def >= default.params.answer_threshold).astype(int), y)
+        bf = balanced_accuracy((p_fit >= params.answer_threshold).astype(int), y)
+        sq, _ = statement_quality(fitted, test)
+        ba_def.append(bd)
+        ba_fit.append(bf)
+        pooled_s.extend(p_fit)
+        pooled_def.extend(p_def)
+        pooled_y.extend(y)
+        print(
+            f"{source:<20}{len(test):>7}{bd:>8.3f}{auroc(p_def, y):>8.3f}{bf:>8.3f}"
+            f"{auroc(p_fit, y):>8.3f}{sq:>8.3f}{rate:>9.0f}{fit_s:>7.1f}"
+        )
+    print("-" * len(header))
+    ys = np.array(pooled_y)
+    print(f"macro BA   default {np.mean(ba_def):.3f}   fitted {np.mean(ba_fit):.3f}")
+    print(
+        f"pooled AUC default {auroc(np.array(pooled_def), ys):.3f}   "
+        f"fitted {auroc(np.array(pooled_s), ys):.3f}"
+    )
+    print(f"throughput {total_n / max(total_t, 1e-9):.0f} items/s (judge_answer, cold cache)")
+    if args.save_params:
+        args.save_params.write_text(json.dumps(fitted_all, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

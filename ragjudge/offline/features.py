@@ -1,0 +1,377 @@
+"""Support features of a statement against a context, and of an answer over its statements.
+
+The context is indexed once (cached by its text): its sentences, windows of consecutive
+sentences ("passages"), an inverted index from stems to passages, and the context-wide sets of
+stems, numbers and bigrams. A statement is then matched against its best passages and
+described by a fixed-order feature vector (`STATEMENT_FEATURES`); an answer is described by
+aggregates over its statements (`ANSWER_FEATURES`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import pairwise
+
+from ragjudge.offline.text import (
+    ANTONYMS,
+    Token,
+    content_stems,
+    negation_count,
+    split_sentences,
+    tokenize,
+)
+
+__all__ = [
+    "ANSWER_FEATURES",
+    "STATEMENT_FEATURES",
+    "ContextIndex",
+    "StatementEvidence",
+    "answer_features",
+    "context_index",
+    "statement_evidence",
+]
+
+STATEMENT_FEATURES: tuple[str, ...] = (
+    "coverage_best",
+    "coverage_context",
+    "weighted_coverage_best",
+    "weighted_coverage_context",
+    "rouge_l_precision",
+    "bigram_coverage",
+    "novel_numbers",
+    "novel_names",
+    "novel_weight",
+    "longest_novel_run",
+    "negation_added",
+    "negation_removed",
+    "antonym_conflict",
+    "log_length",
+)
+
+ANSWER_FEATURES: tuple[str, ...] = (
+    "min_confidence",
+    "mean_confidence",
+    "logit_min_confidence",
+    "fraction_unsupported",
+    "answer_coverage",
+    "answer_weighted_coverage",
+    "answer_bigram_coverage",
+    "max_novel_numbers",
+    "max_novel_names",
+    "total_novel_weight",
+    "any_negation_mismatch",
+    "any_antonym_conflict",
+    "novel_from_question",
+    "log_statements",
+)
+
+_WINDOW = 2
+_TOP_PASSAGES = 3
+
+
+@dataclass
+class ContextIndex:
+    """Precomputed structures of one context string.
+
+    Attributes:
+        passages: Text of each passage (a window of consecutive sentences).
+        passage_tokens: Tokens of each passage.
+        passage_stems: All-token stems of each passage, in order (for ROUGE-L and antonyms).
+        passage_negations: Negation count of each passage.
+        postings: Content stem -> ids of the passages containing it.
+        stems: Every stem in the context.
+        bigrams: Every adjacent content-stem pair in the context.
+        numbers: Every normalized number in the context.
+        stem_counts: How often each content stem occurs in the context.
+    """
+
+    passages: list[str] = field(default_factory=list)
+    passage_tokens: list[list[Token]] = field(default_factory=list)
+    passage_stems: list[list[str]] = field(default_factory=list)
+    passage_negations: list[int] = field(default_factory=list)
+    postings: dict[str, list[int]] = field(default_factory=dict)
+    stems: frozenset[str] = frozenset()
+    bigrams: frozenset[tuple[str, str]] = frozenset()
+    numbers: frozenset[str] = frozenset()
+    stem_counts: Counter[str] = field(default_factory=Counter)
+
+
+@lru_cache(maxsize=256)
+def context_index(context: str) -> ContextIndex:
+    """Index a context once; cached by the context string (thread-safe via `lru_cache`).
+
+    Args:
+        context: The retrieved contexts joined with blank lines.
+
+    Returns:
+        The context's `ContextIndex`.
+    """
+    sentence_tokens = [tokenize(context[a:b]) for a, b in split_sentences(context)]
+    sentence_texts = [context[a:b] for a, b in split_sentences(context)]
+    index = ContextIndex()
+    if not sentence_tokens:
+        return index
+    step = 1
+    count = max(1, len(sentence_tokens) - _WINDOW + 1)
+    for i in range(0, count, step):
+        tokens = [t for toks in sentence_tokens[i : i + _WINDOW] for t in toks]
+        index.passages.append(" ".join(sentence_texts[i : i + _WINDOW]))
+        index.passage_tokens.append(tokens)
+        index.passage_stems.append([t.stem for t in tokens])
+        index.passage_negations.append(negation_count(tokens))
+        for s in set(content_stems(tokens)):
+            index.postings.setdefault(s, []).append(len(index.passages) - 1)
+    all_tokens = [t for toks in sentence_tokens for t in toks]
+    index.stems = frozenset(t.stem for t in all_tokens) | frozenset(t.norm for t in all_tokens)
+    index.numbers = frozenset(t.norm for t in all_tokens if t.is_number)
+    index.stem_counts = Counter(content_stems(all_tokens))
+    pairs: set[tuple[str, str]] = set()
+    for toks in sentence_tokens:
+        cs = content_stems(toks)
+        pairs.update(pairwise(cs))
+    index.bigrams = frozenset(pairs)
+    return index
+
+
+@dataclass
+class StatementEvidence:
+    """How one statement matches the context: the feature vector plus what a reason needs.
+
+    Attributes:
+        features: Values in `STATEMENT_FEATURES` order.
+        best_passage: Index of the best-matching passage, or -1 when there is none.
+        missing: Surface forms of the statement's content words absent from the context.
+        novel_numbers: Numbers of the statement absent from the context.
+        negation_note: A note on a negation mismatch, or "".
+        antonym_note: A note on an antonym conflict, or "".
+    """
+
+    features: list[float]
+    best_passage: int = -1
+    missing: list[str] = field(default_factory=list)
+    novel_numbers: list[str] = field(default_factory=list)
+    negation_note: str = ""
+    antonym_note: str = ""
+
+    def value(self, name: str) -> float:
+        """One feature by name.
+
+        Args:
+            name: A name from `STATEMENT_FEATURES`.
+
+        Returns:
+            The feature's value.
+        """
+        return self.features[STATEMENT_FEATURES.index(name)]
+
+
+def token_weight(token: Token) -> float:
+    """How contentful a token is: numbers and names weigh most, long words more than short.
+
+    Args:
+        token: A content token.
+
+    Returns:
+        A weight in roughly [0.5, 3].
+    """
+    if token.is_number:
+        return 3.0
+    if token.is_capital and not token.sentence_initial:
+        return 2.5
+    return 0.5 + min(len(token.norm), 12) / 8.0
+
+
+def lcs_length(a: list[str], b: list[str]) -> int:
+    """Length of the longest common subsequence (bit-parallel, O(len(a) * len(b) / wordsize)).
+
+    Args:
+        a: First sequence (the one encoded as bit masks, usually the longer).
+        b: Second sequence.
+
+    Returns:
+        The LCS length.
+    """
+    if not a or not b:
+        return 0
+    masks: dict[str, int] = {}
+    for i, item in enumerate(a):
+        masks[item] = masks.get(item, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    for item in b:
+        m = masks.get(item)
+        if m is None:
+            continue
+        u = v & m
+        v = ((v + u) | (v - u)) & full
+    return len(a) - bin(v).count("1")
+
+
+def _best_passages(index: ContextIndex, stems: list[str]) -> list[int]:
+    hits: Counter[int] = Counter()
+    for s in set(stems):
+        for pid in index.postings.get(s, ()):
+            hits[pid] += 1
+    if not hits:
+        return [0] if index.passages else []
+    return [pid for pid, _ in hits.most_common(_TOP_PASSAGES)]
+
+
+def _antonym_conflict(stmt_stems: set[str], passage_stems: set[str]) -> str:
+    for s in sorted(stmt_stems):
+        if s in passage_stems:
+            continue
+        for opposite in ANTONYMS.get(s, ()):
+            if opposite in passage_stems and opposite not in stmt_stems:
+                return f"'{s}' where the passage says '{opposite}'"
+    return ""
+
+
+def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence:
+    """Compute the support features of one statement against an indexed context.
+
+    Args:
+        index: The context's index (see `context_index`).
+        statement: The statement text.
+
+    Returns:
+        The statement's `StatementEvidence`.
+    """
+    tokens = tokenize(statement)
+    content = [t for t in tokens if t.is_content]
+    stems = [t.stem for t in content]
+    if not content:
+        content = tokens
+        stems = [t.stem for t in tokens]
+    n = max(1, len(stems))
+    candidates = _best_passages(index, stems)
+    best, best_score, best_rouge = -1, -1.0, 0.0
+    all_stems = [t.stem for t in tokens]
+    for pid in candidates:
+        pset = set(index.passage_stems[pid])
+        cov = sum(1 for s in stems if s in pset) / n
+        rouge = lcs_length(index.passage_stems[pid], all_stems) / max(1, len(all_stems))
+        score = cov + 0.5 * rouge
+        if score > best_score:
+            best, best_score, best_rouge = pid, score, rouge
+    best_set = set(index.passage_stems[best]) if best >= 0 else set()
+    weights = [token_weight(t) for t in content]
+    total_w = sum(weights) or 1.0
+    in_ctx = [(t.stem in index.stems or t.norm in index.stems) for t in content]
+    in_best = [t.stem in best_set for t in content]
+    missing = _unique([t.text for t, ok in zip(content, in_ctx, strict=True) if not ok])
+    novel_numbers = _unique(
+        [t.text for t, ok in zip(content, in_ctx, strict=True) if t.is_number and not ok]
+    )
+    novel_names = [
+        t
+        for t, ok in zip(content, in_ctx, strict=True)
+        if t.is_capital and not t.sentence_initial and not ok
+    ]
+    run = longest = 0
+    for ok in in_ctx:
+        run = 0 if ok else run + 1
+        longest = max(longest, run)
+    bigrams = list(pairwise(stems))
+    bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
+    stmt_neg = negation_count(tokens)
+    passage_neg = index.passage_negations[best] if best >= 0 else 0
+    neg_added = 1.0 if stmt_neg > 0 and passage_neg == 0 else 0.0
+    neg_removed = 1.0 if stmt_neg == 0 and passage_neg > 0 else 0.0
+    antonym = _antonym_conflict(set(all_stems), best_set) if best >= 0 else ""
+    features = [
+        sum(in_best) / n,
+        sum(in_ctx) / n,
+        sum(w for w, ok in zip(weights, in_best, strict=True) if ok) / total_w,
+        sum(w for w, ok in zip(weights, in_ctx, strict=True) if ok) / total_w,
+        best_rouge,
+        bigram_cov,
+        float(len(novel_numbers)),
+        float(len(novel_names)),
+        sum(w for w, ok in zip(weights, in_ctx, strict=True) if not ok),
+        float(longest),
+        neg_added,
+        neg_removed,
+        1.0 if antonym else 0.0,
+        math.log1p(len(stems)),
+    ]
+    return StatementEvidence(
+        features=features,
+        best_passage=best,
+        missing=missing,
+        novel_numbers=novel_numbers,
+        negation_note=_negation_note(neg_added, neg_removed),
+        antonym_note=antonym,
+    )
+
+
+def _negation_note(added: float, removed: float) -> str:
+    if added:
+        return "the statement is negated but the best passage is not"
+    if removed:
+        return "the best passage is negated but the statement is not"
+    return ""
+
+
+def _unique(items: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return list(seen)
+
+
+def answer_features(
+    *,
+    index: ContextIndex,
+    question: str,
+    answer: str,
+    evidence: list[StatementEvidence],
+    confidences: list[float],
+    support_threshold: float,
+) -> list[float]:
+    """Aggregate statement-level results into the answer-level feature vector.
+
+    Args:
+        index: The context's index.
+        question: The question (words of the answer found only there count separately).
+        answer: The whole answer.
+        evidence: Evidence of each statement.
+        confidences: Statement-level support probabilities, same order.
+        support_threshold: Threshold under which a statement counts as unsupported.
+
+    Returns:
+        Values in `ANSWER_FEATURES` order.
+    """
+    tokens = [t for t in tokenize(answer) if t.is_content]
+    weights = [token_weight(t) for t in tokens]
+    in_ctx = [(t.stem in index.stems or t.norm in index.stems) for t in tokens]
+    n = max(1, len(tokens))
+    total_w = sum(weights) or 1.0
+    stems = [t.stem for t in tokens]
+    bigrams = list(pairwise(stems))
+    question_stems = {t.stem for t in tokenize(question)}
+    novel = [t for t, ok in zip(tokens, in_ctx, strict=True) if not ok]
+    from_question = sum(1 for t in novel if t.stem in question_stems) / max(1, len(novel))
+    conf = confidences or [1.0]
+    min_conf = min(conf)
+    clipped = min(max(min_conf, 1e-4), 1 - 1e-4)
+    ev = evidence or [StatementEvidence(features=[0.0] * len(STATEMENT_FEATURES))]
+    return [
+        min_conf,
+        sum(conf) / len(conf),
+        math.log(clipped / (1 - clipped)),
+        sum(1 for c in conf if c < support_threshold) / len(conf),
+        sum(in_ctx) / n,
+        sum(w for w, ok in zip(weights, in_ctx, strict=True) if ok) / total_w,
+        sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0,
+        max(e.value("novel_numbers") for e in ev),
+        max(e.value("novel_names") for e in ev),
+        sum(e.value("novel_weight") for e in ev),
+        max(max(e.value("negation_added"), e.value("negation_removed")) for e in ev),
+        max(e.value("antonym_conflict") for e in ev),
+        from_question,
+        math.log1p(len(evidence)),
+    ]

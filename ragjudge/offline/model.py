@@ -1,0 +1,535 @@
+"""The offline judge's model: statement extraction, statement verdicts, answer verdicts.
+
+Two logistic models over hand-designed lexical features (see `ragjudge.offline.features`):
+one gives the probability that a statement is supported by its best-matching context passage,
+the other the probability that a whole answer is faithful, from aggregates over its statements.
+`fit_offline` fits both on gold rows; `OfflineParams` holds every fitted number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pydantic
+from scipy.optimize import minimize
+
+from ragjudge.offline.features import (
+    ANSWER_FEATURES,
+    STATEMENT_FEATURES,
+    ContextIndex,
+    StatementEvidence,
+    answer_features,
+    context_index,
+    statement_evidence,
+)
+from ragjudge.offline.text import segment_statements
+
+__all__ = ["OfflineModel", "OfflineParams", "fit_offline"]
+
+FloatArray = npt.NDArray[np.float64]
+
+_DEFAULT_STATEMENT_WEIGHTS: dict[str, float] = {
+    "coverage_best": 2.0,
+    "coverage_context": 2.0,
+    "weighted_coverage_best": 1.0,
+    "weighted_coverage_context": 3.0,
+    "rouge_l_precision": 2.0,
+    "bigram_coverage": 1.0,
+    "novel_numbers": -2.0,
+    "novel_names": -1.0,
+    "novel_weight": -0.3,
+    "longest_novel_run": -0.3,
+    "negation_added": -7.0,
+    "negation_removed": -6.0,
+    "antonym_conflict": -6.0,
+    "log_length": 0.0,
+}
+_DEFAULT_STATEMENT_BIAS = -6.0
+_DEFAULT_ANSWER_WEIGHTS: dict[str, float] = {
+    "mean_confidence": 2.0,
+    "logit_min_confidence": 0.8,
+    "fraction_unsupported": -1.0,
+    "answer_weighted_coverage": 2.0,
+    "max_novel_numbers": -0.5,
+    "max_novel_names": -0.3,
+    "any_negation_mismatch": -0.5,
+    "any_antonym_conflict": -0.5,
+}
+_DEFAULT_ANSWER_BIAS = -2.0
+
+
+class OfflineParams(pydantic.BaseModel):
+    """Every fitted weight and threshold of the offline judge (JSON round-trips).
+
+    Attributes:
+        schema_version: Version of this layout.
+        statement_features: Feature names of the statement-level model, in weight order.
+        statement_weights: Weights of the statement-level logistic model (raw feature scale).
+        statement_bias: Its intercept.
+        answer_features: Feature names of the answer-level model, in weight order.
+        answer_weights: Weights of the answer-level logistic model (raw feature scale).
+        answer_bias: Its intercept.
+        support_threshold: A statement is supported when its confidence is at least this.
+        unsure_margin: Verdict "unsure" when `|confidence - support_threshold| < unsure_margin`.
+        answer_threshold: An answer is faithful when its confidence is at least this.
+    """
+
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+    schema_version: int = 1
+    statement_features: list[str] = pydantic.Field(default_factory=lambda: list(STATEMENT_FEATURES))
+    statement_weights: list[float] = pydantic.Field(
+        default_factory=lambda: [_DEFAULT_STATEMENT_WEIGHTS.get(n, 0.0) for n in STATEMENT_FEATURES]
+    )
+    statement_bias: float = _DEFAULT_STATEMENT_BIAS
+    answer_features: list[str] = pydantic.Field(default_factory=lambda: list(ANSWER_FEATURES))
+    answer_weights: list[float] = pydantic.Field(
+        default_factory=lambda: [_DEFAULT_ANSWER_WEIGHTS.get(n, 0.0) for n in ANSWER_FEATURES]
+    )
+    answer_bias: float = _DEFAULT_ANSWER_BIAS
+    support_threshold: float = pydantic.Field(default=0.5, ge=0.0, le=1.0)
+    unsure_margin: float = pydantic.Field(default=0.05, ge=0.0, le=0.5)
+    answer_threshold: float = pydantic.Field(default=0.5, ge=0.0, le=1.0)
+
+    @pydantic.model_validator(mode="after")
+    def _lengths_match(self) -> OfflineParams:
+        if len(self.statement_features) != len(self.statement_weights):
+            raise ValueError("statement_features and statement_weights differ in length")
+        if len(self.answer_features) != len(self.answer_weights):
+            raise ValueError("answer_features and answer_weights differ in length")
+        return self
+
+    def statement_vector(self) -> FloatArray:
+        """Statement weights aligned to the current `STATEMENT_FEATURES` (unknown names -> 0).
+
+        Returns:
+            The weight vector.
+        """
+        return _aligned(self.statement_features, self.statement_weights, STATEMENT_FEATURES)
+
+    def answer_vector(self) -> FloatArray:
+        """Answer weights aligned to the current `ANSWER_FEATURES` (unknown names -> 0).
+
+        Returns:
+            The weight vector.
+        """
+        return _aligned(self.answer_features, self.answer_weights, ANSWER_FEATURES)
+
+
+def _aligned(names: list[str], weights: list[float], order: tuple[str, ...]) -> FloatArray:
+    table = dict(zip(names, weights, strict=True))
+    return np.array([table.get(name, 0.0) for name in order], dtype=np.float64)
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def _quote(words: list[str], limit: int = 6) -> str:
+    shown = ", ".join(f"'{w}'" for w in words[:limit])
+    return shown + (f" and {len(words) - limit} more" if len(words) > limit else "")
+
+
+class OfflineModel:
+    """The offline judge: lexical support features through two logistic models.
+
+    Args:
+        params: Fitted parameters; None uses hand-set defaults.
+    """
+
+    def __init__(self, params: OfflineParams | None = None) -> None:
+        self.params: OfflineParams = params if params is not None else OfflineParams()
+        self._w_statement = self.params.statement_vector()
+        self._w_answer = self.params.answer_vector()
+
+    def fingerprint(self) -> str:
+        """A short stable hash of the parameters.
+
+        Returns:
+            12 hex characters.
+        """
+        payload = json.dumps(self.params.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
+
+    def extract_statements(self, *, question: str, answer: str) -> list[str]:
+        """Split an answer into atomic-ish statements (sentences and clauses, no filler).
+
+        Args:
+            question: The question (unused by the lexical segmenter; kept for the contract).
+            answer: The answer text.
+
+        Returns:
+            The statements in order; [] when the answer has nothing to verify.
+        """
+        del question
+        return [answer[a:b] for a, b in segment_statements(answer)]
+
+    def statement_confidence(self, evidence: StatementEvidence) -> float:
+        """Probability that a statement is supported, from its evidence.
+
+        Args:
+            evidence: The statement's evidence.
+
+        Returns:
+            A probability in [0, 1].
+        """
+        z = float(np.dot(self._w_statement, evidence.features)) + self.params.statement_bias
+        return _sigmoid(z)
+
+    def judge_statements(self, *, context: str, statements: list[str]) -> list[dict[str, Any]]:
+        """Judge each statement against the context.
+
+        Args:
+            context: The retrieved contexts joined with blank lines.
+            statements: The statements to check.
+
+        Returns:
+            One dict per statement, same order, with `statement`, `reason`, `verdict`
+            ("yes" | "no" | "unsure") and `confidence` (probability of support).
+        """
+        index = context_index(context)
+        return [self._judge_one(index, s)[0] for s in statements]
+
+    def _judge_one(
+        self, index: ContextIndex, statement: str
+    ) -> tuple[dict[str, Any], StatementEvidence]:
+        evidence = statement_evidence(index, statement)
+        if not index.passages:
+            reason = "the context is empty, so nothing can be supported"
+            return _verdict(statement, reason, "no", 0.0), evidence
+        confidence = self.statement_confidence(evidence)
+        p = self.params
+        if abs(confidence - p.support_threshold) < p.unsure_margin:
+            verdict = "unsure"
+        else:
+            verdict = "yes" if confidence >= p.support_threshold else "no"
+        reason = _statement_reason(evidence, verdict)
+        return _verdict(statement, reason, verdict, confidence), evidence
+
+    def judge_answer(self, *, question: str, context: str, answer: str) -> dict[str, Any]:
+        """Judge a whole answer: is every claim in it supported by the context?
+
+        Args:
+            question: The question.
+            context: The retrieved contexts joined with blank lines.
+            answer: The answer.
+
+        Returns:
+            `{"reasoning": str, "verdict": "yes" | "no", "confidence": float}`.
+        """
+        index = context_index(context)
+        statements = self.extract_statements(question=question, answer=answer)
+        judged = [self._judge_one(index, s) for s in statements]
+        features = answer_features(
+            index=index,
+            question=question,
+            answer=answer,
+            evidence=[e for _, e in judged],
+            confidences=[float(v["confidence"]) for v, _ in judged],
+            support_threshold=self.params.support_threshold,
+        )
+        confidence = self.answer_confidence(features)
+        if not index.passages and statements:
+            confidence = 0.0
+        verdict = "yes" if confidence >= self.params.answer_threshold else "no"
+        return {
+            "reasoning": _answer_reasoning([v for v, _ in judged], verdict),
+            "verdict": verdict,
+            "confidence": confidence,
+        }
+
+    def answer_confidence(self, features: list[float]) -> float:
+        """Probability that an answer is faithful, from its answer-level features.
+
+        Args:
+            features: Values in `ANSWER_FEATURES` order.
+
+        Returns:
+            A probability in [0, 1].
+        """
+        z = float(np.dot(self._w_answer, features)) + self.params.answer_bias
+        return _sigmoid(z)
+
+
+def _verdict(statement: str, reason: str, verdict: str, confidence: float) -> dict[str, Any]:
+    return {
+        "statement": statement,
+        "reason": reason,
+        "verdict": verdict,
+        "confidence": round(min(1.0, max(0.0, confidence)), 6),
+    }
+
+
+def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
+    coverage = evidence.value("coverage_best")
+    passage = evidence.best_passage + 1
+    notes = [n for n in (evidence.negation_note, evidence.antonym_note) if n]
+    if evidence.missing:
+        head = f"{_quote(evidence.missing)} not found in the context"
+    elif verdict == "yes":
+        head = f"supported: all content words found in the context, best match passage {passage}"
+    else:
+        head = "all content words appear in the context but not together"
+    detail = f"best passage ({passage}) covers {coverage:.0%} of content words"
+    text = f"{head} ({detail})"
+    if notes:
+        text += "; " + "; ".join(notes)
+    if evidence.missing and verdict == "yes":
+        text = "mostly supported: " + text
+    return text
+
+
+def _answer_reasoning(verdicts: list[dict[str, Any]], verdict: str) -> str:
+    if not verdicts:
+        return "the answer makes no verifiable statement"
+    supported = sum(1 for v in verdicts if v["verdict"] == "yes")
+    head = f"{supported} of {len(verdicts)} statements supported by the context"
+    weakest = min(verdicts, key=lambda v: float(v["confidence"]))
+    if verdict == "yes" and supported == len(verdicts):
+        return head + "."
+    return f'{head}; weakest: "{weakest["statement"]}" - {weakest["reason"]}.'
+
+
+# --------------------------------------------------------------------------- fitting
+
+
+@dataclass
+class _RowData:
+    """Precomputed evidence for one labeled row."""
+
+    label: int
+    question: str
+    answer: str
+    index: ContextIndex
+    evidence: list[StatementEvidence]
+    statement_labels: list[tuple[int, float]]  # (label, sample weight) or (-1, 0) if unknown
+
+
+def _field(row: Any, name: str, default: Any = None) -> Any:
+    if isinstance(row, Mapping):
+        return row.get(name, default)
+    return getattr(row, name, default)
+
+
+def _span_bounds(span: Any) -> tuple[int, int]:
+    return int(_field(span, "start", 0)), int(_field(span, "end", 0))
+
+
+def _statement_labels(
+    row: Any, spans: list[tuple[int, int]], label: int
+) -> list[tuple[int, float]]:
+    """Statement-level labels where the gold data makes them sound."""
+    if label == 1:
+        return [(1, 1.0)] * len(spans)
+    bad = [_span_bounds(s) for s in (_field(row, "hallucinated_spans") or [])]
+    if bad:
+        out: list[tuple[int, float]] = []
+        for a, b in spans:
+            overlap = any(min(b, e) - max(a, s) > 0 for s, e in bad)
+            out.append((0, 1.0) if overlap else (1, 0.5))
+        return out
+    if len(spans) == 1:
+        return [(0, 1.0)]
+    return [(-1, 0.0)] * len(spans)
+
+
+def _prepare(rows: Sequence[Any]) -> list[_RowData]:
+    data: list[_RowData] = []
+    for row in rows:
+        label = _field(row, "faithful")
+        if label is None:
+            continue
+        answer = str(_field(row, "answer", "") or "")
+        contexts = _field(row, "contexts") or []
+        index = context_index("\n\n".join(str(c) for c in contexts))
+        spans = segment_statements(answer)
+        evidence = [statement_evidence(index, answer[a:b]) for a, b in spans]
+        data.append(
+            _RowData(
+                label=int(label),
+                question=str(_field(row, "question", "") or ""),
+                answer=answer,
+                index=index,
+                evidence=evidence,
+                statement_labels=_statement_labels(row, spans, int(label)),
+            )
+        )
+    return data
+
+
+def _fit_logistic(
+    x: FloatArray, y: FloatArray, sw: FloatArray, w0: FloatArray, b0: float, lam: float
+) -> tuple[FloatArray, float]:
+    """L2-regularized (toward the prior weights) weighted logistic regression.
+
+    Features are standardized for the fit; the returned weights are on the raw scale.
+    """
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    xs = (x - mean) / scale
+    prior = w0 * scale
+    b_prior = b0 + float(np.dot(w0, mean))
+    sw = sw / sw.sum()
+
+    def loss(theta: FloatArray) -> tuple[float, FloatArray]:
+        w, b = theta[:-1], theta[-1]
+        z = xs @ w + b
+        p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+        ll = np.logaddexp(0.0, z) - y * z
+        diff = w - prior
+        value = float(np.dot(sw, ll)) + 0.5 * lam * float(np.dot(diff, diff))
+        g = sw * (p - y)
+        grad = np.append(xs.T @ g + lam * diff, g.sum())
+        return value, grad
+
+    theta0 = np.append(prior, b_prior)
+    result = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    w_std, b_std = result.x[:-1], float(result.x[-1])
+    w_raw = w_std / scale
+    return w_raw, b_std - float(np.dot(w_raw, mean))
+
+
+def _balanced_weights(y: FloatArray, base: FloatArray) -> FloatArray:
+    sw = base.copy()
+    for cls in (0.0, 1.0):
+        mask = y == cls
+        total = sw[mask].sum()
+        if total > 0:
+            sw[mask] *= 0.5 / total
+    return sw
+
+
+def _best_threshold(p: FloatArray, y: FloatArray) -> float:
+    """The threshold maximizing balanced accuracy (midpoint between neighbouring scores)."""
+    pos, neg = max(1, int((y == 1).sum())), max(1, int((y == 0).sum()))
+    if (y == 1).sum() == 0 or (y == 0).sum() == 0:
+        return 0.5
+    order = np.argsort(-p, kind="stable")
+    ps, ys = p[order], y[order]
+    tp = np.cumsum(ys == 1)
+    fp = np.cumsum(ys == 0)
+    ba = 0.5 * (tp / pos + 1.0 - fp / neg)
+    distinct = np.append(ps[1:] < ps[:-1], True)
+    ba = np.where(distinct, ba, -1.0)
+    i = int(np.argmax(ba))
+    nxt = ps[i + 1] if i + 1 < len(ps) else 0.0
+    return float(min(1.0, max(0.0, (ps[i] + nxt) / 2.0)))
+
+
+def _statement_arrays(data: list[_RowData]) -> tuple[FloatArray, FloatArray, FloatArray]:
+    xs, ys, ws = [], [], []
+    for row in data:
+        for ev, (label, weight) in zip(row.evidence, row.statement_labels, strict=True):
+            if label < 0:
+                continue
+            xs.append(ev.features)
+            ys.append(float(label))
+            ws.append(weight)
+    return (
+        np.array(xs, dtype=np.float64).reshape(-1, len(STATEMENT_FEATURES)),
+        np.array(ys, dtype=np.float64),
+        np.array(ws, dtype=np.float64),
+    )
+
+
+def _answer_matrix(model: OfflineModel, data: list[_RowData]) -> FloatArray:
+    rows = []
+    for row in data:
+        conf = [model.statement_confidence(e) for e in row.evidence]
+        rows.append(
+            answer_features(
+                index=row.index,
+                question=row.question,
+                answer=row.answer,
+                evidence=row.evidence,
+                confidences=conf,
+                support_threshold=model.params.support_threshold,
+            )
+        )
+    return np.array(rows, dtype=np.float64).reshape(-1, len(ANSWER_FEATURES))
+
+
+def fit_offline(
+    rows: Sequence[Any],
+    *,
+    init: OfflineParams | None = None,
+    seed: int = 0,
+    regularization: float = 0.01,
+) -> OfflineParams:
+    """Fit the statement-level and the answer-level logistic models on gold rows.
+
+    Statement labels come from where they are sound: every statement of a faithful answer is
+    supported; statements overlapping `hallucinated_spans` are not (the others of such an answer
+    count as supported at half weight); a single-statement unfaithful answer is unsupported.
+    Answer labels come from `faithful`. Thresholds maximize balanced accuracy on the rows.
+
+    Args:
+        rows: Gold rows (`GoldRecord` or dicts) with question, contexts, answer, faithful,
+            hallucinated_spans.
+        init: Warm start: the fit starts from and is regularized toward these weights
+            (default: regularized toward zero).
+        seed: Seed for the (deterministic) subsampling of very large statement sets.
+        regularization: L2 strength on standardized weights.
+
+    Returns:
+        The fitted parameters.
+
+    Raises:
+        ValueError: If there are no labeled rows or only one class.
+    """
+    data = _prepare(rows)
+    labels = np.array([r.label for r in data], dtype=np.float64)
+    if len(data) == 0 or labels.min() == labels.max():
+        raise ValueError("fit_offline needs labeled rows of both classes")
+    base = init if init is not None else OfflineParams()
+    zero = init is None
+    x, y, w = _statement_arrays(data)
+    rng = np.random.default_rng(seed)
+    if len(y) > 50000:
+        keep = np.sort(rng.choice(len(y), size=50000, replace=False))
+        x, y, w = x[keep], y[keep], w[keep]
+    s_prior = np.zeros(len(STATEMENT_FEATURES)) if zero else base.statement_vector()
+    s_bias = 0.0 if zero else base.statement_bias
+    if len(y) and 0 < y.sum() < len(y):
+        ws, bs = _fit_logistic(x, y, _balanced_weights(y, w), s_prior, s_bias, regularization)
+    else:
+        ws, bs = base.statement_vector(), base.statement_bias
+    stage = base.model_copy(
+        update={
+            "statement_features": list(STATEMENT_FEATURES),
+            "statement_weights": [float(v) for v in ws],
+            "statement_bias": float(bs),
+        }
+    )
+    model = OfflineModel(stage)
+    if len(y) and 0 < y.sum() < len(y):
+        p = np.array([_sigmoid(float(np.dot(ws, row)) + bs) for row in x])
+        stage = stage.model_copy(update={"support_threshold": _best_threshold(p, y)})
+        model = OfflineModel(stage)
+    xa = _answer_matrix(model, data)
+    a_prior = np.zeros(len(ANSWER_FEATURES)) if zero else base.answer_vector()
+    a_bias = 0.0 if zero else base.answer_bias
+    ones = np.ones(len(labels))
+    wa, ba = _fit_logistic(
+        xa, labels, _balanced_weights(labels, ones), a_prior, a_bias, regularization
+    )
+    pa = 1.0 / (1.0 + np.exp(-np.clip(xa @ wa + ba, -30, 30)))
+    return stage.model_copy(
+        update={
+            "answer_features": list(ANSWER_FEATURES),
+            "answer_weights": [float(v) for v in wa],
+            "answer_bias": float(ba),
+            "answer_threshold": _best_threshold(pa, labels),
+        }
+    )

@@ -1,0 +1,349 @@
+"""Pure-Python text utilities for the offline judge: tokens, stems, sentences, statements.
+
+Everything here is deterministic and dependency-free. Tokens are lower-cased words and
+normalized numbers; "content" tokens are tokens that are not stopwords; stems come from a small
+suffix stripper that is applied identically to answers and contexts, so that "grows" matches
+"grow" and "rates" matches "rate".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = [
+    "ANTONYMS",
+    "NEGATIONS",
+    "STOPWORDS",
+    "Token",
+    "content_stems",
+    "is_filler",
+    "negation_count",
+    "normalize_number",
+    "segment_statements",
+    "split_sentences",
+    "stem",
+    "tokenize",
+]
+
+_TOKEN_RE = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+_NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100",
+    "thousand": "1000", "million": "1000000", "billion": "1000000000",
+}  # fmt: skip
+
+STOPWORDS: frozenset[str] = frozenset(
+    """a about above after again against all also am an and any are aren't as at be because been
+    before being between both but by can could did do does doing down during each either else
+    etc even ever every few for from further had has have having he her here hers herself him
+    himself his how however i if in into is it it's its itself just let like may me might more
+    most much must my myself nor now of off often on once only or other others our ours
+    ourselves out over own per quite rather really same shall she should so some such than that
+    that's the their theirs them themselves then there these they this those through thus to too
+    under until up upon us very via was we were what when where whether which while who whom
+    whose why will with within would yet you your yours yourself yourselves s t d ll re ve m
+    said says say one also well get got gets make makes made use used using many much lot lots
+    thing things way ways something someone anything everything overall generally typically
+    usually mainly passage text article document summary summarize summarizes describes
+    mentions states according provided based""".split()
+)
+
+NEGATIONS: frozenset[str] = frozenset(
+    """not no never none nobody nothing neither nowhere cannot can't don't doesn't didn't isn't
+    aren't wasn't weren't won't wouldn't shouldn't couldn't hasn't haven't hadn't without
+    n't""".split()
+)
+
+_ANTONYM_PAIRS = """increase decrease|increase decline|increase reduce|rise fall|rise drop
+rise decline|grow shrink|grow decline|gain loss|gain lose|win lose|win loss|up down
+above below|higher lower
+high low|more less|more fewer|larger smaller|large small|big small|bigger smaller|long short
+longer shorter|before after|early late|earlier later|first last|positive negative|strong weak
+stronger weaker|easy difficult|easy hard|easier harder|certain uncertain|certainty uncertainty
+likely unlikely|possible impossible|able unable|accept reject|include exclude|approve reject
+agree disagree|support oppose|allow forbid|allow prohibit|open close|start end|begin end
+buy sell|bought sold|maximum minimum|max min|majority minority|success failure|succeed fail
+profit loss|rich poor|old new|old young|older younger|male female|man woman|men women
+husband wife|father mother|son daughter|brother sister|king queen|boy girl|north south
+east west|left right|inside outside|internal external|import export|input output|add remove
+best worst|better worse|good bad|happy sad|love hate|true false|correct incorrect|legal illegal
+public private|full empty|hot cold|warm cool|wet dry|fast slow|faster slower|heavy light
+dark light|alive dead|live die|same different|similar different|always never|all none
+everyone nobody|only also|increasing decreasing|upward downward|inflow outflow|surplus deficit
+expand contract|expansion contraction|strengthen weaken|improve worsen|improvement deterioration
+raise lower|raised lowered|up down|top bottom|future past|next previous|attack defend
+victory defeat|won lost|ally enemy|friend enemy|present absent|increasingly decreasingly
+sufficient insufficient|adequate inadequate|stable unstable|safe unsafe|safe dangerous
+significant insignificant|major minor|maximum minimum|cheap expensive|cheaper pricier
+short-term long-term|below above|under over|outside within"""
+
+ANTONYMS: dict[str, frozenset[str]] = {}
+
+
+def _build_antonyms() -> None:
+    pairs: dict[str, set[str]] = {}
+    for chunk in _ANTONYM_PAIRS.replace("\n", "|").split("|"):
+        words = chunk.split()
+        if len(words) != 2:
+            continue
+        a, b = (stem(w) for w in words)
+        pairs.setdefault(a, set()).add(b)
+        pairs.setdefault(b, set()).add(a)
+    ANTONYMS.update({k: frozenset(v) for k, v in pairs.items()})
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of a text.
+
+    Attributes:
+        text: The surface form as written (case preserved).
+        norm: Lower-cased form; numbers with thousands separators removed.
+        stem: `stem(norm)`, the matching key.
+        is_number: Whether the token is a number (digits, or a number word).
+        is_capital: Whether the surface form starts with an upper-case letter.
+        sentence_initial: Whether the token starts its sentence (capitals there mean little).
+        start: Character offset of the token in the text.
+    """
+
+    text: str
+    norm: str
+    stem: str
+    is_number: bool
+    is_capital: bool
+    sentence_initial: bool
+    start: int
+
+    @property
+    def is_content(self) -> bool:
+        """Whether the token carries content (not a stopword, not punctuation)."""
+        return self.norm not in STOPWORDS and self.norm not in NEGATIONS
+
+
+def normalize_number(text: str) -> str:
+    """Normalize a numeric token: drop thousands separators and trailing `.0`.
+
+    Args:
+        text: A token made of digits and separators, e.g. "1,000" or "3.50".
+
+    Returns:
+        The normalized form, e.g. "1000" or "3.5".
+    """
+    value = text
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", value):
+        value = value.replace(",", "")
+    if re.fullmatch(r"\d+\.\d+", value):
+        value = value.rstrip("0").rstrip(".")
+    return value
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Strip common English inflectional suffixes (a deliberately light stemmer).
+
+    Args:
+        word: A lower-cased token.
+
+    Returns:
+        The stem used for matching, e.g. "increases" -> "increas", "studies" -> "study".
+    """
+    w = word.replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 3 or w[0].isdigit():
+        return w
+    for suffix, repl, min_len in (
+        ("ies", "y", 5),
+        ("ied", "y", 5),
+        ("ing", "", 6),
+        ("edly", "", 7),
+        ("ly", "", 6),
+        ("ed", "", 5),
+        ("es", "", 5),
+        ("s", "", 4),
+    ):
+        if w.endswith(suffix) and len(w) >= min_len:
+            if suffix == "s" and w.endswith(("ss", "us", "is")):
+                return w
+            w = w[: len(w) - len(suffix)] + repl
+            break
+    if w.endswith("e") and len(w) > 4:
+        w = w[:-1]
+    return w
+
+
+_build_antonyms()
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokenize text into words and numbers with offsets and simple flags.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The tokens in order. Punctuation is dropped.
+    """
+    tokens: list[Token] = []
+    prev_end = 0
+    for match in _TOKEN_RE.finditer(text):
+        surface = match.group(0)
+        gap = text[prev_end : match.start()]
+        initial = not tokens or bool(re.search(r"[.!?:\n\"“]\s*$", gap))
+        prev_end = match.end()
+        lower = surface.lower().replace("’", "'")
+        is_digit = surface[0].isdigit()
+        norm = normalize_number(lower) if is_digit else lower
+        number = is_digit or lower in _NUMBER_WORDS
+        if lower in _NUMBER_WORDS:
+            norm = _NUMBER_WORDS[lower]
+        tokens.append(
+            Token(
+                text=surface,
+                norm=norm,
+                stem=norm if number else stem(norm),
+                is_number=number,
+                is_capital=surface[0].isupper(),
+                sentence_initial=initial,
+                start=match.start(),
+            )
+        )
+    return tokens
+
+
+def content_stems(tokens: list[Token]) -> list[str]:
+    """The stems of the content tokens, in order.
+
+    Args:
+        tokens: Tokens from `tokenize`.
+
+    Returns:
+        Stems of tokens that are neither stopwords nor negations.
+    """
+    return [t.stem for t in tokens if t.is_content]
+
+
+def negation_count(tokens: list[Token]) -> int:
+    """Count negation words ("not", "never", "no", "n't" contractions, ...).
+
+    Args:
+        tokens: Tokens from `tokenize`.
+
+    Returns:
+        How many tokens are negations.
+    """
+    return sum(1 for t in tokens if t.norm in NEGATIONS or t.norm.endswith("n't"))
+
+
+_ABBREVIATIONS = (
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e", "inc", "ltd",
+    "co", "corp", "no", "fig", "approx", "u.s", "u.k", "jan", "feb", "mar", "apr", "jun", "jul",
+    "aug", "sep", "sept", "oct", "nov", "dec", "mt", "gen", "gov", "sen", "rep", "col", "lt",
+)  # fmt: skip
+_SENT_END_RE = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+)|\n+")
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Split text into sentences, returned as character spans.
+
+    Splits after `.`, `!`, `?` followed by white space (not after common abbreviations,
+    single initials or decimal points) and at line breaks.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        `(start, end)` spans of the non-empty sentences, stripped of surrounding white space.
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENT_END_RE.finditer(text):
+        end = match.end()
+        if match.group(0)[0] == "." and _is_abbreviation(text, match.start()):
+            continue
+        spans.append((start, end))
+        start = end
+    spans.append((start, len(text)))
+    return [s for s in (_strip_span(text, a, b) for a, b in spans) if s[1] > s[0]]
+
+
+def _is_abbreviation(text: str, dot: int) -> bool:
+    word_match = re.search(r"([\w.]+)$", text[max(0, dot - 12) : dot])
+    if not word_match:
+        return False
+    word = word_match.group(1).lower()
+    if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+        return True
+    after = text[dot + 1 : dot + 3].lstrip()
+    return bool(after) and after[0].islower()
+
+
+def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+_FILLER_RE = re.compile(
+    r"^(?:sure|certainly|of course|okay|ok|yes|no|hi|hello|thanks|thank you|great question|"
+    r"i hope (?:this|that) helps|hope (?:this|that) helps|let me know|feel free|"
+    r"here (?:is|are)|in summary|in conclusion|to summarize|overall)\b[^\w]*$",
+    re.IGNORECASE,
+)
+_CLAUSE_RE = re.compile(r";\s+|:\s+(?=[A-Z])|,\s+(?:but|while|whereas|although)\s+")
+_MAX_CLAUSE_TOKENS = 6
+
+
+def is_filler(sentence: str) -> bool:
+    """Whether a sentence is pure filler with nothing to verify.
+
+    Args:
+        sentence: One sentence or clause.
+
+    Returns:
+        True for empty sentences, sentences without content words, and stock phrases such as
+        "I hope this helps!".
+    """
+    text = sentence.strip()
+    if not text or _FILLER_RE.match(text):
+        return True
+    return not any(t.is_content for t in tokenize(text))
+
+
+def segment_statements(answer: str) -> list[tuple[int, int]]:
+    """Split an answer into atomic-ish statements (sentences, then clauses).
+
+    Sentences are split further at semicolons, at colons that introduce a new clause and at
+    contrastive conjunctions (", but", ", while", ...), when both sides are long enough to
+    stand alone. Filler statements are dropped.
+
+    Args:
+        answer: The answer text.
+
+    Returns:
+        `(start, end)` character spans into `answer`, in order.
+    """
+    spans: list[tuple[int, int]] = []
+    for start, end in split_sentences(answer):
+        for a, b in _split_clauses(answer, start, end):
+            if not is_filler(answer[a:b]):
+                spans.append((a, b))
+    return spans
+
+
+def _split_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    pieces: list[tuple[int, int]] = []
+    cursor = start
+    for match in _CLAUSE_RE.finditer(text, start, end):
+        left = text[cursor : match.start()]
+        right = text[match.end() : end]
+        if len(tokenize(left)) >= _MAX_CLAUSE_TOKENS and len(tokenize(right)) >= _MAX_CLAUSE_TOKENS:
+            pieces.append(_strip_span(text, cursor, match.start()))
+            cursor = match.end()
+    pieces.append(_strip_span(text, cursor, end))
+    return [p for p in pieces if p[1] > p[0]]

@@ -1,0 +1,219 @@
+"""Tests of the offline judge's NLP model (segmentation, verdicts, fitting)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ragjudge.offline.model import OfflineModel, OfflineParams, fit_offline
+from ragjudge.offline.text import segment_statements, split_sentences, stem, tokenize
+
+GOLD = Path(__file__).resolve().parents[2].parent / "shared" / "gold"
+EINSTEIN = "Albert Einstein was born in Germany in 1879."
+PHOTOSYNTHESIS = (
+    "Photosynthesis is the process by which green plants use sunlight, water and carbon "
+    "dioxide to produce glucose and oxygen. It takes place in the chloroplasts."
+)
+
+
+@pytest.fixture(scope="module")
+def model() -> OfflineModel:
+    return OfflineModel()
+
+
+def _verdict(model: OfflineModel, context: str, statement: str) -> dict[str, Any]:
+    return model.judge_statements(context=context, statements=[statement])[0]
+
+
+# --------------------------------------------------------------------------- text
+
+
+def test_sentence_split_keeps_abbreviations_and_decimals() -> None:
+    text = "Dr. Smith paid $3.50 in the U.S. on Monday. He left! Did he return?"
+    sentences = [text[a:b] for a, b in split_sentences(text)]
+    assert sentences == [
+        "Dr. Smith paid $3.50 in the U.S. on Monday.",
+        "He left!",
+        "Did he return?",
+    ]
+
+
+def test_segmentation_drops_filler_and_splits_clauses(model: OfflineModel) -> None:
+    answer = (
+        "Sure! Einstein was born in Ulm in 1879; he later moved to Princeton in New Jersey. "
+        "I hope this helps!"
+    )
+    assert model.extract_statements(question="", answer=answer) == [
+        "Einstein was born in Ulm in 1879",
+        "he later moved to Princeton in New Jersey.",
+    ]
+
+
+def test_segmentation_offsets_point_into_answer() -> None:
+    answer = "Paris is the capital of France. It has 2 million inhabitants."
+    spans = segment_statements(answer)
+    assert [answer[a:b] for a, b in spans] == [
+        "Paris is the capital of France.",
+        "It has 2 million inhabitants.",
+    ]
+
+
+def test_no_statements(model: OfflineModel) -> None:
+    assert model.extract_statements(question="q", answer="") == []
+    assert model.extract_statements(question="q", answer="   Thanks!  ") == []
+
+
+def test_tokens_normalize_numbers_and_stems() -> None:
+    norms = [t.norm for t in tokenize("It cost 1,000 dollars, i.e. three thousand euros")]
+    assert "1000" in norms and "3" in norms
+    assert stem("increases") == stem("increase")
+    assert stem("studies") == stem("study")
+
+
+# --------------------------------------------------------------------------- verdicts
+
+
+def test_supported_statement(model: OfflineModel) -> None:
+    result = _verdict(model, EINSTEIN, "Einstein was born in 1879")
+    assert result["verdict"] == "yes"
+    assert result["confidence"] > 0.7
+    assert result["reason"].startswith("supported")
+
+
+def test_fabricated_number(model: OfflineModel) -> None:
+    result = _verdict(model, EINSTEIN, "Einstein was born in 1885")
+    assert result["verdict"] == "no"
+    assert result["confidence"] < 0.3
+    assert "'1885'" in result["reason"]
+
+
+def test_fabricated_name(model: OfflineModel) -> None:
+    result = _verdict(model, EINSTEIN, "Einstein was born in France in 1879")
+    assert result["verdict"] == "no"
+    assert "'France'" in result["reason"]
+
+
+def test_negation_mismatch(model: OfflineModel) -> None:
+    negated = _verdict(model, EINSTEIN, "Einstein was not born in Germany")
+    plain = _verdict(model, EINSTEIN, "Einstein was born in Germany")
+    assert negated["verdict"] == "no"
+    assert "negated" in negated["reason"]
+    assert plain["verdict"] == "yes"
+    removed = _verdict(model, "The drug did not reduce mortality.", "The drug reduced mortality.")
+    assert removed["verdict"] != "yes"
+
+
+def test_antonym_conflict(model: OfflineModel) -> None:
+    context = "Revenue is expected to increase in 2021 because of higher prices."
+    result = _verdict(model, context, "Revenue is expected to decrease in 2021.")
+    assert result["verdict"] == "no"
+
+
+def test_unrelated_answer(model: OfflineModel) -> None:
+    answer = "The Eiffel Tower is located in Paris and was completed in 1889."
+    result = model.judge_answer(
+        question="What is photosynthesis?", context=PHOTOSYNTHESIS, answer=answer
+    )
+    assert result["verdict"] == "no"
+    assert result["confidence"] < 0.1
+    supported = model.judge_answer(
+        question="What is photosynthesis?",
+        context=PHOTOSYNTHESIS,
+        answer="Photosynthesis takes place in the chloroplasts and produces glucose and oxygen.",
+    )
+    assert supported["verdict"] == "yes"
+    assert supported["confidence"] > result["confidence"]
+
+
+def test_output_shape(model: OfflineModel) -> None:
+    statements = ["Einstein was born in 1879", "He was born on Mars"]
+    out = model.judge_statements(context=EINSTEIN, statements=statements)
+    assert [o["statement"] for o in out] == statements
+    for o in out:
+        assert set(o) == {"statement", "reason", "verdict", "confidence"}
+        assert o["verdict"] in {"yes", "no", "unsure"}
+        assert 0.0 <= o["confidence"] <= 1.0
+    whole = model.judge_answer(question="", context=EINSTEIN, answer="He was born on Mars.")
+    assert set(whole) == {"reasoning", "verdict", "confidence"}
+    assert whole["verdict"] in {"yes", "no"}
+
+
+def test_empty_inputs(model: OfflineModel) -> None:
+    assert model.judge_statements(context=EINSTEIN, statements=[]) == []
+    out = model.judge_statements(context="", statements=["Einstein was born in 1879", "x y z"])
+    assert [o["verdict"] for o in out] == ["no", "no"]
+    assert (
+        model.judge_answer(question="", context="", answer="Einstein was born.")["verdict"] == "no"
+    )
+    assert model.extract_statements(question="", answer="") == []
+
+
+def test_unsure_band() -> None:
+    params = OfflineParams(unsure_margin=0.5)
+    out = OfflineModel(params).judge_statements(context=EINSTEIN, statements=["Einstein"])
+    assert out[0]["verdict"] == "unsure"
+
+
+# --------------------------------------------------------------------------- fitting
+
+
+def _gold_rows(source: str, limit: int) -> list[dict[str, Any]]:
+    path = GOLD / source / "dev.jsonl"
+    if not path.exists():
+        pytest.skip(f"gold data not available at {path}")
+    with path.open(encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle]
+    return rows[:limit]
+
+
+def _balanced_accuracy(model: OfflineModel, rows: list[dict[str, Any]]) -> float:
+    pred = np.array(
+        [
+            model.judge_answer(
+                question=r["question"], context="\n\n".join(r["contexts"]), answer=r["answer"]
+            )["verdict"]
+            == "yes"
+            for r in rows
+        ]
+    )
+    y = np.array([r["faithful"] == 1 for r in rows])
+    return 0.5 * (pred[y].mean() + (~pred[~y]).mean())
+
+
+def test_fit_improves_agreement() -> None:
+    rows = _gold_rows("summedits", 600)
+    train, test = rows[:300], rows[300:]
+    fitted = OfflineModel(fit_offline(train, seed=0))
+    assert _balanced_accuracy(fitted, test) > _balanced_accuracy(OfflineModel(), test) + 0.03
+
+
+def test_fit_round_trip_and_determinism() -> None:
+    rows = _gold_rows("halueval", 200)
+    params = fit_offline(rows, seed=3)
+    again = fit_offline(rows, seed=3)
+    restored = OfflineParams.model_validate(json.loads(json.dumps(params.model_dump(mode="json"))))
+    assert OfflineModel(restored).fingerprint() == OfflineModel(params).fingerprint()
+    assert OfflineModel(again).fingerprint() == OfflineModel(params).fingerprint()
+    assert len(OfflineModel(params).fingerprint()) == 12
+    assert OfflineModel(params).fingerprint() != OfflineModel().fingerprint()
+
+
+def test_fit_warm_start_stays_close() -> None:
+    rows = _gold_rows("halueval", 100)
+    init = OfflineParams()
+    params = fit_offline(rows, init=init, regularization=1e6)
+    assert np.allclose(params.statement_weights, init.statement_weights, atol=0.05)
+
+
+def test_fit_rejects_single_class() -> None:
+    with pytest.raises(ValueError, match="both classes"):
+        fit_offline([{"question": "", "contexts": [EINSTEIN], "answer": "x", "faithful": 1}])
+
+
+def test_params_validation() -> None:
+    with pytest.raises(ValueError):
+        OfflineParams(statement_features=["a"], statement_weights=[])
