@@ -1,0 +1,160 @@
+"""Batch scorer: per-sentence ROUGE-L / token overlap / BLEU with cached context processing."""
+
+from __future__ import annotations
+
+import string
+from collections import Counter, OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypedDict
+
+from ragjudge.lexical._bleu import char_bleu, char_ngram_counts, ngram_counts, word_bleu
+from ragjudge.lexical._rouge import rouge_l_precision, rouge_segments
+from ragjudge.lexical._text import ce_tokens, content_tokens, reference_tokens, split_sentences
+
+__all__ = ["Compat", "SentenceScores", "SentenceScorer", "Variant"]
+
+Compat = Literal["reference", "continuous-eval"]
+Variant = Literal["default", "words"]
+
+_PUNCT_AND_SPACE = frozenset(string.punctuation + string.whitespace)
+
+
+class SentenceScores(TypedDict):
+    """Per-sentence scores of one answer (the three `*_by_sentence` lists)."""
+
+    rouge_p_by_sentence: list[float]
+    token_overlap_p_by_sentence: list[float]
+    bleu_score_by_sentence: list[float]
+
+
+@dataclass(frozen=True)
+class _Context:
+    rouge_segments: list[list[str]]
+    rouge_sets: list[frozenset[str]]
+    rouge_vocab: frozenset[str]
+    tokens: frozenset[Hashable]
+    bleu_counts: list[Counter[str]] | list[Counter[tuple[Hashable, ...]]]
+    length: int
+
+
+class SentenceScorer:
+    """Scores answer sentences against joined contexts, caching each context's processing.
+
+    One instance is meant for many rows: a context string that was seen before (rows sharing a
+    document, or the same context across sentences) is tokenized, segmented and n-gram counted
+    only once (least-recently-used cache of `cache_size` contexts).
+
+    Args:
+        compat: `"reference"` or `"continuous-eval"` (see `DeterministicFaithfulness`).
+        variant: `"default"` or `"words"`.
+        cache_size: How many processed contexts to keep.
+    """
+
+    def __init__(
+        self, *, compat: Compat = "reference", variant: Variant = "default", cache_size: int = 256
+    ) -> None:
+        self.compat = compat
+        self.variant = variant
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, _Context] = OrderedDict()
+
+    # -- contexts -------------------------------------------------------------------------
+    def _context(self, context: str) -> _Context:
+        hit = self._cache.get(context)
+        if hit is not None:
+            self._cache.move_to_end(context)
+            return hit
+        ctx = self._process_context(context)
+        self._cache[context] = ctx
+        if len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return ctx
+
+    def _process_context(self, context: str) -> _Context:
+        if self.variant == "words":
+            segs = [toks for toks in map(content_tokens, split_sentences(context)) if toks]
+            flat = [t for seg in segs for t in seg]
+            sets = [frozenset(s) for s in segs]
+            return _Context(
+                rouge_segments=segs,
+                rouge_sets=sets,
+                rouge_vocab=frozenset(flat),
+                tokens=frozenset(flat),
+                bleu_counts=ngram_counts(flat),
+                length=len(flat),
+            )
+        segs = rouge_segments(context)
+        sets = [frozenset(s) for s in segs]
+        vocab: frozenset[str] = frozenset().union(*sets) if sets else frozenset()
+        tokens: frozenset[Hashable]
+        if self.compat == "continuous-eval":
+            tokens = frozenset(ce_tokens(context))
+        else:
+            tokens = frozenset(reference_tokens(context))
+        return _Context(
+            rouge_segments=segs,
+            rouge_sets=sets,
+            rouge_vocab=vocab,
+            tokens=tokens,
+            bleu_counts=char_ngram_counts(context),
+            length=len(context),
+        )
+
+    # -- sentences ------------------------------------------------------------------------
+    def score(self, *, answer: str, context: str) -> SentenceScores:
+        """Score every Punkt sentence of `answer` against `context` (already joined).
+
+        Args:
+            answer: The answer text.
+            context: The contexts joined with `"\\n"`.
+
+        Returns:
+            The three per-sentence lists, in sentence order (empty for an empty answer).
+        """
+        sentences = split_sentences(answer)
+        rouge: list[float] = []
+        overlap: list[float] = []
+        bleu: list[float] = []
+        if not sentences:
+            return SentenceScores(
+                rouge_p_by_sentence=rouge, token_overlap_p_by_sentence=overlap,
+                bleu_score_by_sentence=bleu,
+            )
+        ctx = self._context(context)
+        for sentence in sentences:
+            if self.variant == "words":
+                toks = content_tokens(sentence)
+                rouge.append(
+                    rouge_l_precision([toks], ctx.rouge_segments, ctx.rouge_sets, ctx.rouge_vocab)
+                    if toks
+                    else 0.0
+                )
+                distinct = set(toks)
+                overlap.append(len(distinct & ctx.tokens) / len(distinct) if distinct else 0.0)
+                bleu.append(word_bleu(toks, ctx.bleu_counts))  # type: ignore[arg-type]
+                continue
+            if _PUNCT_AND_SPACE.issuperset(sentence):
+                rouge.append(0.0)
+            else:
+                rouge.append(
+                    rouge_l_precision(
+                        rouge_segments(sentence), ctx.rouge_segments, ctx.rouge_sets,
+                        ctx.rouge_vocab,
+                    )
+                )
+            if self.compat == "continuous-eval":
+                ptoks = ce_tokens(sentence)
+                overlap.append(len(set(ptoks) & ctx.tokens) / len(ptoks) if ptoks else 0.0)
+            else:
+                rtoks = set(reference_tokens(sentence))
+                overlap.append(len(rtoks & ctx.tokens) / len(rtoks) if rtoks else 0.0)
+            bleu.append(char_bleu(sentence, ctx.bleu_counts, ctx.length))  # type: ignore[arg-type]
+        return SentenceScores(
+            rouge_p_by_sentence=rouge, token_overlap_p_by_sentence=overlap,
+            bleu_score_by_sentence=bleu,
+        )
+
+    def score_many(self, pairs: Sequence[tuple[str, str]]) -> list[SentenceScores]:
+        """Score `(answer, joined_context)` pairs in order."""
+        return [self.score(answer=a, context=c) for a, c in pairs]
