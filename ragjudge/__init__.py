@@ -23,6 +23,7 @@ from ragjudge.exceptions import (
     UnsupportedFormatVersionError,
 )
 from ragjudge.lm import offline_lm, resolve_lm
+from ragjudge.optimize import CompileReport, compile
 from ragjudge.programs import Faithfulness, Judge
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.serialization import load, register_judge
@@ -30,6 +31,7 @@ from ragjudge.stats import Agreement, agreement
 
 __all__ = [
     "Agreement",
+    "CompileReport",
     "ConfigurationError",
     "EvaluationReport",
     "Faithfulness",
@@ -45,6 +47,7 @@ __all__ = [
     "UnsupportedFormatVersionError",
     "__version__",
     "agreement",
+    "compile",
     "evaluate",
     "load",
     "load_gold",

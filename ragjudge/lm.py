@@ -26,12 +26,13 @@ def _offline_lm_cached(params_json: str, cache: bool) -> dspy.LM:
     return dspy.LM(engine.model_name, engine=engine, num_retries=0, cache=cache)
 
 
-def offline_lm(params: OfflineParams | None = None, *, cache: bool = True) -> dspy.LM:
+def offline_lm(params: OfflineParams | None = None, *, cache: bool = False) -> dspy.LM:
     """The offline judge as a `dspy.LM`, versioned by its parameters.
 
     Args:
         params: The offline model's parameters; `None` for the defaults.
-        cache: Use DSPy's response cache.
+        cache: Use DSPy's response cache. Off by default: the offline judge is deterministic
+            and recomputing an answer is cheaper than a disk-cache round trip.
 
     Returns:
         A `dspy.LM` whose engine is the offline judge; one object per distinct parameters.
@@ -69,7 +70,7 @@ def resolve_lm(
             return configured
         lm = LOCAL
     if lm == LOCAL:
-        return offline_lm(offline_params, cache=cache)
+        return offline_lm(offline_params, cache=False)
     options: dict[str, Any] = {"num_retries": 5, "cache": cache, "temperature": 0.0}
     options.update(kwargs)
     if api_base:

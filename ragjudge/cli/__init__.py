@@ -11,12 +11,13 @@ import sys
 from collections.abc import Sequence
 
 from ragjudge._version import __version__
+from ragjudge.cli import compile as compile_cmd
 from ragjudge.cli import evaluate
 from ragjudge.exceptions import RagJudgeError
 
 __all__ = ["main"]
 
-COMMANDS = [evaluate]
+COMMANDS = [evaluate, compile_cmd]
 
 
 def build_parser() -> argparse.ArgumentParser:

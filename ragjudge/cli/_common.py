@@ -14,7 +14,14 @@ from tqdm import tqdm
 from ragjudge.data import GoldRecord, load_gold, parse_mapping
 from ragjudge.exceptions import ConfigurationError
 
-__all__ = ["add_data_options", "add_lm_options", "emit", "load_rows", "progress"]
+__all__ = [
+    "add_data_options",
+    "add_lm_options",
+    "emit",
+    "load_rows",
+    "progress",
+    "progress_factory",
+]
 
 
 def add_lm_options(parser: argparse.ArgumentParser) -> None:
@@ -64,6 +71,17 @@ def load_rows(args: argparse.Namespace, *, require_labels: bool = False) -> list
 def emit(obj: Any) -> None:
     """Write one JSON object to stdout."""
     sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False, default=str) + "\n")
+
+
+def progress_factory() -> Any:
+    """`(total, description) -> bar` for library code, showing bars only on a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def make(total: int, desc: str) -> tqdm:
+        return tqdm(total=total, desc=desc, leave=False, file=sys.stderr)
+
+    return make
 
 
 @contextmanager

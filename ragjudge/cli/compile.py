@@ -1,0 +1,149 @@
+"""`ragjudge compile`: fit a judge to gold labels and save it with the evidence."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ragjudge.cli._common import add_data_options, add_lm_options, emit, progress_factory
+from ragjudge.data import parse_mapping
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.optimize import OBJECTIVES, compile_judge
+from ragjudge.programs import Faithfulness, Judge
+from ragjudge.serialization import load
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register the subcommand."""
+    parser = sub.add_parser(
+        "compile",
+        help="compile a judge against gold labels and save it",
+        description="Split the gold rows (grouped, stratified), fit the judge on train with "
+        "few-shot demos and an Optuna study, report agreement on validation, save the judge.",
+    )
+    add_data_options(parser)
+    add_lm_options(parser)
+    parser.add_argument("--out", required=True, help="where to save the compiled judge (.json)")
+    parser.add_argument("--metric", default="faithfulness", help="the metric to compile")
+    parser.add_argument("--trials", type=int, default=60, help="Optuna trials (total)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--objective", choices=OBJECTIVES, default="balanced_accuracy")
+    parser.add_argument(
+        "--objectives",
+        default="agreement",
+        help="'agreement' or 'agreement,cost' (multi-objective: agreement vs LM calls per item)",
+    )
+    parser.add_argument("--valid-fraction", type=float, default=0.3)
+    parser.add_argument(
+        "--group-by",
+        default="meta.group_id",
+        help="dotted path of the group key; rows of a group stay on one side ('' = by row)",
+    )
+    parser.add_argument("--storage", default=None, help="Optuna storage URL or journal file")
+    parser.add_argument("--study", default=None, help="study name in --storage")
+    parser.add_argument("--init", default=None, help="warm-start from a compiled judge (.json)")
+    parser.add_argument("--max-demos", type=int, default=4, help="largest few-shot demo count")
+    parser.add_argument("--concurrency", type=int, default=None, help="items in flight")
+    parser.add_argument("--format", choices=["table", "json"], default="table")
+    parser.set_defaults(run=run)
+
+
+def _start_judge(args: argparse.Namespace) -> Judge:
+    lm = args.lm or "local"
+    if args.metric == "faithfulness":
+        return Faithfulness(lm=lm)
+    raise ConfigurationError(f"unknown --metric {args.metric!r}; choose from: faithfulness")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `ragjudge compile`."""
+    if args.init:
+        start = load(args.init)
+        if args.lm:
+            start = start.clone(lm=args.lm)
+    else:
+        start = _start_judge(args)
+    offline = start.lm in (None, "local")
+    concurrency = args.concurrency or (1 if offline else 8)
+    compiled = compile_judge(
+        start,
+        gold=args.gold,
+        mapping=parse_mapping(args.map),
+        n_trials=args.trials,
+        seed=args.seed,
+        objective=args.objective,
+        objectives=[o.strip() for o in args.objectives.split(",") if o.strip()],
+        valid_fraction=args.valid_fraction,
+        group_by=args.group_by or None,
+        storage=args.storage,
+        study_name=args.study,
+        init=args.init,
+        max_demos=args.max_demos,
+        concurrency=concurrency,
+        progress=progress_factory(),
+    )
+    compiled.save(args.out)
+    report = compiled.report_  # type: ignore[attr-defined]
+    if args.format == "json":
+        emit(summary(report))
+    else:
+        sys.stdout.write(format_compile(report, args.out) + "\n")
+    return 0
+
+
+def summary(report: dict[str, Any]) -> dict[str, Any]:
+    """The flat JSON summary (keys as in `evaluate`, plus `baseline` and `params`)."""
+    v = report["validation"]
+    errors = sum(1 for p in report["predictions"] if p["score"] is None)
+    return {
+        "n": v["n"],
+        "balanced_accuracy": v["balanced_accuracy"],
+        "cohen_kappa": v["cohen_kappa"],
+        "auroc": v["auroc"],
+        "f1": v["f1"],
+        "ci": v["ci"],
+        "lm_calls": report["lm_calls"],
+        "errors": errors,
+        "baseline": report["baseline"],
+        "init": report.get("init"),
+        "params": report["params"],
+        "sizes": report["sizes"],
+        "study": {k: report["study"][k] for k in ("name", "n_trials", "best_value", "seed")},
+        "pareto_front": report["study"]["pareto_front"],
+        "seconds": report["seconds"],
+        "lm": report["lm"],
+    }
+
+
+def format_compile(report: dict[str, Any], path: str) -> str:
+    """The compile report as text for a person."""
+    v, b = report["validation"], report["baseline"]
+
+    def cell(a: dict[str, Any], key: str) -> str:
+        value, ci = a.get(key), a.get("ci", {}).get(key) or [None, None]
+        if value is None:
+            return "n/a"
+        if ci[0] is None:
+            return f"{value:.3f}"
+        return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
+
+    lines = [
+        f"compiled {report['metric']} judge with {report['lm']} -> {path}",
+        f"  train {report['sizes']['train']} rows, validation {report['sizes']['validation']} "
+        f"rows; {report['study']['n_trials']} trials in {report['seconds']['total']:.1f} s; "
+        f"LM calls: {report['lm_calls']['raw_outputs']} for raw outputs, "
+        f"{report['lm_calls']['trials_without_lm_calls']} trials made none",
+        "  params: " + ", ".join(f"{k}={v}" for k, v in report["params"].items() if k != "lm"),
+        f"  validation agreement (n={v['n']}):   compiled                  uncompiled default",
+    ]
+    for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
+        lines.append(f"    {key:<18} {cell(v, key):<26} {cell(b, key)}")
+    if report.get("init"):
+        lines.append(
+            "    --init judge, unchanged: balanced_accuracy "
+            + cell(report["init"], "balanced_accuracy")
+        )
+    return "\n".join(lines)

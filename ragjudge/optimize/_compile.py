@@ -1,0 +1,537 @@
+"""`compile`: fit a judge to gold labels — offline weights, few-shot demos, an Optuna study.
+
+Everything is fitted on the train split; every reported figure is measured on validation.
+The judge's raw outputs on the train rows are computed once per (mode, demo set) and cached,
+so trials that change only thresholds and policies make no LM calls.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import dspy
+import numpy as np
+import optuna
+from optuna.trial import TrialState
+
+from ragjudge.data import GoldRecord, gold_fingerprint, load_gold
+from ragjudge.evaluation import agreement_of
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import LOCAL
+from ragjudge.offline.engine import OfflineEngine
+from ragjudge.offline.model import OfflineParams, fit_offline
+from ragjudge.optimize._demos import demo_pool, demo_sets
+from ragjudge.optimize._report import CompileReport, RowPrediction
+from ragjudge.optimize._split import split_gold
+from ragjudge.optimize._study import open_storage, suggest, summarize_study
+from ragjudge.programs._base import Judge
+from ragjudge.results import JudgeResult, StatementResult
+from ragjudge.serialization import _versions
+from ragjudge.stats import auroc, balanced_accuracy, cohen_kappa, f1
+
+__all__ = ["OBJECTIVES", "compile_judge"]
+
+logger = logging.getLogger(__name__)
+
+Objective = Literal["balanced_accuracy", "kappa", "f1", "auroc"]
+OBJECTIVES: tuple[str, ...] = ("balanced_accuracy", "kappa", "f1", "auroc")
+ProgressFactory = Callable[[int, str], Any]
+
+
+def _objective_value(name: str, results: Sequence[JudgeResult], labels: np.ndarray) -> float:
+    keep = np.array([not r.error and not math.isnan(r.score) for r in results], dtype=bool)
+    if keep.sum() < 2:
+        return 0.0
+    y = labels[keep]
+    scores = np.array([r.score for r, k in zip(results, keep, strict=True) if k])
+    passed = np.array([bool(r.passed) for r, k in zip(results, keep, strict=True) if k])
+    if len(set(y.tolist())) < 2:
+        return 0.0
+    value = {
+        "balanced_accuracy": lambda: balanced_accuracy(y, passed),
+        "kappa": lambda: cohen_kappa(y, passed),
+        "f1": lambda: f1(y, passed),
+        "auroc": lambda: auroc(y, scores),
+    }[name]()
+    return 0.0 if math.isnan(value) else float(value)
+
+
+def _reverdict(result: JudgeResult, threshold: float, margin: float) -> JudgeResult:
+    """Statement verdicts as the offline judge gives them under another support threshold."""
+    statements = []
+    for s in result.statements:
+        if s.confidence is None:
+            statements.append(s)
+            continue
+        if abs(s.confidence - threshold) < margin:
+            verdict = "unsure"
+        else:
+            verdict = "yes" if s.confidence >= threshold else "no"
+        statements.append(
+            StatementResult(text=s.text, verdict=verdict, reason=s.reason, confidence=s.confidence)
+        )
+    return result.model_copy(update={"statements": statements})
+
+
+@dataclass
+class _RawCache:
+    """Raw judge outputs on the tuning rows, per (mode, demo set): LM work happens once."""
+
+    make: Callable[[str, int], Judge]
+    rows: Sequence[GoldRecord]
+    concurrency: int
+    progress: ProgressFactory | None
+    results: dict[tuple[str, int], list[JudgeResult]] = field(default_factory=dict)
+    calls: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    def get(self, mode: str, demos: int) -> tuple[list[JudgeResult], int]:
+        """The outputs and the LM calls this request made (0 when cached)."""
+        key = (mode, demos)
+        if key in self.results:
+            return self.results[key], 0
+        judge = self.make(mode, demos)
+        bar = (
+            self.progress(len(self.rows), f"raw outputs ({mode}, demos {demos})")
+            if self.progress
+            else None
+        )
+
+        def tick(_: int, __: JudgeResult) -> None:
+            if bar is not None:
+                bar.update(1)
+
+        try:
+            outs = judge.batch(self.rows, concurrency=self.concurrency, on_result=tick)
+        finally:
+            if bar is not None:
+                bar.close()
+        calls = sum(r.lm_calls for r in outs)
+        self.results[key], self.calls[key] = outs, calls
+        return outs, calls
+
+    @property
+    def total_calls(self) -> int:
+        return sum(self.calls.values())
+
+
+def _is_offline(judge: Judge) -> bool:
+    lm = judge.lm
+    if lm is None:
+        return dspy.settings.lm is None
+    if isinstance(lm, str):
+        return lm == LOCAL
+    return isinstance(getattr(lm, "engine", None), OfflineEngine)
+
+
+def compile_judge(
+    judge: Judge,
+    *,
+    gold: str | os.PathLike[str] | Sequence[GoldRecord],
+    n_trials: int = 60,
+    seed: int = 0,
+    objective: Objective = "balanced_accuracy",
+    objectives: Sequence[str] | None = None,
+    valid_fraction: float = 0.3,
+    group_by: str | None = "meta.group_id",
+    storage: str | None = None,
+    study_name: str | None = None,
+    init: Judge | str | os.PathLike[str] | None = None,
+    max_demos: int = 4,
+    demo_candidates: int = 3,
+    mapping: dict[str, str] | None = None,
+    concurrency: int = 1,
+    n_boot: int = 1000,
+    progress: ProgressFactory | None = None,
+) -> Judge:
+    """Compile a judge against gold labels.
+
+    Args:
+        judge: The judge to start from (left unchanged); its class, LM and parameters.
+        gold: Labeled rows, or a file / dataset name to load them from.
+        n_trials: Completed Optuna trials wanted in the study (in total, across workers).
+        seed: Seeds the split, the demo sets and the TPE sampler.
+        objective: Agreement measure the study maximizes.
+        objectives: `["agreement", "cost"]` for a multi-objective study (agreement vs LM calls
+            per item); the file then records the Pareto front.
+        valid_fraction: Share of rows (whole groups) held out for the reported figures.
+        group_by: Dotted path of the group key; rows of one group never straddle the split.
+        storage: Optuna storage URL (`sqlite:///s.db`, `postgresql://...`) or a journal file;
+            an interrupted compile resumes and several processes can share one study.
+        study_name: Name of the study in the storage (default: from the gold fingerprint).
+        init: A compiled judge (or its file) to warm-start from: its params are the first
+            trial, its demos stay candidates, its fitted weights are the starting point.
+        max_demos: Largest number of few-shot demos per predictor to try.
+        demo_candidates: Random demo sets tried per demo count (LM judges).
+        mapping: Field -> column names of the gold file.
+        concurrency: Items judged at once.
+        n_boot: Bootstrap resamples for the intervals.
+        progress: `(total, description) -> bar` with `update(n)` and `close()`, for a display.
+
+    Returns:
+        A new judge with the chosen parameters, demos and weights, and `report_` (a dict, see
+        `CompileReport`).
+
+    Example:
+        >>> judge = Faithfulness()
+        >>> compiled = compile_judge(judge, gold="gold.jsonl", n_trials=60)  # doctest: +SKIP
+        >>> compiled.report_["validation"]["balanced_accuracy"]  # doctest: +SKIP
+    """
+    started = time.perf_counter()
+    if objective not in OBJECTIVES:
+        raise ConfigurationError(
+            f"The `objective` parameter must be one of {', '.join(OBJECTIVES)}. "
+            f"Got {objective!r} instead."
+        )
+    multi = list(objectives or ["agreement"])
+    if multi not in (["agreement"], ["agreement", "cost"]):
+        raise ConfigurationError(
+            f"`objectives` must be 'agreement' or 'agreement,cost'. Got {','.join(multi)!r}."
+        )
+    if n_trials < 1:
+        raise ConfigurationError("`n_trials` must be at least 1")
+    gold_name = None if isinstance(gold, Sequence) and not isinstance(gold, str) else str(gold)
+    rows = (
+        list(gold)
+        if gold_name is None
+        else load_gold(  # type: ignore[arg-type]
+            gold_name, mapping=mapping, require_labels=True
+        )
+    )
+    rows = [r for r in rows if r.faithful is not None]
+    train, valid = split_gold(rows, valid_fraction=valid_fraction, group_by=group_by, seed=seed)
+    init_judge = _load_init(init)
+    offline = _is_offline(judge)
+    timings: dict[str, float] = {}
+
+    # 1. Offline weights, fitted on train.
+    t0 = time.perf_counter()
+    fitted: OfflineParams | None = None
+    if offline:
+        start_params = init_judge.offline_params_ if init_judge is not None else None
+        fitted = fit_offline(train, init=start_params, seed=seed)
+    timings["fit_weights"] = time.perf_counter() - t0
+
+    # 2. Demo candidates from gold (LM judges: from a slice of train kept out of tuning).
+    t0 = time.perf_counter()
+    tune_rows, pool_rows = _carve_pool(train, offline=offline, seed=seed)
+    pool = demo_pool(pool_rows)
+    if offline:
+        sets = demo_sets(pool, sizes=[max_demos], per_size=1, seed=seed) if max_demos else [[]]
+    else:
+        sizes = sorted({0, *range(2, max_demos + 1, 2)}) if max_demos else [0]
+        sets = demo_sets(pool, sizes=sizes, per_size=demo_candidates, seed=seed)
+    if init_judge is not None and not offline:
+        sets.append(_demos_of(init_judge))
+    timings["demos"] = time.perf_counter() - t0
+
+    def make(mode: str, demo_index: int, **params: Any) -> Judge:
+        candidate = judge.clone(mode=mode, **params)
+        candidate.offline_params_ = fitted if offline else judge.offline_params_
+        _set_demos(candidate, sets[demo_index])
+        return candidate
+
+    cache = _RawCache(make=make, rows=tune_rows, concurrency=concurrency, progress=progress)
+    labels = np.array([int(r.faithful or 0) for r in tune_rows])
+    policy_space = dict(judge.policy_space())
+    margin = fitted.unsure_margin if fitted is not None else 0.0
+    search_demos = len(sets) > 1
+
+    def trial_params(trial: optuna.Trial) -> dict[str, Any]:
+        params: dict[str, Any] = {"mode": trial.suggest_categorical("mode", list(judge.modes))}
+        params["demos"] = (
+            trial.suggest_categorical("demos", list(range(len(sets)))) if search_demos else 0
+        )
+        for name, dist in policy_space.items():
+            params[name] = suggest(trial, name, dist)
+        if offline and params["mode"] == "statement":
+            params["support_threshold"] = trial.suggest_float("support_threshold", 0.05, 0.95)
+        return params
+
+    def score(params: dict[str, Any]) -> tuple[list[JudgeResult], int, float]:
+        outs, calls = cache.get(params["mode"], params["demos"])
+        policy = {k: params[k] for k in policy_space}
+        support = params.get("support_threshold")
+        rescored = [
+            judge.rescore(_reverdict(r, support, margin) if support is not None else r, **policy)
+            for r in outs
+        ]
+        per_item = cache.calls[(params["mode"], params["demos"])] / max(1, len(tune_rows))
+        return rescored, calls, per_item
+
+    def run_trial(trial: optuna.Trial) -> float | tuple[float, float]:
+        params = trial_params(trial)
+        rescored, calls, per_item = score(params)
+        trial.set_user_attr("lm_calls", calls)
+        value = _objective_value(objective, rescored, labels)
+        if objective != "auroc":
+            trial.set_user_attr("auroc", _objective_value("auroc", rescored, labels))
+        return (value, per_item) if len(multi) > 1 else value
+
+    # 3. The study.
+    t0 = time.perf_counter()
+    name = study_name or f"ragjudge-{judge.metric}-{gold_fingerprint(rows)[:12]}-s{seed}"
+    directions = ["maximize", "minimize"] if len(multi) > 1 else ["maximize"]
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(
+        study_name=name,
+        storage=open_storage(storage),
+        sampler=optuna.samplers.TPESampler(seed=seed if storage is None else None),
+        directions=directions,
+        load_if_exists=True,
+    )
+    if init_judge is not None and not study.trials:
+        study.enqueue_trial(_init_params(init_judge, policy_space, offline, len(sets) - 1))
+    done = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
+    remaining = max(0, n_trials - done)
+    bar = progress(remaining, "trials") if progress and remaining else None
+    callbacks: list[Callable[[optuna.Study, optuna.trial.FrozenTrial], None]] = [
+        optuna.study.MaxTrialsCallback(n_trials, states=(TrialState.COMPLETE,))
+    ]
+    if bar is not None:
+        callbacks.append(lambda s, t: bar.update(1))
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    try:
+        if remaining:
+            study.optimize(run_trial, n_trials=remaining, callbacks=callbacks)
+    finally:
+        if bar is not None:
+            bar.close()
+    timings["study"] = time.perf_counter() - t0
+
+    # 4. The chosen judge: best trial (highest agreement on the Pareto front when multi).
+    best = _best_trial(study)
+    params = _full_params(best.params, policy_space, judge, offline, search_demos)
+    refined = None
+    if "threshold" in policy_space and objective != "auroc" and len(multi) == 1:
+        rescored, _, _ = score(params)
+        refined = _refine_threshold(judge, rescored, labels, objective, params["threshold"])
+        params["threshold"] = refined
+    policy = {k: params[k] for k in policy_space}
+    compiled = make(params["mode"], params["demos"], **policy)
+    if offline and fitted is not None and params.get("support_threshold") is not None:
+        compiled.offline_params_ = fitted.model_copy(
+            update={"support_threshold": params["support_threshold"]}
+        )
+
+    # 5. Validation: compiled vs the uncompiled default judge (and the --init judge).
+    t0 = time.perf_counter()
+    baseline = type(judge)(lm=judge.lm)
+    compiled_out = _run(compiled, valid, concurrency, progress, "validation (compiled)")
+    baseline_out = _run(baseline, valid, concurrency, progress, "validation (baseline)")
+    init_out = (
+        _run(init_judge, valid, concurrency, progress, "validation (--init)")
+        if init_judge is not None
+        else None
+    )
+    timings["validation"] = time.perf_counter() - t0
+    comp_agree, comp_src, _, _ = agreement_of(valid, compiled_out, n_boot=n_boot, seed=seed)
+    base_agree, base_src, _, _ = agreement_of(valid, baseline_out, n_boot=n_boot, seed=seed)
+    init_agree = agreement_of(valid, init_out, n_boot=n_boot, seed=seed)[0] if init_out else None
+    if comp_agree is None or base_agree is None:
+        raise ConfigurationError("no validation row could be judged; check the LM and the data")
+    timings["total"] = time.perf_counter() - started
+
+    summary = summarize_study(study, seed=seed, objectives=multi, storage=storage)
+    report = CompileReport(
+        metric=judge.metric,
+        lm=str(getattr(compiled.resolved_lm(), "model", "")),
+        objective=objective,
+        params={
+            **compiled.get_params(),
+            "demos": len(sets[params["demos"]]),
+            **(
+                {"support_threshold": params["support_threshold"]}
+                if "support_threshold" in params
+                else {}
+            ),
+            **(
+                {"threshold_refined_from": best.params.get("threshold")}
+                if refined is not None
+                else {}
+            ),
+        },
+        baseline_params=baseline.get_params(),
+        validation=comp_agree,
+        baseline=base_agree,
+        init=init_agree,
+        by_source={
+            s: {"compiled": comp_src[s], "baseline": base_src[s]} for s in comp_src if s in base_src
+        },
+        gold={"path": gold_name, "sha256": gold_fingerprint(rows), "rows": len(rows)},
+        split={
+            "seed": seed,
+            "valid_fraction": valid_fraction,
+            "group_by": group_by,
+            "stratified_on": "faithful",
+        },
+        sizes={
+            "train": len(train),
+            "validation": len(valid),
+            "tuning": len(tune_rows),
+            "demo_pool": len(pool),
+            "demo_sets": len(sets),
+        },
+        study=summary,
+        lm_calls={
+            "raw_outputs": cache.total_calls,
+            "raw_output_sets": len(cache.results),
+            "per_trial": [t.lm_calls for t in summary.trials],
+            "trials_without_lm_calls": sum(1 for t in summary.trials if t.lm_calls == 0),
+            "validation": sum(r.lm_calls for r in compiled_out)
+            + sum(r.lm_calls for r in baseline_out),
+        },
+        demos={name: len(p.demos) for name, p in compiled.named_predictors()},
+        seconds=timings,
+        versions=_versions(),
+        predictions=[
+            RowPrediction(
+                id=row.id,
+                source=row.source,
+                gold=int(row.faithful or 0),
+                score=None if math.isnan(c.score) else c.score,
+                passed=c.passed,
+                baseline_score=None if math.isnan(b.score) else b.score,
+                baseline_passed=b.passed,
+            )
+            for row, c, b in zip(valid, compiled_out, baseline_out, strict=True)
+        ],
+    )
+    compiled.report_ = report.model_dump(mode="json")  # type: ignore[attr-defined]
+    return compiled
+
+
+def _carve_pool(
+    train: list[GoldRecord], *, offline: bool, seed: int
+) -> tuple[list[GoldRecord], list[GoldRecord]]:
+    """Rows for tuning and rows for demos. An LM sees demos, so their rows are kept out of
+    tuning; the offline judge does not read demos, so all of train tunes."""
+    if offline:
+        return train, train
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(train))
+    n_pool = min(60, max(4, len(train) // 5))
+    pool_idx = set(order[:n_pool].tolist())
+    tune = [r for i, r in enumerate(train) if i not in pool_idx]
+    pool = [r for i, r in enumerate(train) if i in pool_idx]
+    return tune, pool
+
+
+def _set_demos(judge: Judge, demos: list[dspy.Example]) -> None:
+    if not demos:
+        return
+    for _, predictor in judge.named_predictors():
+        fields = set(predictor.signature.fields)
+        if all(all(f in d for f in fields) for d in demos):
+            predictor.demos = list(demos)
+
+
+def _demos_of(judge: Judge) -> list[dspy.Example]:
+    for _, predictor in judge.named_predictors():
+        if predictor.demos:
+            return list(predictor.demos)
+    return []
+
+
+def _load_init(init: Judge | str | os.PathLike[str] | None) -> Judge | None:
+    if init is None or isinstance(init, Judge):
+        return init
+    from ragjudge.serialization import load
+
+    return load(init)
+
+
+def _init_params(
+    init: Judge, space: dict[str, Any], offline: bool, demo_index: int
+) -> dict[str, Any]:
+    params = init.get_params()
+    out: dict[str, Any] = {"mode": params["mode"]}
+    for name in space:
+        if name in params:
+            out[name] = params[name]
+    if offline and params["mode"] == "statement" and init.offline_params_ is not None:
+        out["support_threshold"] = init.offline_params_.support_threshold
+    if not offline:
+        out["demos"] = demo_index
+    return out
+
+
+TIE_TOLERANCE = 0.005
+
+
+def _best_trial(study: optuna.Study) -> optuna.trial.FrozenTrial:
+    """The best trial; among trials within `TIE_TOLERANCE` of the best value (noise on the
+    tuning rows), the one whose scores rank the rows best (AUROC) wins."""
+    if len(study.directions) == 1:
+        best = study.best_trial
+        complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        near = [
+            t
+            for t in complete
+            if t.value is not None and t.value >= (best.value or 0.0) - TIE_TOLERANCE
+        ]
+        return max(near, key=lambda t: (float(t.user_attrs.get("auroc", 0.0)), t.value or 0.0))
+    front = study.best_trials
+    return max(front, key=lambda t: (t.values[0], -t.values[1]))
+
+
+def _full_params(
+    best: dict[str, Any], space: dict[str, Any], judge: Judge, offline: bool, search_demos: bool
+) -> dict[str, Any]:
+    defaults = judge.get_params()
+    params: dict[str, Any] = {"mode": best.get("mode", defaults.get("mode"))}
+    params["demos"] = best.get("demos", 0) if search_demos else 0
+    for name in space:
+        params[name] = best.get(name, defaults.get(name))
+    if offline and params["mode"] == "statement":
+        params["support_threshold"] = best.get("support_threshold")
+    return params
+
+
+def _refine_threshold(
+    judge: Judge, results: list[JudgeResult], labels: np.ndarray, objective: str, current: float
+) -> float:
+    """The objective is flat between sorted unique scores: take the best interval's midpoint."""
+    scale = float(getattr(judge, "scale", 1.0) or 1.0)
+    scores = sorted({r.score / scale for r in results if not r.error and not math.isnan(r.score)})
+    if not scores:
+        return current
+    cuts = [0.0] + [(a + b) / 2 for a, b in itertools.pairwise(scores)]
+    cuts = [c for c in cuts if 0.0 <= c <= 1.0] + ([1.0] if scores[-1] >= 1.0 else [])
+    best_value, best_cut = -math.inf, current
+    for cut in cuts:
+        rescored = [
+            r.model_copy(update={"passed": None if math.isnan(r.score) else r.score / scale >= cut})
+            for r in results
+        ]
+        value = _objective_value(objective, rescored, labels)
+        if value > best_value + 1e-12 or (
+            abs(value - best_value) <= 1e-12 and abs(cut - current) < abs(best_cut - current)
+        ):
+            best_value, best_cut = value, cut
+    return float(best_cut)
+
+
+def _run(
+    judge: Judge,
+    rows: Sequence[GoldRecord],
+    concurrency: int,
+    progress: ProgressFactory | None,
+    label: str,
+) -> list[JudgeResult]:
+    bar = progress(len(rows), label) if progress else None
+    try:
+        return judge.batch(
+            rows,
+            concurrency=concurrency,
+            on_result=(lambda i, r: bar.update(1)) if bar is not None else None,
+        )
+    finally:
+        if bar is not None:
+            bar.close()

@@ -1,0 +1,78 @@
+"""Seeded, grouped, label-stratified train/validation splits of gold rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from sklearn.model_selection import StratifiedGroupKFold
+
+from ragjudge.data import GoldRecord
+from ragjudge.exceptions import ConfigurationError, GoldDataError
+
+__all__ = ["group_key", "split_gold"]
+
+
+def group_key(row: GoldRecord, group_by: str | None) -> str:
+    """The group of a row: the value at a dotted path (`meta.group_id`), or the row id."""
+    if not group_by:
+        return row.id
+    value: Any = row.model_dump()
+    for part in group_by.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+        if value is None:
+            return row.id
+    return str(value)
+
+
+def split_gold(
+    rows: Sequence[GoldRecord],
+    *,
+    valid_fraction: float = 0.3,
+    group_by: str | None = "meta.group_id",
+    seed: int = 0,
+) -> tuple[list[GoldRecord], list[GoldRecord]]:
+    """Split labeled rows into train and validation.
+
+    Rows of one group never straddle the split; labels are stratified as far as groups allow.
+
+    Args:
+        rows: Labeled gold rows.
+        valid_fraction: The share of rows held out for validation.
+        group_by: Dotted path of the group key (`meta.group_id`); None groups by row.
+        seed: Seed of the shuffle.
+
+    Returns:
+        `(train, validation)`, each in the original row order.
+
+    Raises:
+        ConfigurationError: If `valid_fraction` is not in (0, 0.9].
+        GoldDataError: If there are too few rows or groups, or only one label.
+    """
+    if not 0.0 < valid_fraction <= 0.9:
+        raise ConfigurationError(
+            f"The `valid_fraction` parameter must be in (0, 0.9]. Got {valid_fraction!r} instead."
+        )
+    labels = np.array([int(r.faithful or 0) for r in rows])
+    if len(rows) < 10:
+        raise GoldDataError(f"compiling needs at least 10 labeled rows, got {len(rows)}")
+    if labels.min() == labels.max():
+        raise GoldDataError("compiling needs both labels (faithful = 0 and 1) in the gold data")
+    groups = np.array([group_key(r, group_by) for r in rows])
+    n_splits = max(2, round(1.0 / valid_fraction))
+    n_groups = len(set(groups.tolist()))
+    if n_groups < n_splits:
+        raise GoldDataError(
+            f"only {n_groups} groups (by {group_by!r}): too few to hold out "
+            f"{valid_fraction:.0%} of them; pass --group-by '' to split by row"
+        )
+    folds = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
+    _, valid_index = next(folds.split(np.zeros(len(rows)), labels, groups))
+    in_valid = np.zeros(len(rows), dtype=bool)
+    in_valid[valid_index] = True
+    train = [r for r, v in zip(rows, in_valid, strict=True) if not v]
+    valid = [r for r, v in zip(rows, in_valid, strict=True) if v]
+    if len({r.faithful for r in valid}) < 2 or len({r.faithful for r in train}) < 2:
+        raise GoldDataError("the split left one side with a single label; add labeled rows")
+    return train, valid
