@@ -24,15 +24,18 @@ from ragjudge.exceptions import (
 )
 from ragjudge.lm import offline_lm, resolve_lm
 from ragjudge.optimize import CompileReport, compile
-from ragjudge.programs import Faithfulness, Judge
+from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge, Suite
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.serialization import load, register_judge
 from ragjudge.stats import Agreement, agreement
 
 __all__ = [
     "Agreement",
+    "AnswerRelevancy",
     "CompileReport",
     "ConfigurationError",
+    "ContextRecall",
+    "Ensemble",
     "EvaluationReport",
     "Faithfulness",
     "GoldDataError",
@@ -44,6 +47,7 @@ __all__ = [
     "RagJudgeError",
     "SerializationError",
     "StatementResult",
+    "Suite",
     "UnsupportedFormatVersionError",
     "__version__",
     "agreement",

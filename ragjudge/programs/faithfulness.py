@@ -13,22 +13,31 @@ from optuna.distributions import (
     FloatDistribution,
 )
 
+import ragjudge.offline.tasks  # noqa: F401 - the offline judge's rubric handler
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, check_choice
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.safety import fence
 from ragjudge.serialization import register_judge
-from ragjudge.signatures import ExtractStatements, JudgeAnswer, JudgeStatements, default_demos
+from ragjudge.signatures import (
+    ExtractStatements,
+    JudgeAnswer,
+    JudgeStatements,
+    RateFaithfulness,
+    default_demos,
+    default_rubric_demos,
+)
+from ragjudge.signatures.rubric import rubric_fraction
 
 __all__ = ["Faithfulness", "score_statements"]
 
-Mode = Literal["statement", "whole"]
+Mode = Literal["statement", "whole", "rubric"]
 UnsurePolicy = Literal["unsupported", "supported", "exclude"]
 EmptyPolicy = Literal["nan", "zero", "one"]
 Aggregation = Literal["fraction", "mean", "min"]
 
-MODES = ("statement", "whole")
+MODES = ("statement", "whole", "rubric")
 UNSURE = ("unsupported", "supported", "exclude")
 EMPTY = ("nan", "zero", "one")
 AGGREGATIONS = ("fraction", "mean", "min")
@@ -85,7 +94,10 @@ class Faithfulness(Judge):
     Args:
         mode: `"statement"` extracts atomic statements and judges all of them in one call
             (score = supported / total, two LM calls); `"whole"` judges the answer in one call
-            (score 1.0 or 0.0).
+            (score 1.0 or 0.0); `"rubric"` asks for a 1-5 rating against written anchors in one
+            call (5 = every statement supported ... 1 = entirely fabricated or contradicts),
+            whose unscaled score is `(rating - 1) / 4`: the default threshold 0.5 passes ratings
+            of 3 and above, 0.75 (for production) ratings of 4 and above.
         threshold: Pass when the unscaled score (in [0, 1]) is at least this.
         scale: The reported score is multiplied by this (e.g. 5 or 100).
         unsure: How an "unsure" verdict counts: `"unsupported"`, `"supported"` or `"exclude"`.
@@ -150,6 +162,8 @@ class Faithfulness(Judge):
         self.judge.demos = demos["judge"]
         self.whole = dspy.Predict(JudgeAnswer)
         self.whole.demos = demos["whole"]
+        self.rubric = dspy.Predict(RateFaithfulness)
+        self.rubric.demos = default_rubric_demos()["faithfulness"]
 
     def judge_item(
         self,
@@ -166,6 +180,8 @@ class Faithfulness(Judge):
         question, answer = fence(question or ""), fence(answer or "")
         if self.mode == "whole":
             return self._judge_whole(question=question, context=context, answer=answer)
+        if self.mode == "rubric":
+            return self._judge_rubric(question=question, context=context, answer=answer)
         return self._judge_statements(question=question, context=context, answer=answer)
 
     def _judge_statements(self, *, question: str, context: str, answer: str) -> JudgeResult:
@@ -192,11 +208,20 @@ class Faithfulness(Judge):
             whole={"verdict": out.verdict, "confidence": confidence, "reasoning": out.reasoning}
         )
 
+    def _judge_rubric(self, *, question: str, context: str, answer: str) -> JudgeResult:
+        if not answer.strip():
+            return self.finish(statements=[])
+        out = self.rubric(question=question, context=context, answer=answer)
+        return self.finish(
+            rubric={"rubric_score": int(out.faithfulness_score), "reasoning": out.reasoning}
+        )
+
     def finish(
         self,
         *,
         statements: Sequence[StatementResult] = (),
         whole: dict[str, Any] | None = None,
+        rubric: dict[str, Any] | None = None,
         **overrides: Any,
     ) -> JudgeResult:
         """Score raw judge outputs with this judge's policies (no LM call).
@@ -206,6 +231,8 @@ class Faithfulness(Judge):
         Args:
             statements: Judged statements (statement mode).
             whole: `{"verdict", "confidence", "reasoning"}` (whole mode).
+            rubric: `{"rubric_score", "reasoning"}` (rubric mode; unscaled score
+                `(rubric_score - 1) / 4`).
             **overrides: Policy values to use instead of this judge's (`threshold`, `unsure`, ...).
 
         Returns:
@@ -219,6 +246,11 @@ class Faithfulness(Judge):
             "aggregation": self.aggregation,
             **overrides,
         }
+        if rubric is not None:
+            rating = int(rubric["rubric_score"])
+            raw = rubric_fraction(rating)
+            reason = f"{rating}/5: {rubric.get('reasoning', '')}".strip()
+            return self._result(raw, p, mode="rubric", reason=reason, details=dict(rubric))
         if whole is not None:
             verdict = str(whole.get("verdict", "no"))
             confidence = whole.get("confidence")
@@ -280,6 +312,8 @@ class Faithfulness(Judge):
                 "reasoning": result.details.get("reasoning", ""),
             }
             new = self.finish(whole=whole, **policy)
+        elif result.mode == "rubric":
+            new = self.finish(rubric=result.details, **policy)
         else:
             new = self.finish(statements=result.statements, **policy)
         return new.model_copy(

@@ -1,0 +1,331 @@
+"""Repeats and ensembles: ask one judge several times, or several LMs, and aggregate.
+
+Each repeat after the first runs on a copy of the LM with its own `rollout_id` (DSPy 3.4.1 puts
+every LM keyword, `rollout_id` included, into the response-cache key, and strips `rollout_id`
+before the request is sent), at a non-zero temperature, so repeats are distinct requests that
+are each cached. The first repeat uses the LM unchanged, so it shares cache entries with a
+plain, unrepeated run.
+
+Aggregation follows the kind of score the judge gives: the median of 1-5 ratings (rubric
+modes), the majority of pass/fail verdicts (faithfulness whole mode), the mean of ratios
+(statement modes, relevancy questions). The result keeps every member's full result, its score
+and the spread in `JudgeResult.details`, so compiling can re-score members under other policies
+without LM calls (`rescore`).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import dspy
+from dspy.utils.usage_tracker import track_usage
+from optuna.distributions import BaseDistribution, FloatDistribution
+
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import describe_lm, resolve_lm
+from ragjudge.offline.model import OfflineParams
+from ragjudge.programs._base import Judge, _usage_counts
+from ragjudge.programs.relevancy import is_offline_lm
+from ragjudge.results import JudgeResult
+from ragjudge.serialization import register_judge, registry
+from ragjudge.signatures.rubric import rubric_fraction
+
+__all__ = ["Ensemble", "aggregation_kind"]
+
+KINDS = {"rubric": "median", "verdict": "majority", "ratio": "mean"}
+
+
+def aggregation_kind(mode: str) -> str:
+    """The kind of score a judge mode gives: `"rubric"`, `"verdict"` (whole mode) or `"ratio"`.
+
+    Example:
+        >>> aggregation_kind("rubric"), aggregation_kind("whole"), aggregation_kind("statement")
+        ('rubric', 'verdict', 'ratio')
+    """
+    if mode == "rubric":
+        return "rubric"
+    if mode == "whole":
+        return "verdict"
+    return "ratio"
+
+
+@register_judge
+class Ensemble(Judge):
+    """One judge asked several times (`repeat`) and/or with several LMs (`lms`), aggregated.
+
+    Args:
+        judge: The registered judge class to repeat, e.g. `"Faithfulness"`.
+        params: That judge's parameters (without `lm`), e.g. `{"mode": "rubric"}`.
+        mode: Overrides `params["mode"]` (so compiling can search modes of an ensemble).
+        repeat: How many times each LM is asked (distinct cache keys, see the module docs).
+        lms: The member LMs (model strings, `"local"` or `dspy.LM`s); None: `lm`, else the
+            configured LM, else the offline judge.
+        temperature: Temperature of the repeats after the first (0 makes repeats identical
+            on deterministic providers).
+        lm: The LM used when `lms` is None.
+
+    Example:
+        >>> ens = Ensemble(judge="Faithfulness", params={"mode": "rubric"}, repeat=3, lm="local")
+        >>> r = ens(question="Where was Einstein born?",
+        ...         contexts=["Albert Einstein was born in Ulm, Germany, in 1879."],
+        ...         answer="Einstein was born in Ulm.")
+        >>> r.details["aggregation"], len(r.details["members"])
+        ('median', 3)
+    """
+
+    metric: ClassVar[str] = "ensemble"
+    modes: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(
+        self,
+        *,
+        judge: str = "Faithfulness",
+        params: dict[str, Any] | None = None,
+        mode: str | None = None,
+        repeat: int = 1,
+        lms: Sequence[str | dspy.BaseLM] | None = None,
+        temperature: float = 1.0,
+        lm: str | dspy.BaseLM | None = None,
+    ) -> None:
+        super().__init__()
+        classes = registry()
+        if judge not in classes or judge == "Ensemble":
+            known = ", ".join(sorted(k for k in classes if k != "Ensemble"))
+            raise ConfigurationError(
+                f"The `judge` parameter of Ensemble must name a registered judge ({known}). "
+                f"Got {judge!r} instead."
+            )
+        if not isinstance(repeat, int) or repeat < 1:
+            raise ConfigurationError(
+                f"The `repeat` parameter of Ensemble must be a positive integer. Got {repeat!r}."
+            )
+        if lms is not None and len(lms) == 0:
+            raise ConfigurationError(
+                "The `lms` parameter of Ensemble must name at least one LM, or be None."
+            )
+        if not 0.0 <= float(temperature) <= 2.0:
+            raise ConfigurationError(
+                f"The `temperature` parameter of Ensemble must be in [0, 2]. Got {temperature!r}."
+            )
+        inner_params = dict(params or {})
+        if "lm" in inner_params:
+            raise ConfigurationError(
+                "Pass the LM of an Ensemble as lm=... or lms=[...], not inside params"
+            )
+        if mode is not None:
+            inner_params["mode"] = mode
+        self.judge = judge
+        self.params = params
+        self.mode = mode
+        self.repeat = repeat
+        self.lms = lms
+        self.temperature = temperature
+        self.lm = lm
+        self.offline_params_: OfflineParams | None = None
+        try:
+            self.inner: Judge = classes[judge](**inner_params)
+        except TypeError as exc:
+            raise ConfigurationError(f"Invalid params for {judge}: {exc}") from None
+        # The ensemble reports the repeated judge's metric and searches its modes.
+        self.metric = self.inner.metric  # type: ignore[misc]
+        self.modes = type(self.inner).modes  # type: ignore[misc]
+
+    @classmethod
+    def of(
+        cls,
+        judge: Judge,
+        *,
+        repeat: int = 1,
+        lms: Sequence[str | dspy.BaseLM] | None = None,
+        temperature: float = 1.0,
+    ) -> Ensemble:
+        """An ensemble of an existing judge (its parameters, demos and learned state).
+
+        Args:
+            judge: The judge to repeat.
+            repeat: Times each LM is asked.
+            lms: Member LMs; None: the judge's own LM.
+            temperature: Temperature of repeats after the first.
+
+        Returns:
+            The ensemble.
+
+        Example:
+            >>> from ragjudge.programs import Faithfulness
+            >>> Ensemble.of(Faithfulness(mode="rubric"), repeat=3).inner.mode
+            'rubric'
+        """
+        params = {k: v for k, v in judge.get_params().items() if k != "lm"}
+        ens = cls(
+            judge=type(judge).__name__,
+            params=params,
+            repeat=repeat,
+            lms=lms,
+            temperature=temperature,
+            lm=judge.lm,
+        )
+        ens.inner.load_state(judge.dump_state())
+        ens.offline_params_ = judge.offline_params_
+        return ens
+
+    @property
+    def inner_metric(self) -> str:
+        """The metric of the repeated judge."""
+        return self.inner.metric
+
+    def _member_lms(self) -> list[dspy.BaseLM]:
+        specs: Sequence[str | dspy.BaseLM | None] = self.lms if self.lms is not None else [self.lm]
+        params = self.offline_params_ or self.inner.offline_params_
+        return [resolve_lm(spec, offline_params=params) for spec in specs]
+
+    def judge_item(self, **inputs: Any) -> JudgeResult:
+        """Ask every member LM `repeat` times and aggregate (see the class docstring)."""
+        members: list[dict[str, Any]] = []
+        for base in self._member_lms():
+            for index in range(self.repeat):
+                member_lm = base
+                if index > 0:
+                    member_lm = base.copy(rollout_id=index, temperature=self.temperature)
+                with dspy.context(lm=member_lm), track_usage() as usage:
+                    try:
+                        result = self.inner.judge_item(**inputs)
+                    except (KeyboardInterrupt, SystemExit):
+                        raise
+                    except Exception as exc:  # one failed member must not sink the ensemble
+                        text = str(exc).strip().splitlines()
+                        result = JudgeResult(
+                            metric=self.inner.metric,
+                            mode=str(getattr(self.inner, "mode", "")),
+                            error=f"{type(exc).__name__}: {text[0][:300] if text else ''}",
+                        )
+                calls, tokens = _usage_counts(usage.usage_data)
+                result = result.model_copy(update={"lm_calls": calls, "tokens": tokens})
+                members.append(
+                    {
+                        "lm": describe_lm(member_lm),
+                        "repeat": index,
+                        "offline": is_offline_lm(member_lm),
+                        "result": result.model_dump(mode="json"),
+                    }
+                )
+        return self.aggregate(members)
+
+    def aggregate(self, members: Sequence[dict[str, Any]], **policy: Any) -> JudgeResult:
+        """Aggregate member results (the `details["members"]` records) into one result.
+
+        Args:
+            members: `{"lm", "repeat", "offline", "result"}` records, `result` a dumped
+                `JudgeResult` of the repeated judge.
+            **policy: Policy values for the members (see `rescore`).
+
+        Returns:
+            The aggregated result; `details` keeps the members, their scores and the spread.
+        """
+        inner = self.inner
+        scale = float(getattr(inner, "scale", 1.0))
+        threshold = float(policy.get("threshold", getattr(inner, "threshold", 0.5)))
+        mode = str(getattr(inner, "mode", ""))
+        kind = aggregation_kind(mode)
+        records = [dict(m) for m in members]
+        results = [JudgeResult.model_validate(m["result"]) for m in records]
+        if policy:
+            results = [inner.rescore(r, **policy) for r in results]
+            for record, result in zip(records, results, strict=True):
+                record["result"] = result.model_dump(mode="json")
+        scored = [r for r in results if not r.error and not math.isnan(r.score)]
+        for record, result in zip(records, results, strict=True):
+            record["score"] = None if math.isnan(result.score) else result.score
+            record["passed"] = result.passed
+        details: dict[str, Any] = {
+            "aggregation": KINDS[kind],
+            "members": records,
+            "member_scores": [r["score"] for r in records],
+        }
+        if all(r.get("offline") for r in records) and len(records) > 1:
+            details["note"] = (
+                "every member is the offline judge, which is deterministic: repeats give "
+                "the same output"
+            )
+        base = {"metric": inner.metric, "mode": mode}
+        if not scored:
+            errors = [r.error for r in results if r.error]
+            if errors and len(errors) == len(results):
+                return JudgeResult(**base, error=f"every member failed; first: {errors[0]}")
+            return JudgeResult(**base, reason="no member gave a score", details=details)
+        units = [r.score / scale for r in scored]
+        if kind == "rubric":
+            ratings = [
+                float(r.details.get("rubric_score", 1 + 4 * u))
+                for r, u in zip(scored, units, strict=True)
+            ]
+            center = statistics.median(ratings)
+            raw = rubric_fraction(center)
+            passed = raw >= threshold
+            shown = ", ".join(f"{x:g}" for x in ratings)
+            reason = f"median rating {center:g} of {len(ratings)} ({shown})"
+            details["ratings"] = ratings
+        elif kind == "verdict":
+            votes = [bool(r.passed) for r in scored]
+            raw = sum(votes) / len(votes)
+            passed = raw > 0.5
+            outcome = "pass" if passed else "fail"
+            reason = f"{sum(votes)} of {len(votes)} members pass (majority: {outcome})"
+        else:
+            raw = sum(units) / len(units)
+            passed = raw >= threshold
+            reason = f"mean score {raw:.2f} of {len(units)} members"
+        agree = sum(1 for r in scored if bool(r.passed) == passed) / len(scored)
+        details["spread"] = {
+            "min": min(units),
+            "max": max(units),
+            "range": max(units) - min(units),
+            "stdev": statistics.pstdev(units) if len(units) > 1 else 0.0,
+            "agreement": agree,
+            "members": len(records),
+            "failed": len(records) - len(scored),
+        }
+        return JudgeResult(
+            **base,
+            score=raw * scale,
+            passed=passed,
+            reason=reason,
+            confidence=raw,
+            details=details,
+        )
+
+    @classmethod
+    def policy_space(cls) -> dict[str, BaseDistribution]:
+        """The threshold (every judge has one); it is applied to each member and the aggregate."""
+        return {"threshold": FloatDistribution(0.0, 1.0)}
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """Re-score every member under other policy values and re-aggregate (no LM call).
+
+        Args:
+            result: A result this ensemble produced.
+            **policy: Values for the repeated judge's `policy_space()` names.
+
+        Returns:
+            The result as the ensemble with those policies would have returned it.
+        """
+        members = result.details.get("members")
+        if result.error or not members:
+            return result
+        new = self.aggregate(members, **policy)
+        return new.model_copy(
+            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
+        )
+
+    def _dump_learned(self) -> dict[str, Any]:
+        learned = super()._dump_learned()
+        inner = self.inner.offline_params_
+        learned["inner_offline_params"] = None if inner is None else inner.model_dump(mode="json")
+        return learned
+
+    def _load_learned(self, learned: dict[str, Any]) -> None:
+        super()._load_learned(learned)
+        raw = learned.get("inner_offline_params")
+        self.inner.offline_params_ = None if raw is None else OfflineParams.model_validate(raw)

