@@ -15,6 +15,7 @@ import pydantic
 from ragjudge.data import GoldRecord
 from ragjudge.programs._base import Judge
 from ragjudge.results import JudgeResult
+from ragjudge.runner import run_rows
 from ragjudge.stats import Agreement, agreement
 
 __all__ = ["EvaluationReport", "agreement_of", "evaluate", "write_results"]
@@ -110,6 +111,8 @@ def evaluate(
     concurrency: int = 1,
     on_result: Callable[[int, JudgeResult], None] | None = None,
     n_boot: int = 1000,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
 ) -> tuple[list[JudgeResult], EvaluationReport]:
     """Judge every row and measure agreement with the labels.
 
@@ -119,12 +122,16 @@ def evaluate(
         concurrency: Items judged at once.
         on_result: Called as each item finishes.
         n_boot: Bootstrap resamples for the intervals.
+        out: Stream per-row results to this `.jsonl`/`.parquet` file (see `ragjudge.runner`).
+        resume: Keep the rows already in `out` and judge only the others.
 
     Returns:
         The per-row results (input order) and the report.
     """
     start = time.perf_counter()
-    results = judge.batch(rows, concurrency=concurrency, on_result=on_result)
+    results = run_rows(
+        judge, rows, concurrency=concurrency, out=out, resume=resume, on_result=on_result
+    )
     seconds = time.perf_counter() - start
     overall, by_source, errors, unscored = agreement_of(rows, results, n_boot=n_boot)
     report = EvaluationReport(

@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from ragjudge.cli._common import add_data_options, add_lm_options, emit, load_rows, progress
-from ragjudge.evaluation import EvaluationReport, evaluate, write_results
+from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
+from ragjudge.evaluation import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs import Faithfulness, Judge
 from ragjudge.serialization import load
@@ -24,6 +25,7 @@ def add_parser(sub: Any) -> None:
     )
     add_data_options(parser)
     add_lm_options(parser)
+    add_run_options(parser)
     parser.add_argument("--judge", default=None, help="a saved or compiled judge (.json)")
     parser.add_argument("--metric", default="faithfulness", help="the metric to judge")
     parser.add_argument("--mode", default=None, choices=["statement", "whole"], help="judge mode")
@@ -63,17 +65,21 @@ def build_judge(args: argparse.Namespace) -> Judge:
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
     rows = load_rows(args)
-    judge = build_judge(args)
+    configure_run(args)
+    judge = judge_with_lm_options(build_judge(args), args)
     offline = judge.lm in (None, "local")
     concurrency = args.concurrency or (1 if offline else 8)
     if concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     with progress(len(rows), f"judging ({judge.metric})") as bar:
-        results, report = evaluate(
-            judge, rows, concurrency=concurrency, on_result=lambda i, r: bar.update(1)
+        _results, report = evaluate(
+            judge,
+            rows,
+            concurrency=concurrency,
+            on_result=lambda i, r: bar.update(1),
+            out=args.out,
+            resume=args.resume,
         )
-    if args.out:
-        write_results(args.out, rows, results)
     if args.format == "json":
         emit(report.summary())
     else:

@@ -7,7 +7,7 @@ import logging
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, ClassVar
 
 import dspy
@@ -15,6 +15,7 @@ from dspy.dsp.utils.settings import thread_local_overrides
 from dspy.utils.usage_tracker import track_usage
 from optuna.distributions import BaseDistribution
 
+from ragjudge.adapters import default_adapter
 from ragjudge.data import GoldRecord
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm import resolve_lm
@@ -97,7 +98,7 @@ class Judge(dspy.Module):
         if "answer" not in inputs:
             raise TypeError(f"{type(self).__name__}() needs answer=...")
         lm = self.resolved_lm()
-        with dspy.context(lm=lm), track_usage() as usage:
+        with dspy.context(lm=lm, adapter=default_adapter()), track_usage() as usage:
             try:
                 result = self.judge_item(**inputs)
             except (KeyboardInterrupt, SystemExit):
@@ -165,16 +166,17 @@ class Judge(dspy.Module):
             finally:
                 thread_local_overrides.reset(token)
 
-        with ThreadPoolExecutor(max_workers=concurrency) as pool:
-            pending = [pool.submit(worker, i) for i in range(len(rows))]
-            try:
-                from concurrent.futures import as_completed
-
-                for future in as_completed(pending):
-                    yield future.result()
-            finally:
-                for future in pending:
-                    future.cancel()
+        pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="ragjudge")
+        pending = [pool.submit(worker, i) for i in range(len(rows))]
+        finished = False
+        try:
+            for future in as_completed(pending):
+                yield future.result()
+            finished = True
+        finally:
+            # On Ctrl-C, or when the consumer stops early, queued rows are cancelled and the
+            # calls in flight finish in the background instead of holding up the caller.
+            pool.shutdown(wait=finished, cancel_futures=True)
 
     # -- compiling -----------------------------------------------------------------------
     @classmethod

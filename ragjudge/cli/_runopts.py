@@ -1,0 +1,128 @@
+"""Options for long runs: `--resume`, `--cache-dir`, `--max-retries`, `--timeout`.
+
+Also wires the shared LM options (`--api-base`, `--no-cache`) into the judge's `dspy.LM`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import dspy
+
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import LOCAL, resolve_lm
+from ragjudge.programs._base import Judge
+from ragjudge.retry import install_jitter, lm_options
+
+__all__ = ["add_run_options", "configure_cache", "configure_run", "judge_with_lm_options"]
+
+logger = logging.getLogger(__name__)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Register `--resume`, `--cache-dir`, `--max-retries` and `--timeout`."""
+    group = parser.add_argument_group("long runs")
+    group.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the rows already in --out and judge only the others (after a crash or Ctrl-C)",
+    )
+    group.add_argument(
+        "--cache-dir",
+        default=None,
+        help="DSPy's on-disk LM response cache (default: $DSPY_CACHEDIR or ~/.dspy_cache)",
+    )
+    group.add_argument(
+        "--max-retries",
+        type=int,
+        default=None,
+        help="retries of an LM call after a timeout, HTTP 429 or 5xx (default 5)",
+    )
+    group.add_argument(
+        "--timeout", type=float, default=None, help="seconds one LM call attempt may take"
+    )
+
+
+def configure_cache(*, cache_dir: str | None, enabled: bool = True) -> None:
+    """Point DSPy's response cache at `cache_dir` (restricted unpickling), or turn it off.
+
+    Args:
+        cache_dir: The folder; None for DSPy's default (`$DSPY_CACHEDIR` or `~/.dspy_cache`).
+        enabled: False turns memory and disk caching off.
+
+    Example:
+        >>> configure_cache(cache_dir="/tmp/ragjudge-cache")  # doctest: +SKIP
+    """
+    if not enabled:
+        dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
+        return
+    from dspy.utils.caching import default_cache_dir
+
+    folder = Path(cache_dir or default_cache_dir()).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise ConfigurationError(f"--cache-dir {folder} is a file; name a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigurationError(f"--cache-dir {folder} cannot be created ({exc})") from None
+    dspy.configure_cache(
+        enable_disk_cache=True,
+        enable_memory_cache=True,
+        disk_cache_dir=str(folder),
+        restrict_pickle=True,
+    )
+
+
+def configure_run(args: argparse.Namespace) -> None:
+    """Set up caching and jittered retries for a CLI run."""
+    if getattr(args, "resume", False) and not getattr(args, "out", None):
+        raise ConfigurationError("--resume needs --out (the file to resume)")
+    if getattr(args, "no_cache", False) and getattr(args, "cache_dir", None):
+        raise ConfigurationError("--no-cache and --cache-dir contradict each other; pick one")
+    configure_cache(cache_dir=getattr(args, "cache_dir", None), enabled=not args.no_cache)
+    install_jitter()
+
+
+def judge_with_lm_options(judge: Judge, args: argparse.Namespace) -> Judge:
+    """The judge with `--api-base`, `--no-cache`, `--max-retries`, `--timeout` applied to its LM.
+
+    The offline judge (`--lm local`) makes no network calls, so those options do not apply.
+    """
+    options: dict[str, Any] = lm_options(
+        max_retries=getattr(args, "max_retries", None), timeout=getattr(args, "timeout", None)
+    )
+    api_base = getattr(args, "api_base", None)
+    name = judge.lm
+    if name is None or name == LOCAL:
+        if api_base:
+            raise ConfigurationError("--api-base needs --lm naming a model, e.g. openai/my-model")
+        return judge
+    if isinstance(name, str):
+        if api_base:
+            options.setdefault("api_key", _api_key(name))
+        lm = resolve_lm(name, api_base=api_base, cache=not args.no_cache, **options)
+        return judge.clone(lm=lm)
+    if options or api_base or args.no_cache:  # an LM object from a saved judge / the API
+        updates: dict[str, Any] = dict(options)
+        if api_base:
+            updates["api_base"] = api_base
+        if args.no_cache:
+            updates["cache"] = False
+        return judge.clone(lm=name.copy(**updates))
+    return judge
+
+
+def _api_key(model: str) -> str:
+    """The key for a self-hosted OpenAI-compatible server: $RAGJUDGE_API_KEY, the provider's
+    usual variable (e.g. $OPENAI_API_KEY), else "EMPTY" (what vLLM and most proxies accept)."""
+    provider = model.split("/", 1)[0].upper()
+    for name in ("RAGJUDGE_API_KEY", f"{provider}_API_KEY"):
+        value = os.environ.get(name)
+        if value:
+            return value
+    logger.info("no API key in $RAGJUDGE_API_KEY or $%s_API_KEY; sending 'EMPTY'", provider)
+    return "EMPTY"
