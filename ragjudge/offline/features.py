@@ -18,8 +18,8 @@ from itertools import pairwise
 from ragjudge.offline.text import (
     ANTONYMS,
     Token,
-    content_stems,
-    negation_count,
+    negation_scopes,
+    sentence_profile,
     split_sentences,
     tokenize,
 )
@@ -78,25 +78,23 @@ class ContextIndex:
 
     Attributes:
         passages: Text of each passage (a window of consecutive sentences).
-        passage_tokens: Tokens of each passage.
         passage_stems: All-token stems of each passage, in order (for ROUGE-L and antonyms).
         passage_negations: Negation count of each passage.
+        passage_scopes: `(negated, plain)` content stems of each passage (`negation_scopes`).
         postings: Content stem -> ids of the passages containing it.
-        stems: Every stem in the context.
+        stems: Every stem (and lower-cased form) in the context.
         bigrams: Every adjacent content-stem pair in the context.
         numbers: Every normalized number in the context.
-        stem_counts: How often each content stem occurs in the context.
     """
 
     passages: list[str] = field(default_factory=list)
-    passage_tokens: list[list[Token]] = field(default_factory=list)
     passage_stems: list[list[str]] = field(default_factory=list)
     passage_negations: list[int] = field(default_factory=list)
+    passage_scopes: list[tuple[frozenset[str], frozenset[str]]] = field(default_factory=list)
     postings: dict[str, list[int]] = field(default_factory=dict)
     stems: frozenset[str] = frozenset()
     bigrams: frozenset[tuple[str, str]] = frozenset()
     numbers: frozenset[str] = frozenset()
-    stem_counts: Counter[str] = field(default_factory=Counter)
 
 
 @lru_cache(maxsize=256)
@@ -109,30 +107,39 @@ def context_index(context: str) -> ContextIndex:
     Returns:
         The context's `ContextIndex`.
     """
-    sentence_tokens = [tokenize(context[a:b]) for a, b in split_sentences(context)]
-    sentence_texts = [context[a:b] for a, b in split_sentences(context)]
+    spans = split_sentences(context)
+    texts = [context[a:b] for a, b in spans]
+    profiles = [sentence_profile(t) for t in texts]
     index = ContextIndex()
-    if not sentence_tokens:
+    if not profiles:
         return index
-    step = 1
-    count = max(1, len(sentence_tokens) - _WINDOW + 1)
-    for i in range(0, count, step):
-        tokens = [t for toks in sentence_tokens[i : i + _WINDOW] for t in toks]
-        index.passages.append(" ".join(sentence_texts[i : i + _WINDOW]))
-        index.passage_tokens.append(tokens)
-        index.passage_stems.append([t.stem for t in tokens])
-        index.passage_negations.append(negation_count(tokens))
-        for s in set(content_stems(tokens)):
-            index.postings.setdefault(s, []).append(len(index.passages) - 1)
-    all_tokens = [t for toks in sentence_tokens for t in toks]
-    index.stems = frozenset(t.stem for t in all_tokens) | frozenset(t.norm for t in all_tokens)
-    index.numbers = frozenset(t.norm for t in all_tokens if t.is_number)
-    index.stem_counts = Counter(content_stems(all_tokens))
+    for i in range(max(1, len(profiles) - _WINDOW + 1)):
+        window = profiles[i : i + _WINDOW]
+        pid = len(index.passages)
+        index.passages.append(" ".join(texts[i : i + _WINDOW]))
+        index.passage_stems.append([s for p in window for s in p.stems])
+        index.passage_negations.append(sum(p.negations for p in window))
+        index.passage_scopes.append(
+            (
+                frozenset().union(*(p.negated for p in window)),
+                frozenset().union(*(p.plain for p in window)),
+            )
+        )
+        for stem in {s for p in window for s in p.content}:
+            index.postings.setdefault(stem, []).append(pid)
+    words: set[str] = set()
     pairs: set[tuple[str, str]] = set()
-    for toks in sentence_tokens:
-        cs = content_stems(toks)
-        pairs.update(pairwise(cs))
-    index.bigrams = frozenset(pairs)
+    numbers: set[str] = set()
+    for p in profiles:
+        words.update(p.stems)
+        words.update(p.norms)
+        numbers.update(p.numbers)
+        pairs.update(pairwise(p.content))
+    index.stems, index.numbers, index.bigrams = (
+        frozenset(words),
+        frozenset(numbers),
+        frozenset(pairs),
+    )
     return index
 
 
@@ -220,11 +227,26 @@ def _best_passages(index: ContextIndex, stems: list[str]) -> list[int]:
     return [pid for pid, _ in hits.most_common(_TOP_PASSAGES)]
 
 
+_NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
+
+
+def _opposites(word: str) -> set[str]:
+    """Listed antonyms plus forms differing by a negating prefix ("certain"/"uncertain")."""
+    out = set(ANTONYMS.get(word, ()))
+    if len(word) >= 4 and word.isalpha():
+        for prefix in _NEGATING_PREFIXES:
+            out.add(prefix + word)
+            rest = word[len(prefix) :]
+            if word.startswith(prefix) and len(rest) >= 4:
+                out.add(rest)
+    return out
+
+
 def _antonym_conflict(stmt_stems: set[str], passage_stems: set[str]) -> str:
     for s in sorted(stmt_stems):
         if s in passage_stems:
             continue
-        for opposite in ANTONYMS.get(s, ()):
+        for opposite in sorted(_opposites(s)):
             if opposite in passage_stems and opposite not in stmt_stems:
                 return f"'{s}' where the passage says '{opposite}'"
     return ""
@@ -277,10 +299,7 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         longest = max(longest, run)
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
-    stmt_neg = negation_count(tokens)
-    passage_neg = index.passage_negations[best] if best >= 0 else 0
-    neg_added = 1.0 if stmt_neg > 0 and passage_neg == 0 else 0.0
-    neg_removed = 1.0 if stmt_neg == 0 and passage_neg > 0 else 0.0
+    neg_added, neg_removed = _negation_mismatch(index, best, tokens)
     antonym = _antonym_conflict(set(all_stems), best_set) if best >= 0 else ""
     features = [
         sum(in_best) / n,
@@ -306,6 +325,19 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
     )
+
+
+def _negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tuple[float, float]:
+    """Whether the statement negates what the passage asserts, or asserts what it negates."""
+    if best < 0:
+        return 0.0, 0.0
+    s_neg, s_plain = negation_scopes(tokens)
+    p_neg, p_plain = index.passage_scopes[best]
+    added = any(x in p_plain and x not in p_neg for x in s_neg)
+    if s_neg and not added and index.passage_negations[best] == 0:
+        added = not any(x in p_plain for x in s_neg)
+    removed = any(x in p_neg and x not in p_plain and x not in s_neg for x in s_plain)
+    return float(added), float(removed)
 
 
 def _negation_note(added: float, removed: float) -> str:

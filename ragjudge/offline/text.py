@@ -9,25 +9,30 @@ suffix stripper that is applied identically to answers and contexts, so that "gr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 __all__ = [
     "ANTONYMS",
     "NEGATIONS",
     "STOPWORDS",
+    "SentenceProfile",
     "Token",
     "content_stems",
     "is_filler",
     "negation_count",
+    "negation_scopes",
     "normalize_number",
     "segment_statements",
+    "sentence_profile",
     "split_sentences",
     "stem",
     "tokenize",
 ]
 
-_TOKEN_RE = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+_TOKEN_RE = re.compile(
+    r"\d+(?:[.,:/]\d+)*(?![^\W\d_])|[^\W_]*[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?", re.UNICODE
+)
 _NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
@@ -72,7 +77,7 @@ east west|left right|inside outside|internal external|import export|input output
 best worst|better worse|good bad|happy sad|love hate|true false|correct incorrect|legal illegal
 public private|full empty|hot cold|warm cool|wet dry|fast slow|faster slower|heavy light
 dark light|alive dead|live die|same different|similar different|always never|all none
-everyone nobody|only also|increasing decreasing|upward downward|inflow outflow|surplus deficit
+everyone nobody|increasing decreasing|upward downward|inflow outflow|surplus deficit
 expand contract|expansion contraction|strengthen weaken|improve worsen|improvement deterioration
 raise lower|raised lowered|up down|top bottom|future past|next previous|attack defend
 victory defeat|won lost|ally enemy|friend enemy|present absent|increasingly decreasingly
@@ -95,8 +100,7 @@ def _build_antonyms() -> None:
     ANTONYMS.update({k: frozenset(v) for k, v in pairs.items()})
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One token of a text.
 
     Attributes:
@@ -107,6 +111,7 @@ class Token:
         is_capital: Whether the surface form starts with an upper-case letter.
         sentence_initial: Whether the token starts its sentence (capitals there mean little).
         start: Character offset of the token in the text.
+        is_content: Whether the token carries content (not a stopword or a negation).
     """
 
     text: str
@@ -116,11 +121,7 @@ class Token:
     is_capital: bool
     sentence_initial: bool
     start: int
-
-    @property
-    def is_content(self) -> bool:
-        """Whether the token carries content (not a stopword, not punctuation)."""
-        return self.norm not in STOPWORDS and self.norm not in NEGATIONS
+    is_content: bool
 
 
 def normalize_number(text: str) -> str:
@@ -191,27 +192,31 @@ def tokenize(text: str) -> list[Token]:
     prev_end = 0
     for match in _TOKEN_RE.finditer(text):
         surface = match.group(0)
-        gap = text[prev_end : match.start()]
-        initial = not tokens or bool(re.search(r"[.!?:\n\"“]\s*$", gap))
+        gap = text[prev_end : match.start()].rstrip(" \t")
+        initial = not tokens or (bool(gap) and gap[-1] in _SENTENCE_BREAK)
         prev_end = match.end()
-        lower = surface.lower().replace("’", "'")
-        is_digit = surface[0].isdigit()
-        norm = normalize_number(lower) if is_digit else lower
-        number = is_digit or lower in _NUMBER_WORDS
-        if lower in _NUMBER_WORDS:
-            norm = _NUMBER_WORDS[lower]
-        tokens.append(
-            Token(
-                text=surface,
-                norm=norm,
-                stem=norm if number else stem(norm),
-                is_number=number,
-                is_capital=surface[0].isupper(),
-                sentence_initial=initial,
-                start=match.start(),
-            )
-        )
+        tokens.append(_make_token(surface, initial, match.start()))
     return tokens
+
+
+_SENTENCE_BREAK = frozenset('.!?:\n"“')
+
+
+@lru_cache(maxsize=131072)
+def _word_info(surface: str) -> tuple[str, str, bool, bool]:
+    lower = surface.lower().replace("’", "'")
+    is_digit = surface[0].isdigit()
+    norm = normalize_number(lower) if is_digit else lower
+    number = is_digit or lower in _NUMBER_WORDS
+    if lower in _NUMBER_WORDS:
+        norm = _NUMBER_WORDS[lower]
+    content = norm not in STOPWORDS and norm not in NEGATIONS and not norm.endswith("n't")
+    return norm, (norm if number else stem(norm)), number, content
+
+
+def _make_token(surface: str, initial: bool, start: int) -> Token:
+    norm, stemmed, number, content = _word_info(surface)
+    return Token(surface, norm, stemmed, number, surface[0].isupper(), initial, start, content)
 
 
 def content_stems(tokens: list[Token]) -> list[str]:
@@ -235,7 +240,98 @@ def negation_count(tokens: list[Token]) -> int:
     Returns:
         How many tokens are negations.
     """
-    return sum(1 for t in tokens if t.norm in NEGATIONS or t.norm.endswith("n't"))
+    return sum(1 for t in tokens if _is_negation(t))
+
+
+_SCOPE = 3
+
+
+def _is_negation(token: Token) -> bool:
+    return token.norm in NEGATIONS or token.norm.endswith("n't")
+
+
+def negation_scopes(tokens: list[Token]) -> tuple[frozenset[str], frozenset[str]]:
+    """Split content stems into negated ones and plain ones.
+
+    A content token is negated when a negation word precedes it within a few tokens in the
+    same sentence ("did not *reduce* mortality", "no *evidence*").
+
+    Args:
+        tokens: Tokens from `tokenize`.
+
+    Returns:
+        `(negated, plain)`: stems occurring in a negation's scope, stems occurring outside one.
+    """
+    negated: set[str] = set()
+    plain: set[str] = set()
+    remaining = 0
+    for token in tokens:
+        if token.sentence_initial:
+            remaining = 0
+        if _is_negation(token):
+            remaining = _SCOPE
+            continue
+        if token.is_content:
+            (negated if remaining else plain).add(token.stem)
+        remaining = max(0, remaining - 1)
+    return frozenset(negated), frozenset(plain)
+
+
+class SentenceProfile(NamedTuple):
+    """What matching needs from one context sentence (no per-token objects: fast).
+
+    Attributes:
+        stems: Stems of all tokens, in order.
+        content: Stems of the content tokens, in order.
+        numbers: Normalized numbers.
+        norms: Lower-cased forms of all tokens.
+        negations: Number of negation words.
+        negated: Content stems within a negation's scope.
+        plain: Content stems outside any negation's scope.
+    """
+
+    stems: list[str]
+    content: list[str]
+    numbers: list[str]
+    norms: list[str]
+    negations: int
+    negated: frozenset[str]
+    plain: frozenset[str]
+
+
+def sentence_profile(sentence: str) -> SentenceProfile:
+    """Profile one sentence of a context.
+
+    Args:
+        sentence: The sentence text.
+
+    Returns:
+        Its `SentenceProfile`.
+    """
+    stems: list[str] = []
+    content: list[str] = []
+    numbers: list[str] = []
+    norms: list[str] = []
+    negated: set[str] = set()
+    plain: set[str] = set()
+    negations = remaining = 0
+    for surface in _TOKEN_RE.findall(sentence):
+        norm, stemmed, number, is_content = _word_info(surface)
+        stems.append(stemmed)
+        norms.append(norm)
+        if number:
+            numbers.append(norm)
+        if norm in NEGATIONS or norm.endswith("n't"):
+            negations += 1
+            remaining = _SCOPE
+            continue
+        if is_content:
+            content.append(stemmed)
+            (negated if remaining else plain).add(stemmed)
+        remaining = max(0, remaining - 1)
+    return SentenceProfile(
+        stems, content, numbers, norms, negations, frozenset(negated), frozenset(plain)
+    )
 
 
 _ABBREVIATIONS = (
