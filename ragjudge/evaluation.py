@@ -16,9 +16,16 @@ from ragjudge.data import GoldRecord
 from ragjudge.programs._base import Judge
 from ragjudge.results import JudgeResult
 from ragjudge.runner import run_rows
-from ragjudge.stats import Agreement, agreement
+from ragjudge.stats import Agreement, RatingAgreement, agreement, rating_agreement
 
-__all__ = ["EvaluationReport", "agreement_of", "evaluate", "write_results"]
+__all__ = [
+    "EvaluationReport",
+    "agreement_of",
+    "evaluate",
+    "gold_label",
+    "rating_stats",
+    "write_results",
+]
 
 
 class EvaluationReport(pydantic.BaseModel):
@@ -32,6 +39,12 @@ class EvaluationReport(pydantic.BaseModel):
     rows: int
     agreement: Agreement | None
     by_source: dict[str, Agreement] = pydantic.Field(default_factory=dict)
+    #: Where the labels come from: "human" (the rows' `faithful` labels) or "derived" (rules
+    #: of `ragjudge.derived_gold`); the two are never mixed in one report.
+    labels: str = "human"
+    #: Krippendorff's alpha / Spearman: "judge_vs_gold", "judge_vs_gold_score",
+    #: "between_repeats" (see `rating_stats`).
+    ratings: dict[str, RatingAgreement] = pydantic.Field(default_factory=dict)
     lm_calls: int
     tokens: int
     errors: int
@@ -59,6 +72,9 @@ class EvaluationReport(pydantic.BaseModel):
             "seconds": round(self.seconds, 3),
             "items_per_second": round(self.rows / self.seconds, 2) if self.seconds else None,
         }
+        out["labels"] = self.labels
+        if self.ratings:
+            out["ratings"] = {k: v.model_dump(mode="json") for k, v in self.ratings.items()}
         if self.by_source:
             out["by_source"] = {
                 k: {"n": v.n, "balanced_accuracy": v.balanced_accuracy, "auroc": v.auroc}
@@ -67,12 +83,97 @@ class EvaluationReport(pydantic.BaseModel):
         return out
 
 
+def gold_label(row: GoldRecord, metric: str = "faithfulness") -> int | None:
+    """The row's label for `metric`: its human `faithful` label for faithfulness, its derived
+    label (`ragjudge.derived_gold`) for the other metrics; None where it has none."""
+    from ragjudge.derived_gold import derived_label, is_derived
+
+    if metric == "faithfulness":
+        return None if is_derived(row) else row.faithful
+    return derived_label(row, metric)[0]
+
+
+def rating_stats(
+    rows: Sequence[GoldRecord],
+    results: Sequence[JudgeResult],
+    *,
+    metric: str = "faithfulness",
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> dict[str, RatingAgreement]:
+    """Krippendorff's alpha and Spearman's rho of results, with 95% bootstrap intervals.
+
+    * `judge_vs_gold`: nominal alpha of pass/fail against the binary gold label.
+    * `judge_vs_gold_score`: interval alpha and Spearman of the score against a continuous
+      gold score (derived recall gold carries one), where rows have it.
+    * `between_repeats`: alpha between the members of a repeated / ensembled judge (ordinal
+      for rubric ratings, nominal for verdicts, interval for ratios).
+
+    Returns:
+        The statistics that apply, by name.
+    """
+    from ragjudge.derived_gold import derived_label
+
+    out: dict[str, RatingAgreement] = {}
+    pairs = [
+        (gold_label(row, metric), res)
+        for row, res in zip(rows, results, strict=True)
+        if not res.error and res.passed is not None
+    ]
+    labeled = [(g, r) for g, r in pairs if g is not None]
+    if len(labeled) > 1:
+        matrix = [[float(g) for g, _ in labeled], [float(bool(r.passed)) for _, r in labeled]]
+        out["judge_vs_gold"] = rating_agreement(matrix, level="nominal", n_boot=n_boot, seed=seed)
+    scored = [
+        (derived_label(row, metric)[1], res)
+        for row, res in zip(rows, results, strict=True)
+        if not res.error and not math.isnan(res.score)
+    ]
+    continuous = [(g, r.score) for g, r in scored if g is not None]
+    if len(continuous) > 2:
+        matrix = [[g for g, _ in continuous], [s for _, s in continuous]]
+        out["judge_vs_gold_score"] = rating_agreement(
+            matrix, level="interval", spearman=True, n_boot=n_boot, seed=seed
+        )
+    members = [r.details.get("members") for r in results if not r.error]
+    if members and all(isinstance(m, list) and len(m) > 1 for m in members):
+        from ragjudge.programs.ensemble import aggregation_kind
+
+        width = max(len(m) for m in members)  # type: ignore[arg-type]
+        kind = aggregation_kind(str(results[0].mode))
+        level = {"rubric": "ordinal", "verdict": "nominal"}.get(kind, "interval")
+
+        def value(record: dict[str, Any]) -> float:
+            result = record.get("result", {})
+            if record.get("score") is None:
+                return math.nan
+            if kind == "rubric":
+                return float(result.get("details", {}).get("rubric_score", math.nan))
+            if kind == "verdict":
+                return float(bool(record.get("passed")))
+            return float(record["score"])
+
+        matrix = [
+            [value(m[i]) if i < len(m) else math.nan for m in members]  # type: ignore[index,arg-type]
+            for i in range(width)
+        ]
+        out["between_repeats"] = rating_agreement(matrix, level=level, n_boot=n_boot, seed=seed)
+    return out
+
+
 def agreement_of(
-    rows: Sequence[GoldRecord], results: Sequence[JudgeResult], *, n_boot: int = 1000, seed: int = 0
+    rows: Sequence[GoldRecord],
+    results: Sequence[JudgeResult],
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    metric: str = "faithfulness",
 ) -> tuple[Agreement | None, dict[str, Agreement], int, int]:
     """Agreement of results with the rows' labels, overall and per source.
 
-    Rows with an error or no score are left out of the statistics and counted apart.
+    Rows with an error or no score are left out of the statistics and counted apart. The
+    labels are `gold_label(row, metric)`: human labels for faithfulness, derived labels for
+    the other metrics, never both.
 
     Returns:
         `(overall, by_source, errors, unscored)`.
@@ -82,14 +183,14 @@ def agreement_of(
     usable = [
         (row, res)
         for row, res in zip(rows, results, strict=True)
-        if row.faithful is not None and not res.error and not math.isnan(res.score)
+        if gold_label(row, metric) is not None and not res.error and not math.isnan(res.score)
     ]
     if not usable:
         return None, {}, errors, unscored
 
     def measure(pairs: list[tuple[GoldRecord, JudgeResult]]) -> Agreement:
         return agreement(
-            [int(row.faithful or 0) for row, _ in pairs],
+            [int(gold_label(row, metric) or 0) for row, _ in pairs],
             [bool(res.passed) for _, res in pairs],
             [res.score for _, res in pairs],
             n_boot=n_boot,
@@ -133,7 +234,9 @@ def evaluate(
         judge, rows, concurrency=concurrency, out=out, resume=resume, on_result=on_result
     )
     seconds = time.perf_counter() - start
-    overall, by_source, errors, unscored = agreement_of(rows, results, n_boot=n_boot)
+    overall, by_source, errors, unscored = agreement_of(
+        rows, results, n_boot=n_boot, metric=judge.metric
+    )
     report = EvaluationReport(
         metric=judge.metric,
         mode=str(getattr(judge, "mode", "")),
@@ -141,6 +244,8 @@ def evaluate(
         rows=len(rows),
         agreement=overall,
         by_source=by_source,
+        labels="human" if judge.metric == "faithfulness" else "derived",
+        ratings=rating_stats(rows, results, metric=judge.metric, n_boot=n_boot),
         lm_calls=sum(r.lm_calls for r in results),
         tokens=sum(r.tokens for r in results),
         errors=errors,

@@ -12,7 +12,17 @@ from collections.abc import Sequence
 import numpy as np
 import pydantic
 
-__all__ = ["Agreement", "agreement", "auroc", "balanced_accuracy", "cohen_kappa", "f1"]
+__all__ = [
+    "Agreement",
+    "RatingAgreement",
+    "agreement",
+    "auroc",
+    "balanced_accuracy",
+    "cohen_kappa",
+    "f1",
+    "krippendorff_alpha",
+    "rating_agreement",
+]
 
 METRICS = ("balanced_accuracy", "cohen_kappa", "auroc", "f1")
 
@@ -174,3 +184,178 @@ def auroc(labels: Sequence[int], scores: Sequence[float]) -> float:
     """Area under the ROC curve (ties count one half)."""
     y, s = np.asarray(labels, float), np.asarray(scores, float)
     return float(_auroc(y, s, np.ones((1, len(y))))[0])
+
+
+# -- ratings: Krippendorff's alpha and Spearman's rho -------------------------------------------
+
+ALPHA_LEVELS = ("nominal", "ordinal", "interval")
+
+
+class RatingAgreement(pydantic.BaseModel):
+    """Agreement of ratings (verdicts, 1-5 scores or continuous scores) between raters.
+
+    Attributes:
+        n: Units (items) rated by at least two raters.
+        raters: How many raters (judge and gold, or the repeats of a judge).
+        level: The Krippendorff metric: `"nominal"` (verdicts), `"ordinal"` (rubric scores) or
+            `"interval"` (continuous scores).
+        krippendorff_alpha: Krippendorff's alpha (1 = perfect, 0 = chance, < 0 = systematic
+            disagreement); None where undefined (a single value throughout).
+        spearman: Spearman's rank correlation of two raters; None for more raters or constant
+            ratings.
+        ci: 95% percentile-bootstrap intervals (units resampled) of each statistic.
+    """
+
+    model_config = pydantic.ConfigDict(ser_json_inf_nan="null")
+
+    n: int
+    raters: int
+    level: str
+    krippendorff_alpha: float | None
+    spearman: float | None = None
+    ci: dict[str, list[float | None]] = pydantic.Field(default_factory=dict)
+
+
+def _pairable_counts(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Value counts per unit (units x values) of units with >= 2 ratings, and the values."""
+    present = ~np.isnan(data)
+    values = np.unique(data[present])
+    counts = np.zeros((data.shape[1], len(values)))
+    for rater in range(data.shape[0]):
+        ok = present[rater]
+        counts[np.nonzero(ok)[0], np.searchsorted(values, data[rater, ok])] += 1
+    keep = counts.sum(axis=1) >= 2
+    return counts[keep], values
+
+
+def _alpha_from_counts(counts: np.ndarray, values: np.ndarray, level: str) -> float:
+    if counts.shape[0] == 0:
+        return math.nan
+    m = counts.sum(axis=1)
+    weighted = counts / (m - 1)[:, None]
+    coincidence = weighted.T @ counts - np.diag(weighted.sum(axis=0))
+    n_c = coincidence.sum(axis=1)
+    n = n_c.sum()
+    if n <= 1:
+        return math.nan
+    if level == "nominal":
+        delta = 1.0 - np.eye(len(values))
+    elif level == "interval":
+        delta = (values[:, None] - values[None, :]) ** 2
+    else:  # ordinal: squared count of ranks between the two values
+        cum = np.cumsum(n_c)
+        lo = np.minimum.outer(np.arange(len(values)), np.arange(len(values)))
+        hi = np.maximum.outer(np.arange(len(values)), np.arange(len(values)))
+        between = cum[hi] - np.where(lo > 0, cum[np.maximum(lo - 1, 0)], 0.0)
+        delta = (between - (n_c[lo] + n_c[hi]) / 2.0) ** 2
+    observed = float((coincidence * delta).sum()) / n
+    expected = float((np.outer(n_c, n_c) * delta).sum()) / (n * (n - 1))
+    return math.nan if expected <= 0 else 1.0 - observed / expected
+
+
+def krippendorff_alpha(
+    data: Sequence[Sequence[float]] | np.ndarray, *, level: str = "nominal"
+) -> float:
+    """Krippendorff's alpha of a reliability matrix (raters x units, NaN = missing rating).
+
+    Args:
+        data: One row per rater, one column per unit; NaN where a rater gave no rating.
+        level: `"nominal"` (categories, e.g. pass/fail), `"ordinal"` (ranks, e.g. 1-5 scores)
+            or `"interval"` (continuous scores).
+
+    Returns:
+        Alpha; NaN where undefined (fewer than two pairable ratings or a single value).
+
+    Example:
+        >>> round(krippendorff_alpha([[1, 2, 3, 3], [1, 2, 3, 4]], level="nominal"), 3)
+        0.696
+    """
+    if level not in ALPHA_LEVELS:
+        raise ValueError(f"level must be one of {', '.join(ALPHA_LEVELS)}, got {level!r}")
+    matrix = np.asarray(data, dtype=float)
+    if matrix.ndim != 2:
+        raise ValueError("data must be a 2-d raters x units matrix")
+    counts, values = _pairable_counts(matrix)
+    return float(_alpha_from_counts(counts, values, level))
+
+
+def _spearman(x: np.ndarray, y: np.ndarray) -> float:
+    from scipy.stats import spearmanr
+
+    if len(x) < 3 or np.all(x == x[0]) or np.all(y == y[0]):
+        return math.nan
+    return float(spearmanr(x, y).statistic)
+
+
+def rating_agreement(
+    ratings: Sequence[Sequence[float]] | np.ndarray,
+    *,
+    level: str = "nominal",
+    spearman: bool | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> RatingAgreement:
+    """Krippendorff's alpha (and Spearman for two raters) with 95% bootstrap intervals.
+
+    Use it between a judge and gold (two raters: `[gold, judge]`) or between the repeats of a
+    judge (one row per repeat). Units are resampled with replacement for the intervals.
+
+    Args:
+        ratings: Raters x units; NaN where a rater gave no rating.
+        level: Krippendorff metric, see `krippendorff_alpha`.
+        spearman: Also compute Spearman's rho (two raters only); default: for two raters at the
+            ordinal or interval level.
+        n_boot: Bootstrap resamples (0 for none).
+        seed: Seed of the resampling.
+
+    Returns:
+        The statistics and their intervals.
+
+    Example:
+        >>> a = rating_agreement([[1, 2, 3, 4, 5], [1, 2, 3, 5, 4]], level="ordinal", n_boot=0)
+        >>> round(a.krippendorff_alpha, 2), round(a.spearman, 2)
+        (0.91, 0.9)
+    """
+    matrix = np.asarray(ratings, dtype=float)
+    if matrix.ndim != 2:
+        raise ValueError("ratings must be a 2-d raters x units matrix")
+    if level not in ALPHA_LEVELS:
+        raise ValueError(f"level must be one of {', '.join(ALPHA_LEVELS)}, got {level!r}")
+    raters = matrix.shape[0]
+    with_rho = (raters == 2 and level != "nominal") if spearman is None else spearman
+    with_rho = bool(with_rho and raters == 2)
+    both = ~np.isnan(matrix).any(axis=0)
+    keep = (~np.isnan(matrix)).sum(axis=0) >= 2
+    matrix = matrix[:, keep]
+    counts, values = _pairable_counts(matrix)
+    alpha = _alpha_from_counts(counts, values, level)
+    pair = matrix[:, both[keep]] if with_rho else None
+    rho = _spearman(pair[0], pair[1]) if pair is not None else math.nan
+    ci: dict[str, list[float | None]] = {"krippendorff_alpha": [None, None]}
+    if with_rho:
+        ci["spearman"] = [None, None]
+    units = matrix.shape[1]
+    if n_boot and units > 1:
+        rng = np.random.default_rng(seed)
+        alphas, rhos = [], []
+        for _ in range(n_boot):
+            pick = rng.integers(0, units, units)
+            sample = matrix[:, pick]
+            c, v = _pairable_counts(sample)
+            alphas.append(_alpha_from_counts(c, v, level))
+            if with_rho:
+                full = ~np.isnan(sample).any(axis=0)
+                rhos.append(_spearman(sample[0, full], sample[1, full]))
+        for name, boot in (("krippendorff_alpha", alphas), ("spearman", rhos)):
+            finite = np.array([b for b in boot if not math.isnan(b)])
+            if name in ci and len(finite) >= max(10, n_boot // 2):
+                low, high = np.percentile(finite, [2.5, 97.5])
+                ci[name] = [float(low), float(high)]
+    return RatingAgreement(
+        n=int(matrix.shape[1]),
+        raters=raters,
+        level=level,
+        krippendorff_alpha=_clean(alpha),
+        spearman=_clean(rho) if with_rho else None,
+        ci=ci,
+    )

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from ragjudge.cli._common import add_data_options, add_lm_options, emit, load_rows, progress
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
+from ragjudge.data import GoldRecord
+from ragjudge.derived_gold import derive_gold, derived_label, is_derived
 from ragjudge.evaluation import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.programs import Faithfulness, Judge
+from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge
 from ragjudge.serialization import load
 
 __all__ = ["add_parser", "build_judge", "run"]
@@ -25,10 +28,27 @@ def add_parser(sub: Any) -> None:
     )
     add_data_options(parser)
     add_lm_options(parser)
+    _allow_several_lms(parser)
     add_run_options(parser)
     parser.add_argument("--judge", default=None, help="a saved or compiled judge (.json)")
-    parser.add_argument("--metric", default="faithfulness", help="the metric to judge")
-    parser.add_argument("--mode", default=None, choices=["statement", "whole"], help="judge mode")
+    parser.add_argument(
+        "--metric",
+        default="faithfulness",
+        help="the metric(s) to judge, comma-separated: " + ", ".join(METRICS),
+    )
+    parser.add_argument(
+        "--mode",
+        default=None,
+        choices=["statement", "whole", "rubric", "questions"],
+        help="judge mode; 'statement' means 'questions' for answer_relevancy",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="ask each LM N times (distinct cache keys) and aggregate: median of rubric "
+        "ratings, majority of verdicts, mean of ratios",
+    )
     parser.add_argument("--threshold", type=float, default=None, help="pass threshold in [0, 1]")
     parser.add_argument("--out", default=None, help="write per-row results (.jsonl or .parquet)")
     parser.add_argument("--format", choices=["table", "json"], default="table")
@@ -44,11 +64,40 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def build_judge(args: argparse.Namespace) -> Judge:
-    """The judge the options describe."""
+METRICS: dict[str, type[Judge]] = {
+    "faithfulness": Faithfulness,
+    "answer_relevancy": AnswerRelevancy,
+    "context_recall": ContextRecall,
+}
+
+
+def _allow_several_lms(parser: argparse.ArgumentParser) -> None:
+    """Make `--lm` repeatable: several `--lm` form an ensemble."""
+    for action in parser._actions:
+        if action.dest == "lm":
+            action.__class__ = argparse._AppendAction
+            action.help = (action.help or "") + "; repeat --lm to form an ensemble"
+
+
+def _mode_for(metric: str, mode: str | None) -> str | None:
+    if mode is None:
+        return None
+    cls = METRICS[metric]
+    if metric == "answer_relevancy" and mode == "statement":
+        return "questions"
+    if mode not in cls.modes:
+        raise ConfigurationError(
+            f"--mode {mode} does not apply to {metric}; choose from: {', '.join(cls.modes)}"
+        )
+    return mode
+
+
+def build_judge(args: argparse.Namespace, metric: str | None = None) -> Judge:
+    """The judge the options describe (for `metric`, default the only `--metric`)."""
+    metric = metric or args.metric
     overrides: dict[str, Any] = {}
     if args.mode is not None:
-        overrides["mode"] = args.mode
+        overrides["mode"] = args.mode if args.judge else _mode_for(metric, args.mode)
     if args.threshold is not None:
         overrides["threshold"] = args.threshold
     if args.lm is not None:
@@ -56,34 +105,87 @@ def build_judge(args: argparse.Namespace) -> Judge:
     if args.judge:
         judge = load(args.judge, trust_modified=args.trust_modified)
         return judge.clone(**overrides) if overrides else judge
-    if args.metric != "faithfulness":
-        raise ConfigurationError(f"unknown --metric {args.metric!r}; choose from: faithfulness")
+    if metric not in METRICS:
+        raise ConfigurationError(f"unknown --metric {metric!r}; choose from: {', '.join(METRICS)}")
     overrides.setdefault("lm", "local")
-    return Faithfulness(**overrides)
+    return METRICS[metric](**overrides)
+
+
+def _with_repeats(judge: Judge, args: argparse.Namespace, lms: list[str]) -> Judge:
+    """Wrap the judge in an `Ensemble` for `--repeat N` or several `--lm`."""
+    if args.repeat < 1:
+        raise ConfigurationError("--repeat must be at least 1")
+    if args.repeat == 1 and len(lms) <= 1:
+        return judge
+    members = [judge_with_lm_options(judge.clone(lm=name), args).lm for name in lms] or None
+    return Ensemble.of(judge, repeat=args.repeat, lms=members)
+
+
+def rows_for(metric: str, rows: list[GoldRecord]) -> tuple[list[GoldRecord], str]:
+    """The rows to judge for `metric` and where their labels come from.
+
+    Faithfulness uses the rows' human labels (derived rows are left out). Relevancy and recall
+    use the rows' derived labels for that metric when the file carries them, else gold derived
+    from the rows by `ragjudge.derived_gold` (documented in docs/derived-gold.md).
+    """
+    if metric == "faithfulness":
+        own = [r for r in rows if not is_derived(r)]
+        return (own or rows), "human"
+    carried = [r for r in rows if derived_label(r, metric)[0] is not None]
+    if carried:
+        return carried, "derived (from the file)"
+    built = derive_gold([r for r in rows if not is_derived(r)])[metric]
+    if built:
+        return built, "derived (built from the rows' faithfulness gold, see docs/derived-gold.md)"
+    unlabeled = [r for r in rows if not is_derived(r)]
+    return unlabeled, "none"
+
+
+def _out_path(out: str | None, metric: str, several: bool) -> str | None:
+    if out is None or not several:
+        return out
+    path = Path(out)
+    return str(path.with_name(f"{path.stem}.{metric}{path.suffix}"))
 
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
     rows = load_rows(args)
     configure_run(args)
-    judge = judge_with_lm_options(build_judge(args), args)
-    offline = judge.lm in (None, "local")
-    concurrency = args.concurrency or (1 if offline else 8)
-    if concurrency < 1:
-        raise ConfigurationError("--concurrency must be at least 1")
-    with progress(len(rows), f"judging ({judge.metric})") as bar:
-        _results, report = evaluate(
-            judge,
-            rows,
-            concurrency=concurrency,
-            on_result=lambda i, r: bar.update(1),
-            out=args.out,
-            resume=args.resume,
-        )
+    lms = list(args.lm or []) if isinstance(args.lm, list) else [args.lm] if args.lm else []
+    args.lm = lms[0] if len(lms) == 1 else None
+    metrics = [m.strip() for m in str(args.metric).split(",") if m.strip()]
+    if not metrics:
+        raise ConfigurationError("--metric names no metric")
+    if args.judge and len(metrics) > 1:
+        raise ConfigurationError("--judge evaluates one saved judge; drop the --metric list")
+    summaries: dict[str, Any] = {}
+    tables: list[str] = []
+    for metric in metrics:
+        judge = judge_with_lm_options(build_judge(args, metric), args)
+        judge = _with_repeats(judge, args, lms)
+        metric_rows, labels = rows_for(judge.metric, rows) if not args.judge else (rows, "")
+        offline = judge.lm in (None, "local") and not lms
+        concurrency = args.concurrency or (1 if offline else 8)
+        if concurrency < 1:
+            raise ConfigurationError("--concurrency must be at least 1")
+        with progress(len(metric_rows), f"judging ({judge.metric})") as bar:
+            _results, report = evaluate(
+                judge,
+                metric_rows,
+                concurrency=concurrency,
+                on_result=lambda i, r: bar.update(1),
+                out=_out_path(args.out, judge.metric, len(metrics) > 1),
+                resume=args.resume,
+            )
+        if labels:
+            report = report.model_copy(update={"labels": labels})
+        summaries[judge.metric] = report.summary()
+        tables.append(format_report(report))
     if args.format == "json":
-        emit(report.summary())
+        emit(summaries[metrics[0]] if len(metrics) == 1 else {"metrics": summaries})
     else:
-        sys.stdout.write(format_report(report) + "\n")
+        sys.stdout.write("\n\n".join(tables) + "\n")
     return 0
 
 
@@ -94,6 +196,8 @@ def format_report(report: EvaluationReport) -> str:
         f"{report.seconds:.1f} s, {report.lm_calls} LM calls, {report.tokens} tokens, "
         f"{report.errors} errors, {report.unscored} unscored",
     ]
+    if report.labels:
+        lines.append(f"labels: {report.labels}")
     a = report.agreement
     if a is None:
         lines.append("no labeled rows: agreement not measured")
@@ -115,4 +219,11 @@ def format_report(report: EvaluationReport) -> str:
             lines.append(
                 f"  {source:<18} {s.n:>5} {cell(s.balanced_accuracy):>8} {cell(s.auroc):>7}"
             )
+    for name, r in report.ratings.items():
+        lines.append(f"  {name} ({r.level}, {r.raters} raters, n={r.n}):")
+        lines.append(
+            f"    krippendorff_alpha {cell(r.krippendorff_alpha, r.ci.get('krippendorff_alpha'))}"
+        )
+        if r.spearman is not None:
+            lines.append(f"    spearman           {cell(r.spearman, r.ci.get('spearman'))}")
     return "\n".join(lines)

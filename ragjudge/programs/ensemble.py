@@ -158,10 +158,12 @@ class Ensemble(Judge):
             >>> Ensemble.of(Faithfulness(mode="rubric"), repeat=3).inner.mode
             'rubric'
         """
-        params = {k: v for k, v in judge.get_params().items() if k != "lm"}
+        params = {k: v for k, v in judge.get_params().items() if k not in ("lm", "mode")}
+        mode = getattr(judge, "mode", None)
         ens = cls(
             judge=type(judge).__name__,
             params=params,
+            mode=None if mode is None else str(mode),
             repeat=repeat,
             lms=lms,
             temperature=temperature,
@@ -180,6 +182,12 @@ class Ensemble(Judge):
         specs: Sequence[str | dspy.BaseLM | None] = self.lms if self.lms is not None else [self.lm]
         params = self.offline_params_ or self.inner.offline_params_
         return [resolve_lm(spec, offline_params=params) for spec in specs]
+
+    def forward(self, **inputs: Any) -> JudgeResult:
+        """Judge one item with every member (recall needs no `answer=`, like `ContextRecall`)."""
+        if self.inner.metric == "context_recall":
+            inputs.setdefault("answer", "")
+        return super().forward(**inputs)
 
     def judge_item(self, **inputs: Any) -> JudgeResult:
         """Ask every member LM `repeat` times and aggregate (see the class docstring)."""
@@ -249,7 +257,7 @@ class Ensemble(Judge):
                 "every member is the offline judge, which is deterministic: repeats give "
                 "the same output"
             )
-        base = {"metric": inner.metric, "mode": mode}
+        base: dict[str, Any] = {"metric": inner.metric, "mode": mode}
         if not scored:
             errors = [r.error for r in results if r.error]
             if errors and len(errors) == len(results):
