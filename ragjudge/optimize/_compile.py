@@ -310,8 +310,26 @@ def compile_judge(
     params = _full_params(best.params, policy_space, judge, offline, search_demos)
     refined = None
     if "threshold" in policy_space and objective != "auroc" and len(multi) == 1:
-        rescored, _, _ = score(params)
-        refined = _refine_threshold(judge, rescored, labels, objective, params["threshold"])
+        # The objective is flat between sorted unique scores: re-fit the pass threshold of the
+        # leading trials exactly (interval midpoints), then pick by value, ties by AUROC.
+        leaders = sorted(
+            study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
+            key=lambda t: t.value if t.value is not None else -math.inf,
+            reverse=True,
+        )[:REFINE_TOP]
+        ranked = []
+        for trial in leaders:
+            candidate = _full_params(trial.params, policy_space, judge, offline, search_demos)
+            rescored, _, _ = score(candidate)
+            cut, value = _refine_threshold(
+                judge, rescored, labels, objective, candidate["threshold"]
+            )
+            ranked.append((value, float(trial.user_attrs.get("auroc", 0.0)), trial, cut))
+        top = max(v for v, *_ in ranked)
+        _, _, best, refined = max(
+            (r for r in ranked if r[0] >= top - TIE_TOLERANCE), key=lambda r: (r[1], r[0])
+        )
+        params = _full_params(best.params, policy_space, judge, offline, search_demos)
         params["threshold"] = refined
     policy = {k: params[k] for k in policy_space}
     compiled = make(params["mode"], params["demos"], **policy)
@@ -344,7 +362,7 @@ def compile_judge(
         lm=str(getattr(compiled.resolved_lm(), "model", "")),
         objective=objective,
         params={
-            **compiled.get_params(),
+            **_plain(compiled.get_params()),
             "demos": len(sets[params["demos"]]),
             **(
                 {"support_threshold": params["support_threshold"]}
@@ -357,7 +375,7 @@ def compile_judge(
                 else {}
             ),
         },
-        baseline_params=baseline.get_params(),
+        baseline_params=_plain(baseline.get_params()),
         validation=comp_agree,
         baseline=base_agree,
         init=init_agree,
@@ -405,6 +423,14 @@ def compile_judge(
     )
     compiled.report_ = report.model_dump(mode="json")  # type: ignore[attr-defined]
     return compiled
+
+
+def _plain(params: dict[str, Any]) -> dict[str, Any]:
+    """Parameters as JSON values: an LM object is recorded by its model string."""
+    lm = params.get("lm")
+    if lm is not None and not isinstance(lm, str):
+        params = {**params, "lm": str(getattr(lm, "model", type(lm).__name__))}
+    return params
 
 
 def _carve_pool(
@@ -463,6 +489,7 @@ def _init_params(
 
 
 TIE_TOLERANCE = 0.005
+REFINE_TOP = 20
 
 
 def _best_trial(study: optuna.Study) -> optuna.trial.FrozenTrial:
@@ -496,12 +523,12 @@ def _full_params(
 
 def _refine_threshold(
     judge: Judge, results: list[JudgeResult], labels: np.ndarray, objective: str, current: float
-) -> float:
+) -> tuple[float, float]:
     """The objective is flat between sorted unique scores: take the best interval's midpoint."""
     scale = float(getattr(judge, "scale", 1.0) or 1.0)
     scores = sorted({r.score / scale for r in results if not r.error and not math.isnan(r.score)})
     if not scores:
-        return current
+        return current, _objective_value(objective, results, labels)
     cuts = [0.0] + [(a + b) / 2 for a, b in itertools.pairwise(scores)]
     cuts = [c for c in cuts if 0.0 <= c <= 1.0] + ([1.0] if scores[-1] >= 1.0 else [])
     best_value, best_cut = -math.inf, current
@@ -515,7 +542,7 @@ def _refine_threshold(
             abs(value - best_value) <= 1e-12 and abs(cut - current) < abs(best_cut - current)
         ):
             best_value, best_cut = value, cut
-    return float(best_cut)
+    return float(best_cut), float(best_value)
 
 
 def _run(

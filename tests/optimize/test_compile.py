@@ -1,0 +1,200 @@
+"""compile(): held-out honesty, demos from gold, cached raw outputs, storage resume, warm start."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import dspy
+import pytest
+from dspy.lm15 import Message, Request, Response, Usage
+
+import ragjudge
+from ragjudge.data import GoldRecord, load_gold
+from ragjudge.offline.engine import _TASKS, _render, parse_prompt
+from ragjudge.offline.model import OfflineModel
+from ragjudge.optimize import compile_judge, split_gold
+
+
+class RuleEngine:
+    """A stand-in for a real LM: answers every ragjudge signature by rule, counts calls and
+    records prompts. Not an OfflineEngine, so compile treats it as an LM (demos are searched)."""
+
+    supports_response_schema = False
+
+    def __init__(self) -> None:
+        self.model = OfflineModel()
+        self.calls = 0
+        self.prompts: list[str] = []
+        self._lock = threading.Lock()
+
+    def complete(self, request: Request) -> Response:
+        with self._lock:
+            self.calls += 1
+            self.prompts.append(
+                "\n".join([request.system or ""] + [m.text or "" for m in request.messages])
+            )
+        parsed = parse_prompt(request)
+        result = _TASKS[frozenset(parsed.outputs)](self.model, parsed.inputs)
+        text = _render(result, parsed.outputs, json_mode=parsed.json_mode)
+        return Response(
+            id=None,
+            model=request.model,
+            message=Message.assistant(text),
+            finish_reason="stop",
+            usage=Usage(input_tokens=1, output_tokens=1),
+        )
+
+
+@pytest.fixture(scope="module")
+def gold_rows(gold_dir: Path) -> list[GoldRecord]:
+    rows: list[GoldRecord] = []
+    for source in ("halueval", "begin", "faithbench"):
+        rows += load_gold(gold_dir / source / "dev.jsonl", limit=50)
+    return rows
+
+
+def test_split_is_grouped_stratified_and_seeded(gold_dir: Path) -> None:
+    rows = load_gold(gold_dir / "faithbench" / "dev.jsonl")
+    train, valid = split_gold(rows, seed=3)
+    assert {r.group for r in train}.isdisjoint({r.group for r in valid})
+    assert 0.25 < len(valid) / len(rows) < 0.42
+    rate = lambda rs: sum(r.faithful or 0 for r in rs) / len(rs)  # noqa: E731
+    assert abs(rate(train) - rate(valid)) < 0.1
+    assert [r.id for r in split_gold(rows, seed=3)[1]] == [r.id for r in valid]
+    assert [r.id for r in split_gold(rows, seed=4)[1]] != [r.id for r in valid]
+
+
+def test_offline_compile_beats_baseline_and_records_evidence(gold_dir: Path) -> None:
+    rows = load_gold(gold_dir / "lfqa_verification" / "dev.jsonl", limit=150)
+    compiled = compile_judge(ragjudge.Faithfulness(), gold=rows, n_trials=25, seed=0)
+    report = compiled.report_
+    assert report["sizes"]["train"] + report["sizes"]["validation"] == len(rows)
+    assert report["validation"]["n"] == report["sizes"]["validation"]
+    assert report["validation"]["balanced_accuracy"] > report["baseline"]["balanced_accuracy"]
+    for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
+        low, high = report["validation"]["ci"][key]
+        assert low <= report["validation"][key] <= high
+    assert len(report["gold"]["sha256"]) == 64
+    assert report["study"]["n_trials"] == 25 and report["study"]["seed"] == 0
+    assert compiled.offline_params_ is not None
+    # threshold/policy trials make zero LM calls: only the first trial of each mode computes
+    per_trial = report["lm_calls"]["per_trial"]
+    modes = len(ragjudge.Faithfulness.modes)
+    assert sum(1 for c in per_trial if c) == report["lm_calls"]["raw_output_sets"] <= modes
+    assert report["lm_calls"]["trials_without_lm_calls"] >= 25 - modes
+    assert sum(per_trial) == report["lm_calls"]["raw_outputs"]
+
+
+def test_seeded_compile_is_reproducible(gold_rows: list[GoldRecord]) -> None:
+    a = compile_judge(ragjudge.Faithfulness(), gold=gold_rows, n_trials=12, seed=7).report_
+    b = compile_judge(ragjudge.Faithfulness(), gold=gold_rows, n_trials=12, seed=7).report_
+    assert a["params"] == b["params"]
+    assert a["validation"] == b["validation"]
+    assert [t["params"] for t in a["study"]["trials"]] == [
+        t["params"] for t in b["study"]["trials"]
+    ]
+
+
+def test_lm_compile_picks_gold_demos_that_reach_file_and_prompt(
+    gold_rows: list[GoldRecord], tmp_path: Path
+) -> None:
+    engine = RuleEngine()
+    lm = dspy.LM("rules/test@1", engine=engine, cache=False, num_retries=0)
+    compiled = compile_judge(
+        ragjudge.Faithfulness(lm=lm),
+        gold=gold_rows,
+        n_trials=15,
+        seed=1,
+        max_demos=2,
+        demo_candidates=2,
+    )
+    report = compiled.report_
+    # each (mode, demo set) computed once; all other trials reuse the cache
+    assert report["lm_calls"]["raw_output_sets"] == sum(
+        1 for c in report["lm_calls"]["per_trial"] if c
+    )
+    assert engine.calls == report["lm_calls"]["raw_outputs"] + report["lm_calls"]["validation"]
+    # force a judge with gold demos to check they survive save/load and are rendered
+    gold_ids = {r.id for r in gold_rows}
+    pool_demo = next(d for d in compiled.whole.demos) if compiled.whole.demos else None
+    if pool_demo is None:
+        from ragjudge.optimize._demos import demo_pool
+
+        compiled.whole.demos = demo_pool(gold_rows)[:2]
+        compiled.judge.demos = compiled.whole.demos
+        compiled.extract.demos = compiled.whole.demos
+    path = tmp_path / "j.json"
+    compiled.save(path)
+    state = json.dumps(json.loads(path.read_text())["state"])
+    assert not any(f'"{i}"' in state for i in gold_ids), "gold ids leaked into the demos"
+    assert '"faithful"' not in state and '"hallucinated_spans"' not in state
+    loaded = ragjudge.load(path)
+    demo = loaded.whole.demos[0]
+    recorder = RuleEngine()
+    lm2 = dspy.LM("rules/test@2", engine=recorder, cache=False)
+    loaded.clone(lm=lm2, mode="statement")(
+        question="q", contexts=["The cat sat."], answer="The cat sat."
+    )
+    extract_prompt, judge_prompt = recorder.prompts[-2:]
+    assert demo["answer"] in extract_prompt
+    assert json.dumps(loaded.judge.demos[0]["statements"][0])[1:-1] in judge_prompt
+    loaded.clone(lm=lm2, mode="whole")(
+        question="q", contexts=["The cat sat."], answer="The cat sat."
+    )
+    assert demo["reasoning"] in recorder.prompts[-1] and demo["answer"] in recorder.prompts[-1]
+
+
+def test_storage_resume_runs_only_the_missing_trials(
+    gold_rows: list[GoldRecord], tmp_path: Path
+) -> None:
+    storage = str(tmp_path / "study.journal")
+    first = compile_judge(
+        ragjudge.Faithfulness(), gold=gold_rows, n_trials=5, seed=0, storage=storage
+    )
+    assert first.report_["study"]["n_trials"] == 5
+    second = compile_judge(
+        ragjudge.Faithfulness(), gold=gold_rows, n_trials=9, seed=0, storage=storage
+    )
+    trials = second.report_["study"]["trials"]
+    assert second.report_["study"]["n_trials"] == 9
+    assert [t["number"] for t in trials] == list(range(9))
+    assert [t["params"] for t in trials[:5]] == [
+        t["params"] for t in first.report_["study"]["trials"]
+    ]
+
+
+def test_init_warm_start_enqueues_the_old_params(
+    gold_rows: list[GoldRecord], gold_dir: Path
+) -> None:
+    old = compile_judge(ragjudge.Faithfulness(), gold=gold_rows, n_trials=10, seed=0)
+    other = load_gold(gold_dir / "lfqa_verification" / "dev.jsonl", limit=120)
+    new = compile_judge(old.clone(), gold=other, n_trials=6, seed=0, init=old)
+    first = new.report_["study"]["trials"][0]["params"]
+    assert first["mode"] == old.mode
+    assert first["aggregation"] == old.aggregation
+    assert new.report_["init"] is not None and new.report_["init"]["n"] > 0
+
+
+def test_multi_objective_records_a_pareto_front(gold_rows: list[GoldRecord]) -> None:
+    compiled = compile_judge(
+        ragjudge.Faithfulness(),
+        gold=gold_rows,
+        n_trials=10,
+        seed=0,
+        objectives=["agreement", "cost"],
+    )
+    front = compiled.report_["study"]["pareto_front"]
+    assert front and all(len(t["values"]) == 2 for t in front)
+    assert compiled.report_["study"]["directions"] == ["maximize", "minimize"]
+
+
+def test_bad_objective_is_refused(gold_rows: list[GoldRecord]) -> None:
+    with pytest.raises(ragjudge.ConfigurationError, match="objective"):
+        compile_judge(ragjudge.Faithfulness(), gold=gold_rows, objective="accuracy")  # type: ignore[arg-type]
+
+
+def test_report_is_json(gold_rows: list[GoldRecord]) -> None:
+    compiled = compile_judge(ragjudge.Faithfulness(), gold=gold_rows, n_trials=3, seed=0)
+    json.dumps(compiled.report_, allow_nan=False)
