@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from ragjudge._version import __version__
 from ragjudge.cli import compile as compile_cmd
 from ragjudge.cli import evaluate
+from ragjudge.cli import report as report_cmd
 from ragjudge.exceptions import RagJudgeError
 
 __all__ = ["main"]
 
-COMMANDS = [evaluate, compile_cmd]
+COMMANDS = [evaluate, compile_cmd, report_cmd]
 
 
 def build_parser() -> argparse.ArgumentParser:

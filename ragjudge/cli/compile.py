@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ragjudge.cli._common import add_data_options, add_lm_options, emit, progress_factory
+from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
 from ragjudge.data import parse_mapping
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize import OBJECTIVES, compile_judge
@@ -48,6 +49,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--max-demos", type=int, default=4, help="largest few-shot demo count")
     parser.add_argument("--concurrency", type=int, default=None, help="items in flight")
     parser.add_argument("--format", choices=["table", "json"], default="table")
+    add_report_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -60,6 +62,8 @@ def _start_judge(args: argparse.Namespace) -> Judge:
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge compile`."""
+    if args.report:
+        check_report_path(args.report)
     if args.init:
         start = load(args.init)
         if args.lm:
@@ -86,6 +90,14 @@ def run(args: argparse.Namespace) -> int:
         progress=progress_factory(),
     )
     compiled.save(args.out)
+    if args.report:
+        write_compile_report(
+            args.report,
+            compiled=compiled,
+            gold=args.gold,
+            mapping=args.map,
+            concurrency=concurrency,
+        )
     report = compiled.report_  # type: ignore[attr-defined]
     if args.format == "json":
         emit(summary(report))

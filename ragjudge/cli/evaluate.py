@@ -9,6 +9,7 @@ from typing import Any
 
 from ragjudge.cli._common import add_data_options, add_lm_options, emit, load_rows, progress
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
+from ragjudge.cli.report import add_report_option, write_evaluate_report
 from ragjudge.data import GoldRecord
 from ragjudge.derived_gold import derive_gold, derived_label, is_derived
 from ragjudge.evaluation import EvaluationReport, evaluate
@@ -52,6 +53,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--threshold", type=float, default=None, help="pass threshold in [0, 1]")
     parser.add_argument("--out", default=None, help="write per-row results (.jsonl or .parquet)")
     parser.add_argument("--format", choices=["table", "json"], default="table")
+    add_report_option(parser)
     parser.add_argument(
         "--concurrency",
         type=int,
@@ -170,13 +172,22 @@ def run(args: argparse.Namespace) -> int:
         if concurrency < 1:
             raise ConfigurationError("--concurrency must be at least 1")
         with progress(len(metric_rows), f"judging ({judge.metric})") as bar:
-            _results, report = evaluate(
+            results, report = evaluate(
                 judge,
                 metric_rows,
                 concurrency=concurrency,
                 on_result=lambda i, r: bar.update(1),
                 out=_out_path(args.out, judge.metric, len(metrics) > 1),
                 resume=args.resume,
+            )
+        if args.report:
+            write_evaluate_report(
+                str(_out_path(args.report, judge.metric, len(metrics) > 1)),
+                rows=metric_rows,
+                results=results,
+                judge=judge,
+                evaluation=report,
+                gold_name=args.gold,
             )
         if labels:
             report = report.model_copy(update={"labels": labels})

@@ -1,0 +1,547 @@
+"""Assemble the HTML report from judged rows and a compile report."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+
+from ragjudge._version import __version__
+from ragjudge.data import GoldRecord, gold_fingerprint
+from ragjudge.evaluation import EvaluationReport, agreement_of, evaluate
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.optimize._report import CompileReport
+from ragjudge.programs._base import Judge
+from ragjudge.report._data import Variant, variant_from_predictions, worst_disagreements
+from ragjudge.report._figures import (
+    agreement_figure,
+    confusion_figure,
+    histogram_figure,
+    reliability_figure,
+    roc_figure,
+)
+from ragjudge.report._html import (
+    agreement_table,
+    disagreement_html,
+    esc,
+    figure_html,
+    fmt,
+    kv_table,
+    page,
+    params_table,
+)
+from ragjudge.report._study import study_figures
+from ragjudge.results import JudgeResult
+from ragjudge.stats import Agreement
+
+__all__ = ["baseline_of", "build_report", "report_judge", "write_report"]
+
+logger = logging.getLogger(__name__)
+
+ALL = "all rows"
+
+
+def _compile_report(value: CompileReport | Mapping[str, Any] | None) -> CompileReport | None:
+    if value is None or isinstance(value, CompileReport):
+        return value
+    try:
+        return CompileReport.model_validate(dict(value))
+    except ValueError as exc:
+        raise ConfigurationError(
+            f"the judge's compile report does not follow the CompileReport schema ({exc}); "
+            "re-compile the judge with this release"
+        ) from None
+
+
+def baseline_of(judge: Judge) -> Judge | None:
+    """The uncompiled judge a compiled judge was compared with, on the same LM.
+
+    Args:
+        judge: A judge; compiled judges carry `report_` with the baseline's parameters.
+
+    Returns:
+        A new judge with the baseline's parameters and no learned state, or None when the judge
+        was not compiled.
+
+    Example:
+        >>> from ragjudge import Faithfulness
+        >>> baseline_of(Faithfulness()) is None
+        True
+    """
+    report = _compile_report(getattr(judge, "report_", None))
+    if report is None:
+        return None
+    allowed = set(type(judge)._param_names())
+    params = {k: v for k, v in report.baseline_params.items() if k in allowed}
+    params["lm"] = judge.lm
+    return type(judge)(**params)
+
+
+def _judge_params(judge: Judge | None, report: CompileReport | None) -> dict[str, Any]:
+    if judge is not None:
+        params = dict(judge.get_params())
+        if params.get("lm") is not None and not isinstance(params["lm"], str):
+            params["lm"] = str(getattr(params["lm"], "model", "") or "")
+        return params
+    return dict(report.params) if report is not None else {}
+
+
+def _scale(params: Mapping[str, Any]) -> float:
+    try:
+        scale = float(params.get("scale", 1.0) or 1.0)
+    except (TypeError, ValueError):
+        return 1.0
+    return scale if scale > 0 else 1.0
+
+
+def _threshold(params: Mapping[str, Any]) -> float | None:
+    value = params.get("threshold")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _cards(main: Agreement, other: Agreement | None, other_name: str) -> str:
+    names = {
+        "balanced_accuracy": "balanced accuracy",
+        "cohen_kappa": "Cohen's κ",
+        "auroc": "AUROC",
+        "f1": "F1 (faithful)",
+    }
+    out = []
+    for metric, name in names.items():
+        value = getattr(main, metric)
+        low, high = (main.ci.get(metric) or [None, None])[:2]
+        ci = f"95% CI [{fmt(low)}, {fmt(high)}]" if low is not None and high is not None else ""
+        delta = ""
+        if other is not None and value is not None and getattr(other, metric) is not None:
+            diff = value - getattr(other, metric)
+            cls = "up" if diff > 0.0005 else "down" if diff < -0.0005 else ""
+            delta = (
+                f'<div class="delta {cls}">{diff:+.3f} vs {esc(other_name)} '
+                f"({fmt(getattr(other, metric))})</div>"
+            )
+        out.append(
+            f'<div class="card"><div class="k">{esc(name)}</div><div class="v">{fmt(value)}</div>'
+            f'<div class="ci">{ci}</div>{delta}</div>'
+        )
+    return f'<div class="cards">{"".join(out)}</div>'
+
+
+def _panel(fig: go.Figure, div_id: str, *, wide: bool = False) -> str:
+    return f'<div class="panel{" wide" if wide else ""}">{figure_html(fig, div_id)}</div>'
+
+
+def _cost_items(evaluation: EvaluationReport, name: str) -> dict[str, Any]:
+    rate = evaluation.rows / evaluation.seconds if evaluation.seconds else None
+    return {
+        f"{name}: rows judged": evaluation.rows,
+        f"{name}: LM calls": evaluation.lm_calls,
+        f"{name}: tokens": evaluation.tokens,
+        f"{name}: seconds": round(evaluation.seconds, 2),
+        f"{name}: rows per second": round(rate, 1) if rate else "–",
+        f"{name}: errors / unscored": f"{evaluation.errors} / {evaluation.unscored}",
+    }
+
+
+def build_report(
+    *,
+    rows: Sequence[GoldRecord] = (),
+    results: Sequence[JudgeResult] = (),
+    judge: Judge | None = None,
+    evaluation: EvaluationReport | None = None,
+    baseline_results: Sequence[JudgeResult] | None = None,
+    baseline_evaluation: EvaluationReport | None = None,
+    compile_report: CompileReport | Mapping[str, Any] | None = None,
+    title: str | None = None,
+    gold_name: str = "",
+    max_disagreements: int = 20,
+    n_boot: int = 1000,
+) -> str:
+    """Render the report as one self-contained HTML document (plotly.js inlined, no network).
+
+    The report shows what is available: agreement of `results` with the rows' labels (and of
+    `baseline_results`, the uncompiled judge, next to it), the compile's own validation evidence
+    and Optuna study (from `compile_report`, or `judge.report_`), diagnostic plots, the worst
+    disagreements with the judge's per-statement verdicts, and LM calls, tokens and time.
+
+    Args:
+        rows: The gold rows that were judged.
+        results: The judge's results, one per row in the same order.
+        judge: The judge (for its parameters and compile report).
+        evaluation: `ragjudge.evaluate`'s report for `results` (for cost figures).
+        baseline_results: The uncompiled judge's results on the same rows.
+        baseline_evaluation: `ragjudge.evaluate`'s report for `baseline_results`.
+        compile_report: The compile report; defaults to `judge.report_`.
+        title: The page title.
+        gold_name: What the rows are called (e.g. the file name).
+        max_disagreements: How many disagreements to show.
+        n_boot: Bootstrap resamples for intervals computed here.
+
+    Returns:
+        The HTML document.
+
+    Raises:
+        ConfigurationError: If there is nothing to report or the inputs do not line up.
+
+    Example:
+        >>> import ragjudge
+        >>> from ragjudge.report import build_report
+        >>> rows = ragjudge.load_gold("gold.jsonl")  # doctest: +SKIP
+        >>> results, ev = ragjudge.evaluate(judge, rows)  # doctest: +SKIP
+        >>> html = build_report(  # doctest: +SKIP
+        ...     rows=rows, results=results, judge=judge, evaluation=ev
+        ... )
+    """
+    if len(rows) != len(results):
+        raise ConfigurationError(
+            f"`rows` has {len(rows)} items but `results` has {len(results)}; pass one result "
+            "per row, in row order"
+        )
+    if baseline_results is not None and len(baseline_results) != len(rows):
+        raise ConfigurationError(
+            f"`baseline_results` has {len(baseline_results)} items for {len(rows)} rows; pass "
+            "one result per row, in row order"
+        )
+    report = _compile_report(
+        compile_report if compile_report is not None else getattr(judge, "report_", None)
+    )
+    if not results and report is None:
+        raise ConfigurationError(
+            "nothing to report: pass `rows` and `results` (from `ragjudge.evaluate`) or a "
+            "compiled judge / `compile_report`"
+        )
+    compiled = report is not None
+    main_name = "compiled" if compiled else "judge"
+    other_name = "uncompiled" if compiled else "baseline"
+    params = _judge_params(judge, report)
+    base_params = dict(report.baseline_params) if report is not None else {}
+    metric = (judge.metric if judge is not None else None) or (report.metric if report else "")
+    lm = evaluation.lm if evaluation else (report.lm if report else str(params.get("lm") or ""))
+
+    sections: list[tuple[str, str, str]] = []  # (anchor, nav text, html)
+    variants: list[Variant] = []
+    variant_note = ""
+
+    # -- agreement on the rows given -------------------------------------------------------
+    if results:
+        overall, by_source, errors, unscored = agreement_of(rows, results, n_boot=n_boot)
+        other = other_src = None
+        if baseline_results is not None:
+            other, other_src, _, _ = agreement_of(rows, baseline_results, n_boot=n_boot)
+        if overall is None:
+            raise ConfigurationError(
+                "no row has both a label and a score; agreement needs labeled rows (`faithful` "
+                "0 or 1) that the judge could score"
+            )
+        table: dict[str, dict[str, Agreement | None]] = {ALL: {main_name: overall}}
+        if other is not None:
+            table[ALL][other_name] = other
+        held_out_note = ""
+        valid_ids = {p.id for p in report.predictions} if report is not None else set()
+        if report is not None and valid_ids and all(r.id in valid_ids for r in rows):
+            held_out_note = (
+                "These are the compile's validation rows, which no fitting saw, judged again."
+            )
+        elif report is not None and report.gold.get("sha256") == gold_fingerprint(rows):
+            pairs = [(r, x) for r, x in zip(rows, results, strict=True) if r.id in valid_ids]
+            if pairs:
+                held, *_ = agreement_of([p[0] for p in pairs], [p[1] for p in pairs], n_boot=n_boot)
+                row: dict[str, Agreement | None] = {main_name: held}
+                if baseline_results is not None:
+                    bpairs = [
+                        (r, x)
+                        for r, x in zip(rows, baseline_results, strict=True)
+                        if r.id in valid_ids
+                    ]
+                    row[other_name] = agreement_of(
+                        [p[0] for p in bpairs], [p[1] for p in bpairs], n_boot=n_boot
+                    )[0]
+                table["held-out (validation) rows"] = row
+            held_out_note = (
+                "These are the rows the judge was compiled on: all rows include the rows it was "
+                "tuned on, so their agreement is optimistic; the held-out rows are the fair "
+                "measure."
+            )
+        elif report is not None:
+            held_out_note = (
+                f"The judge was compiled on {esc(report.gold.get('path') or 'other rows')}; if "
+                "these rows overlap its training rows, agreement here is optimistic. The compile's "
+                "own validation rows (below) were held out from fitting."
+            )
+        for source, a in by_source.items():
+            table[source] = {main_name: a}
+            if other_src is not None and source in other_src:
+                table[source][other_name] = other_src[source]
+        body = _cards(overall, other, other_name)
+        body += (
+            f'<p class="note">Agreement of the judge\'s pass/fail decisions (AUROC: of its '
+            f"scores) with the {overall.n} labeled rows it could score"
+            f"{f' ({errors} errors, {unscored} unscored left out)' if errors or unscored else ''}"
+            f"; 95% percentile-bootstrap intervals. {held_out_note}</p>"
+        )
+        body += agreement_table(table)
+        figs = [
+            _panel(agreement_figure(table, title="Balanced accuracy, 95% CI"), "plot-agree-ba"),
+            _panel(
+                agreement_figure(table, metric="auroc", title="AUROC, 95% CI"), "plot-agree-auroc"
+            ),
+        ]
+        body += f'<div class="grid" style="margin-top:14px">{"".join(figs)}</div>'
+        sections.append(("agreement", "Agreement", body))
+        scale, thr = _scale(params), _threshold(params)
+        variants.append(Variant.from_results(main_name, rows, results, scale=scale, threshold=thr))
+        if baseline_results is not None:
+            variants.append(
+                Variant.from_results(
+                    other_name,
+                    rows,
+                    baseline_results,
+                    scale=_scale(base_params or params),
+                    threshold=_threshold(base_params),
+                )
+            )
+        variant_note = f"on the {overall.n} labeled, scored rows of {esc(gold_name or 'the data')}"
+
+    # -- the compile's own evidence --------------------------------------------------------
+    if report is not None:
+        table = {"validation rows": {"compiled": report.validation, "uncompiled": report.baseline}}
+        if report.init is not None:
+            table["validation rows"]["--init judge"] = report.init
+        for source, pair in report.by_source.items():
+            table[source] = {k.replace("baseline", "uncompiled"): v for k, v in pair.items()}
+        body = ""
+        if not results:
+            body += _cards(report.validation, report.baseline, "uncompiled")
+        sizes = ", ".join(f"{k} {v}" for k, v in report.sizes.items())
+        body += (
+            f'<p class="note">Measured by the compile on its validation rows, which no fitting '
+            f"saw (objective: <b>{esc(report.objective)}</b>; split: {esc(sizes)}). The "
+            "uncompiled judge is the default judge on the same LM.</p>"
+        )
+        body += agreement_table(table)
+        if not results:
+            figs = [
+                _panel(agreement_figure(table, title="Balanced accuracy, 95% CI"), "plot-val-ba"),
+                _panel(
+                    agreement_figure(table, metric="auroc", title="AUROC, 95% CI"),
+                    "plot-val-auroc",
+                ),
+            ]
+            body += f'<div class="grid" style="margin-top:14px">{"".join(figs)}</div>'
+        gold_items = {f"gold {k}": v for k, v in report.gold.items()}
+        split_items = {f"split {k}": v for k, v in report.split.items()}
+        body += (
+            '<div class="two" style="margin-top:14px">'
+            f"<div><h3>Parameters</h3>{params_table(report.params, report.baseline_params)}</div>"
+            f"<div><h3>Data</h3>{kv_table({**gold_items, **split_items})}</div></div>"
+        )
+        sections.append(("compile", "Compile evidence", body))
+        if not variants:
+            scale = _scale(report.params)
+            variants = [
+                variant_from_predictions(
+                    "compiled",
+                    report.predictions,
+                    scale=scale,
+                    threshold=_threshold(report.params),
+                ),
+                variant_from_predictions(
+                    "uncompiled",
+                    report.predictions,
+                    baseline=True,
+                    scale=_scale(report.baseline_params),
+                    threshold=_threshold(report.baseline_params),
+                ),
+            ]
+            variants = [v for v in variants if v.n]
+            variant_note = "on the compile's validation rows"
+
+    # -- diagnostics -----------------------------------------------------------------------
+    if variants and any(v.n for v in variants):
+        panels = [
+            _panel(confusion_figure(variants), "plot-confusion"),
+            _panel(histogram_figure(variants), "plot-histogram"),
+            _panel(roc_figure(variants), "plot-roc"),
+            _panel(reliability_figure(variants), "plot-reliability"),
+        ]
+        body = (
+            f'<p class="note">Scores are divided by the judge\'s scale, so they lie in [0, 1]; '
+            f"{variant_note}. The reliability diagram reads the score as a probability that the "
+            "answer is faithful; a fraction of supported statements is not calibrated by "
+            f'design.</p><div class="grid">{"".join(panels)}</div>'
+        )
+        sections.append(("diagnostics", "Diagnostics", body))
+
+    # -- the study -------------------------------------------------------------------------
+    if report is not None:
+        figures, notes = study_figures(report.study)
+        s = report.study
+        items: dict[str, Any] = {
+            "study": s.name,
+            "sampler": s.sampler,
+            "seed": s.seed,
+            "objectives": ", ".join(
+                f"{o} ({d})" for o, d in zip(s.objectives, s.directions, strict=False)
+            ),
+            "finished trials": s.n_trials,
+        }
+        if s.best_value is not None:
+            items["best value"] = s.best_value
+        items.update({f"best {k}": v for k, v in s.best_params.items()})
+        if s.pareto_front:
+            items["Pareto-optimal trials"] = len(s.pareto_front)
+        panels = []
+        for name, fig in figures.items():
+            panels.append(_panel(fig, f"plot-study-{name}", wide=name == "history"))
+        body = '<div class="grid">' + "".join(panels) + "</div>"
+        body += f'<div class="two" style="margin-top:14px">{kv_table(items)}</div>'
+        body += "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
+        sections.append(("study", "Optuna study", body))
+
+    # -- the worst disagreements -----------------------------------------------------------
+    if results and max_disagreements > 0:
+        scale = _scale(params)
+        cases = worst_disagreements(
+            rows,
+            results,
+            scale=scale,
+            limit=max_disagreements,
+            others=baseline_results,
+            other_name=other_name,
+        )
+        total = sum(
+            1
+            for r, x in zip(rows, results, strict=True)
+            if r.faithful is not None
+            and x.passed is not None
+            and not math.isnan(x.score)
+            and bool(x.passed) != bool(r.faithful)
+        )
+        judge_word = "compiled judge" if compiled else "judge"
+        body = (
+            f'<p class="note">{total} labeled rows where the {esc(judge_word)} disagrees '
+            f"with the label; the {len(cases)} shown are those where its score is furthest from "
+            "the label, sources taking turns. Labeled hallucinated spans are marked in the "
+            "answer. Read the verdicts against the context to tell a judge error from a label "
+            "error.</p>"
+        )
+        body += "".join(
+            disagreement_html(d, i, judge_name=main_name) for i, d in enumerate(cases, start=1)
+        )
+        if not cases:
+            body += '<p class="na">The judge agrees with every label.</p>'
+        sections.append(("disagreements", "Worst disagreements", body))
+
+    # -- cost ------------------------------------------------------------------------------
+    cost: dict[str, Any] = {}
+    if evaluation is not None:
+        cost.update(_cost_items(evaluation, main_name))
+    elif results:
+        cost[f"{main_name}: LM calls"] = sum(r.lm_calls for r in results)
+        cost[f"{main_name}: tokens"] = sum(r.tokens for r in results)
+    if baseline_evaluation is not None:
+        cost.update(_cost_items(baseline_evaluation, other_name))
+    if report is not None:
+        cost.update({f"compile LM calls: {k}": v for k, v in report.lm_calls.items()})
+        cost.update({f"compile seconds: {k}": round(v, 2) for k, v in report.seconds.items()})
+        trial_seconds = sum(t.seconds for t in report.study.trials)
+        if report.study.trials:
+            cost["compile: seconds in trials"] = round(trial_seconds, 2)
+    if cost:
+        sections.append(("cost", "LM calls, tokens, time", kv_table(cost)))
+
+    heading = title or f"{metric or 'judge'} report"
+    parts = [p for p in (metric, f"LM {lm}" if lm else "", gold_name) if p]
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    subtitle = esc(" · ".join([*parts, f"generated {when}", f"ragjudge {__version__}"]))
+    html_body = "".join(
+        f'<section id="{anchor}"><h2>{esc(text)}</h2>{body}</section>'
+        for anchor, text, body in sections
+    )
+    html_body += (
+        "<footer>Made by <code>ragjudge report</code>. All text from the data is escaped; the "
+        "file needs no network.</footer>"
+    )
+    return page(
+        title=heading,
+        subtitle=subtitle,
+        nav=[(anchor, text) for anchor, text, _ in sections],
+        body=html_body,
+    )
+
+
+def write_report(path: str | os.PathLike[str], **kwargs: Any) -> Path:
+    """Write `build_report(**kwargs)` to `path` (parent folders are created).
+
+    Args:
+        path: The `.html` file to write.
+        **kwargs: The keyword arguments of `build_report`.
+
+    Returns:
+        The path written.
+
+    Example:
+        >>> write_report("report.html", judge=compiled_judge)  # doctest: +SKIP
+    """
+    document = build_report(**kwargs)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(document, encoding="utf-8")
+    os.replace(tmp, target)
+    logger.info("wrote the report to %s (%d kB)", target, len(document) // 1024)
+    return target
+
+
+def report_judge(
+    judge: Judge,
+    rows: Sequence[GoldRecord],
+    *,
+    baseline: bool = True,
+    concurrency: int = 1,
+    on_result: Callable[[int, JudgeResult], None] | None = None,
+    n_boot: int = 1000,
+    **render: Any,
+) -> str:
+    """Judge `rows` (and, for a compiled judge, the uncompiled judge too) and render the report.
+
+    Args:
+        judge: The judge, compiled or not.
+        rows: Labeled gold rows.
+        baseline: For a compiled judge, also judge the rows with the uncompiled judge (the
+            same LM calls again) to compare the two on these rows.
+        concurrency: Items judged at once.
+        on_result: Called as each item finishes (both judges).
+        n_boot: Bootstrap resamples for the intervals.
+        **render: More keyword arguments of `build_report` (`title`, `gold_name`, ...).
+
+    Returns:
+        The HTML document.
+
+    Example:
+        >>> html = report_judge(ragjudge.load("judges/f.json"), rows)  # doctest: +SKIP
+    """
+    results, evaluation = evaluate(
+        judge, rows, concurrency=concurrency, on_result=on_result, n_boot=n_boot
+    )
+    base_results = base_eval = None
+    other = baseline_of(judge) if baseline else None
+    if other is not None:
+        base_results, base_eval = evaluate(
+            other, rows, concurrency=concurrency, on_result=on_result, n_boot=n_boot
+        )
+    return build_report(
+        rows=rows,
+        results=results,
+        judge=judge,
+        evaluation=evaluation,
+        baseline_results=base_results,
+        baseline_evaluation=base_eval,
+        n_boot=n_boot,
+        **render,
+    )

@@ -1,0 +1,169 @@
+"""`ragjudge report`, and `--report` on `evaluate` and `compile`, run in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragjudge.cli import main
+
+
+def test_report_command_compares_compiled_and_uncompiled(
+    compiled_judge_file: Path, sample_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.html"
+    code = main(
+        [
+            "report",
+            "--judge",
+            str(compiled_judge_file),
+            "--gold",
+            str(sample_path),
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert f"wrote {out}" in text
+    assert "compiled: balanced accuracy" in text and "uncompiled: balanced accuracy" in text
+    document = out.read_text(encoding="utf-8")
+    for anchor in ("agreement", "compile", "diagnostics", "study", "disagreements", "cost"):
+        assert f'<section id="{anchor}">' in document
+    assert 'id="plot-study-pareto"' in document  # the fixture's study is multi-objective
+    assert "uncompiled: LM calls" in document and "compiled: tokens" in document
+    # the judge was compiled on these very rows: the report says its figures are optimistic
+    assert "held-out (validation) rows" in document and "optimistic" in document
+    saved = json.loads(compiled_judge_file.read_text())["compile"]
+    assert saved["study"]["name"] in document
+
+
+def test_no_baseline_skips_the_uncompiled_judge(
+    compiled_judge_file: Path, sample_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.html"
+    assert (
+        main(
+            [
+                "report",
+                "--judge",
+                str(compiled_judge_file),
+                "--gold",
+                str(sample_path),
+                "--out",
+                str(out),
+                "--no-baseline",
+                "--max-disagreements",
+                "2",
+            ]
+        )
+        == 0
+    )
+    assert "uncompiled: balanced" not in capsys.readouterr().out
+    document = out.read_text(encoding="utf-8")
+    assert "uncompiled: LM calls" not in document
+    assert document.count('<article class="case"') == 2
+
+
+def test_report_of_an_uncompiled_judge(sample_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "plain.html"
+    assert main(["report", "--gold", str(sample_path), "--out", str(out), "--limit", "20"]) == 0
+    document = out.read_text(encoding="utf-8")
+    assert '<section id="study">' not in document and '<section id="agreement">' in document
+
+
+def test_report_needs_an_html_path(
+    sample_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "--gold", str(sample_path), "--out", str(tmp_path / "r.txt")]) == 2
+    assert "name an .html file" in capsys.readouterr().err
+
+
+def test_evaluate_report_option(sample_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "ev.html"
+    assert (
+        main(["evaluate", "--gold", str(sample_path), "--report", str(out), "--format", "json"])
+        == 0
+    )
+    document = out.read_text(encoding="utf-8")
+    assert '<section id="disagreements">' in document and "judge: LM calls" in document
+
+
+def test_compile_report_option(sample_path: Path, tmp_path: Path) -> None:
+    judge, out = tmp_path / "j.json", tmp_path / "c.html"
+    assert (
+        main(
+            [
+                "compile",
+                "--gold",
+                str(sample_path),
+                "--out",
+                str(judge),
+                "--trials",
+                "4",
+                "--report",
+                str(out),
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
+    document = out.read_text(encoding="utf-8")
+    assert (
+        "These are the compile&#x27;s validation rows" in document
+        or "These are the compile's validation rows" in document
+    )
+    assert 'id="plot-study-history"' in document
+    n_valid = len(json.loads(judge.read_text())["compile"]["predictions"])
+    assert f"{sample_path} (validation rows)" in document
+    assert f"rows judged</th><td>{n_valid}</td>" in document
+
+
+def test_compile_refuses_a_bad_report_path_before_compiling(
+    sample_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    judge = tmp_path / "j.json"
+    assert (
+        main(
+            [
+                "compile",
+                "--gold",
+                str(sample_path),
+                "--out",
+                str(judge),
+                "--report",
+                str(tmp_path / "c.pdf"),
+            ]
+        )
+        == 2
+    )
+    assert not judge.exists()
+    assert "name an .html file" in capsys.readouterr().err
+
+
+def test_evaluate_reports_only_the_faithfulness_metric(
+    sample_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    out = tmp_path / "ev.html"
+    assert (
+        main(
+            [
+                "evaluate",
+                "--gold",
+                str(sample_path),
+                "--metric",
+                "faithfulness,answer_relevancy",
+                "--report",
+                str(out),
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
+    assert (tmp_path / "ev.faithfulness.html").exists()
+    assert not (tmp_path / "ev.answer_relevancy.html").exists()
+    assert "no report for answer_relevancy" in caplog.text
