@@ -151,7 +151,8 @@ def test_bad_gold_is_one_line_exit_2(
 
 def test_cli_bad_gold_subprocess_has_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
-    path.write_bytes(b'{"id": "a", "answer": "ok"}\n{"id": "b", "answer": "ok"}\n{"id": "c", "answer": "\xff"}\n')
+    good = b'{"id": "a", "answer": "ok"}\n{"id": "b", "answer": "ok"}\n'
+    path.write_bytes(good + b'{"id": "c", "answer": "\xff"}\n')
     done = _cli("evaluate", "--gold", str(path), cwd=tmp_path)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
