@@ -217,7 +217,7 @@ def _read_jsonl(path: Path) -> Iterable[tuple[int, Any]]:
             if not line.strip():
                 continue
             try:
-                text = line.decode("utf-8")
+                text = line.decode("utf-8-sig" if number == 1 else "utf-8").strip()
             except UnicodeDecodeError as exc:
                 raise GoldDataError(
                     f"is not valid UTF-8 (byte {exc.start}); re-encode the file as UTF-8",
@@ -229,6 +229,10 @@ def _read_jsonl(path: Path) -> Iterable[tuple[int, Any]]:
             except json.JSONDecodeError as exc:
                 raise GoldDataError(
                     f"is not valid JSON ({exc.msg} at column {exc.colno})", file=name, row=number
+                ) from None
+            except RecursionError:
+                raise GoldDataError(
+                    "is nested too deeply to be a row", file=name, row=number
                 ) from None
             if not isinstance(obj, dict):
                 raise GoldDataError(
@@ -303,8 +307,17 @@ def _validate(
     except pydantic.ValidationError as exc:
         error = exc.errors()[0]
         field = str(error["loc"][0]) if error["loc"] else None
-        column = mapping.get(field, field) if field else None
-        raise GoldDataError(_short(error["msg"]), file=file, row=row, field=column) from None
+        at: str | None = mapping.get(field, field) if field else None
+        message = _short(error["msg"])
+        if error["type"] not in ("value_error", "missing"):
+            message += f" (got {_describe(error.get('input'))})"
+        raise GoldDataError(message, file=file, row=row, field=at) from None
+
+
+def _describe(value: Any) -> str:
+    text = json.dumps(value, default=str) if not isinstance(value, str) else repr(value)
+    text = text if len(text) <= 40 else text[:39] + "…"
+    return f"{type(value).__name__} {text}"
 
 
 def _short(message: str) -> str:
