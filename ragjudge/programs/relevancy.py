@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import math
@@ -59,17 +60,29 @@ def check_unit(owner: str, name: str, value: float) -> None:
         )
 
 
-def _embed_function() -> Any:
-    """The text -> vectors function of `ragjudge.embeddings`, or None when it is unavailable."""
+@functools.cache
+def _embedding_model() -> tuple[Any, str]:
+    """The MiniLM model of `ragjudge.embeddings` and "", or None and why it is unavailable."""
     try:
         module = importlib.import_module("ragjudge.embeddings")
-    except ImportError:
+        return module.load_minilm("cpu"), ""
+    except Exception as exc:  # an optional model may fail to load in many ways
+        logger.debug("embeddings unavailable", exc_info=True)
+        return None, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
+def _embed_function() -> Any:
+    """A texts -> unit vectors function backed by all-MiniLM-L6-v2, or None when unavailable."""
+    model, _ = _embedding_model()
+    if model is None:
         return None
-    for name in ("embed", "encode", "embed_texts"):
-        function = getattr(module, name, None)
-        if callable(function):
-            return function
-    return None
+
+    def embed(texts: Sequence[str]) -> Any:
+        return model.encode(
+            list(texts), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
+
+    return embed
 
 
 def question_similarities(
@@ -102,7 +115,7 @@ def question_similarities(
         return [], "lexical" if similarity == "lexical" else similarity
     if similarity != "lexical":
         embed = _embed_function()
-        failure = "ragjudge.embeddings is not importable"
+        failure = _embedding_model()[1] if embed is None else ""
         if embed is not None:
             try:
                 vectors = np.asarray(embed([question, *texts]), dtype=float)
@@ -113,9 +126,9 @@ def question_similarities(
                 return [float(min(1.0, max(0.0, c))) for c in cosines], (
                     f"embeddings:{EMBEDDING_MODEL}"
                 )
-            except Exception as exc:  # an optional model may fail to load in many ways
+            except Exception as exc:  # an embedding failure falls back to lexical similarity
                 failure = f"{type(exc).__name__}: {exc}"
-                logger.debug("embeddings unavailable, using lexical similarity", exc_info=True)
+                logger.debug("embedding failed, using lexical similarity", exc_info=True)
         if similarity == "embeddings":
             raise ConfigurationError(
                 f"similarity='embeddings' needs the {EMBEDDING_MODEL} model ({failure}); "
@@ -230,15 +243,16 @@ class AnswerRelevancy(Judge):
         questions = [str(q) for q in out.questions if str(q).strip()]
         sims, method = question_similarities(question, questions, similarity=self.similarity)
         offline = is_offline_lm(dspy.settings.lm)
-        return self.finish(
-            details={
-                "questions": questions,
-                "similarities": sims,
-                "noncommittal": bool(out.noncommittal),
-                "similarity": method,
-                "question_generation": OFFLINE_GENERATION if offline else "lm",
-            }
-        )
+        details = {
+            "questions": questions,
+            "similarities": sims,
+            "noncommittal": bool(out.noncommittal),
+            "similarity": method,
+            "question_generation": OFFLINE_GENERATION if offline else "lm",
+        }
+        if method == "lexical" and self.similarity == "auto":
+            details["embeddings_unavailable"] = _embedding_model()[1] or "not loaded"
+        return self.finish(details=details)
 
     def finish(self, *, details: dict[str, Any], **overrides: Any) -> JudgeResult:
         """Score raw judge outputs with this judge's policies (no LM call).
