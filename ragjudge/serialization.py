@@ -218,13 +218,54 @@ def load(path: str | os.PathLike[str], *, trust_modified: bool = False) -> Judge
     return _build(cls, document, name)
 
 
-def _build(cls: type[Judge], document: JudgeFile, name: str) -> Judge:
-    allowed = set(cls._param_names())
-    unknown = set(document.params) - allowed
+#: The keys DSPy writes for one predictor; DSPy's `Predict.load_state` sets any other key as
+#: an attribute of the predictor, so a file may carry no others.
+_PREDICTOR_KEYS = frozenset({"traces", "train", "demos", "signature", "lm", "fields"})
+
+
+def _check_data_only(cls: type[Judge], document: JudgeFile, name: str) -> None:
+    """Refuse content that would make loading do more than restore data.
+
+    Parameters are checked against the constructor; `lm` must be a model name (never an LM
+    object to rebuild, whose class DSPy would import); each predictor's state may hold only
+    DSPy's own keys, with no saved LM and demos that are plain JSON objects.
+    """
+    unknown = set(document.params) - set(cls._param_names())
     if unknown:
         raise SerializationError(
             f"{name}: unknown parameters for {cls.__name__}: {sorted(unknown)}"
         )
+    lm = document.params.get("lm")
+    if lm is not None and not isinstance(lm, str):
+        raise SerializationError(
+            f"{name}: the `lm` parameter must be a model name or null, not "
+            f"{type(lm).__name__}; judge files never rebuild LM objects"
+        )
+    for key, value in document.state.items():
+        if key == "ragjudge":
+            continue
+        if not isinstance(value, dict):
+            raise SerializationError(f"{name}: damaged judge state ({key!r} is not an object)")
+        extra = set(value) - _PREDICTOR_KEYS
+        if extra:
+            raise SerializationError(
+                f"{name}: predictor {key!r} carries unexpected entries {sorted(extra)}; "
+                "a judge file holds data only"
+            )
+        if value.get("lm") is not None:
+            raise SerializationError(
+                f"{name}: predictor {key!r} carries a saved LM; judge files name their LM in "
+                "params.lm only (set it to null, or pass --lm)"
+            )
+        demos = value.get("demos", [])
+        if not isinstance(demos, list) or not all(isinstance(d, dict) for d in demos):
+            raise SerializationError(
+                f"{name}: predictor {key!r} has demos that are not JSON objects"
+            )
+
+
+def _build(cls: type[Judge], document: JudgeFile, name: str) -> Judge:
+    _check_data_only(cls, document, name)
     try:
         judge = cls(**document.params)
     except (TypeError, ValueError) as exc:
@@ -245,7 +286,7 @@ def _build(cls: type[Judge], document: JudgeFile, name: str) -> Judge:
     except (KeyError, TypeError, ValueError, pydantic.ValidationError) as exc:
         raise SerializationError(f"{name}: damaged judge state ({exc})") from None
     if document.compile is not None:
-        judge.report_ = document.compile  # type: ignore[attr-defined]
+        judge.report_ = document.compile
     return judge
 
 

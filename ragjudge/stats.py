@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 import pydantic
 
 __all__ = [
@@ -162,25 +163,25 @@ def agreement(
     )
 
 
-def balanced_accuracy(labels: Sequence[int], passed: Sequence[bool]) -> float:
+def balanced_accuracy(labels: npt.ArrayLike, passed: npt.ArrayLike) -> float:
     """Balanced accuracy (mean of the recalls of both classes)."""
     y, p = np.asarray(labels, float), np.asarray(passed, float)
     return float(_ba(*_counts(y, p, np.ones((1, len(y)))))[0])
 
 
-def cohen_kappa(labels: Sequence[int], passed: Sequence[bool]) -> float:
+def cohen_kappa(labels: npt.ArrayLike, passed: npt.ArrayLike) -> float:
     """Cohen's kappa of two binary raters."""
     y, p = np.asarray(labels, float), np.asarray(passed, float)
     return float(_kappa(*_counts(y, p, np.ones((1, len(y)))))[0])
 
 
-def f1(labels: Sequence[int], passed: Sequence[bool]) -> float:
+def f1(labels: npt.ArrayLike, passed: npt.ArrayLike) -> float:
     """F1 of the positive (faithful) class."""
     y, p = np.asarray(labels, float), np.asarray(passed, float)
     return float(_f1(*_counts(y, p, np.ones((1, len(y)))))[0])
 
 
-def auroc(labels: Sequence[int], scores: Sequence[float]) -> float:
+def auroc(labels: npt.ArrayLike, scores: npt.ArrayLike) -> float:
     """Area under the ROC curve (ties count one half)."""
     y, s = np.asarray(labels, float), np.asarray(scores, float)
     return float(_auroc(y, s, np.ones((1, len(y))))[0])

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             mapping=args.map,
             concurrency=concurrency,
         )
-    report = compiled.report_  # type: ignore[attr-defined]
+    report = compiled.report_ or {}
     if args.format == "json":
         emit(summary(report))
     else:

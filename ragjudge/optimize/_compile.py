@@ -196,15 +196,12 @@ def compile_judge(
         )
     if n_trials < 1:
         raise ConfigurationError("`n_trials` must be at least 1")
-    gold_name = None if isinstance(gold, Sequence) and not isinstance(gold, str) else str(gold)
-    rows = (
-        list(gold)
-        if gold_name is None
-        else load_gold(  # type: ignore[arg-type]
-            gold_name, mapping=mapping, require_labels=True
-        )
-    )
-    rows = [r for r in rows if r.faithful is not None]
+    gold_name: str | None = None
+    if isinstance(gold, (str, os.PathLike)):
+        gold_name = os.fspath(gold)
+        rows = load_gold(gold_name, mapping=mapping, require_labels=True)
+    else:
+        rows = [r for r in gold if r.faithful is not None]
     train, valid = split_gold(rows, valid_fraction=valid_fraction, group_by=group_by, seed=seed)
     init_judge = _load_init(init)
     offline = _is_offline(judge)
@@ -277,7 +274,9 @@ def compile_judge(
     # 3. The study.
     t0 = time.perf_counter()
     name = study_name or f"ragjudge-{judge.metric}-{gold_fingerprint(rows)[:12]}-s{seed}"
-    directions = ["maximize", "minimize"] if len(multi) > 1 else ["maximize"]
+    directions: list[Literal["minimize", "maximize"]] = (
+        ["maximize", "minimize"] if len(multi) > 1 else ["maximize"]
+    )
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(
         study_name=name,
@@ -421,7 +420,7 @@ def compile_judge(
             for row, c, b in zip(valid, compiled_out, baseline_out, strict=True)
         ],
     )
-    compiled.report_ = report.model_dump(mode="json")  # type: ignore[attr-defined]
+    compiled.report_ = report.model_dump(mode="json")
     return compiled
 
 

@@ -14,6 +14,7 @@ from optuna.distributions import (
     IntDistribution,
     distribution_to_json,
 )
+from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
 from ragjudge.exceptions import ConfigurationError
@@ -50,7 +51,7 @@ def open_storage(url: str | None) -> optuna.storages.BaseStorage | None:
             raise ConfigurationError(f"--storage: cannot open the study storage ({exc})") from None
     path = Path(url)
     path.parent.mkdir(parents=True, exist_ok=True)
-    backend = optuna.storages.journal.JournalFileBackend(str(path))
+    backend = JournalFileBackend(str(path))
     return optuna.storages.JournalStorage(backend)
 
 
