@@ -45,7 +45,9 @@ def validate_aggregate_params(params: Mapping[str, Any]) -> dict[str, Any]:
         ConfigurationError: For an unknown score name, aggregate or a non-finite threshold.
     """
     score = params.get("score", "rouge")
-    names = list(SCORE_KEYS) if score == "mean" else [score] if isinstance(score, str) else list(score)
+    names = (
+        list(SCORE_KEYS) if score == "mean" else [score] if isinstance(score, str) else list(score)
+    )
     bad = [n for n in names if n not in SCORE_KEYS]
     if bad or not names:
         raise ConfigurationError(
@@ -61,7 +63,9 @@ def validate_aggregate_params(params: Mapping[str, Any]) -> dict[str, Any]:
     for key, default in (("sentence_threshold", 0.5), ("pass_threshold", 0.5)):
         value = float(params.get(key, default))
         if not math.isfinite(value):
-            raise ConfigurationError(f"The `{key}` parameter must be a finite float. Got {value!r}.")
+            raise ConfigurationError(
+                f"The `{key}` parameter must be a finite float. Got {value!r}."
+            )
         out[key] = value
     return out
 

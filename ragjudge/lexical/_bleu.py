@@ -13,9 +13,85 @@ import sys
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
-__all__ = ["char_bleu", "char_ngram_counts", "ngram_counts", "word_bleu"]
+import numpy as np
+
+__all__ = ["CharNgramIndex", "char_bleu", "char_ngram_counts", "ngram_counts", "word_bleu"]
 
 _TINY = sys.float_info.min
+_MAX_N = 4
+_BITS = 16
+_SENTINEL = (1 << _BITS) - 1  # rank of a character that does not occur in the context
+
+
+def _ngram_keys(ranks: np.ndarray, n: int) -> np.ndarray:
+    length = len(ranks) - n + 1
+    if length <= 0:
+        return np.empty(0, dtype=np.uint64)
+    keys = ranks[:length].copy()
+    for j in range(1, n):
+        keys <<= np.uint64(_BITS)
+        keys |= ranks[j : j + length]
+    return keys
+
+
+class CharNgramIndex:
+    """Character 1- to 4-gram counts of one context, for fast clipped BLEU counts.
+
+    Characters are ranked (16 bits each) so an n-gram is one `uint64`; each order keeps a
+    sorted key array, and the count of any n-gram is a binary search. Built once per context
+    and shared by all sentences scored against it.
+
+    Args:
+        text: The context string.
+    """
+
+    __slots__ = ("_chars", "_counters", "_sorted", "length")
+
+    def __init__(self, text: str) -> None:
+        self.length = len(text)
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+        chars, ranks = np.unique(codes, return_inverse=True)
+        self._chars = chars
+        self._counters: list[Counter[str]] | None = None
+        self._sorted: list[np.ndarray] = []
+        if len(chars) >= _SENTINEL:  # pragma: no cover - > 65,534 distinct characters
+            self._counters = char_ngram_counts(text)
+            return
+        r = ranks.astype(np.uint64).ravel()
+        self._sorted = [np.sort(_ngram_keys(r, n)) for n in range(1, _MAX_N + 1)]
+
+    def clipped_counts(self, sentence: str) -> list[int]:
+        """Clipped n-gram match counts (NLTK's modified-precision numerators), n = 1..4."""
+        if self._counters is not None:  # pragma: no cover
+            return [_clipped(sentence, n, ref) for n, ref in enumerate(self._counters, start=1)]
+        if not sentence or len(self._chars) == 0:
+            return [0] * _MAX_N
+        codes = np.frombuffer(sentence.encode("utf-32-le"), dtype=np.uint32)
+        idx = np.searchsorted(self._chars, codes)
+        idx_c = np.minimum(idx, len(self._chars) - 1)
+        found = self._chars[idx_c] == codes
+        if not found.any():
+            return [0] * _MAX_N
+        ranks = np.where(found, idx_c, _SENTINEL).astype(np.uint64)
+        out: list[int] = []
+        for n, ref in enumerate(self._sorted, start=1):
+            keys = _ngram_keys(ranks, n)
+            if keys.size == 0 or ref.size == 0:
+                out.append(0)
+                continue
+            uniq, counts = np.unique(keys, return_counts=True)
+            have = np.searchsorted(ref, uniq, "right") - np.searchsorted(ref, uniq, "left")
+            out.append(int(np.minimum(counts, have).sum()))
+        return out
+
+
+def _clipped(sentence: str, n: int, ref: Counter[str]) -> int:
+    counts = Counter(sentence[i : i + n] for i in range(len(sentence) - n + 1))
+    num = 0
+    for gram, c in counts.items():
+        r = ref.get(gram, 0)
+        num += c if c < r else r
+    return num
 
 
 def char_ngram_counts(text: str, max_n: int = 4) -> list[Counter[str]]:
@@ -31,36 +107,26 @@ def ngram_counts(tokens: Sequence[Hashable], max_n: int = 4) -> list[Counter[tup
     ]
 
 
-def char_bleu(sentence: str, context_counts: Sequence[Counter[str]], context_len: int) -> float:
+def char_bleu(sentence: str, context: CharNgramIndex) -> float:
     """Reference (character-level, unsmoothed) BLEU of `sentence` against one context string.
 
     Args:
         sentence: The hypothesis string.
-        context_counts: `char_ngram_counts(context)` (cached per context).
-        context_len: `len(context)` in characters.
+        context: The context's `CharNgramIndex` (cached per context).
 
     Returns:
         The BLEU score, identical to NLTK's `sentence_bleu([context], sentence)`.
     """
     hyp_len = len(sentence)
-    numerators: list[int] = []
-    denominators: list[int] = []
-    for n, ref in enumerate(context_counts, start=1):
-        if hyp_len >= n:
-            counts = Counter(sentence[i : i + n] for i in range(hyp_len - n + 1))
-            num = 0
-            for gram, c in counts.items():
-                r = ref.get(gram, 0)
-                num += c if c < r else r
-            numerators.append(num)
-            denominators.append(max(1, hyp_len - n + 1))
-        else:
-            numerators.append(0)
-            denominators.append(1)
+    numerators = context.clipped_counts(sentence)
     if numerators[0] == 0:
         return 0.0
-    bp = _brevity_penalty(context_len, hyp_len)
-    logs = (0.25 * math.log(num / den if num else _TINY) for num, den in zip(numerators, denominators))
+    denominators = [max(1, hyp_len - n + 1) for n in range(1, _MAX_N + 1)]
+    bp = _brevity_penalty(context.length, hyp_len)
+    logs = (
+        0.25 * math.log(num / den if num else _TINY)
+        for num, den in zip(numerators, denominators, strict=False)
+    )
     return bp * math.exp(math.fsum(logs))
 
 

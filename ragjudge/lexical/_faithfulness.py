@@ -210,8 +210,10 @@ class DeterministicFaithfulness:
             max_workers=workers, initializer=_worker_init, initargs=(self.compat, self.variant)
         ) as pool:
             for chunk, scored in zip(
-                chunks, pool.map(_worker_score, [[pairs[k] for k in ch] for ch in chunks])
+                chunks,
+                pool.map(_worker_score, [[pairs[k] for k in ch] for ch in chunks]),
+                strict=False,
             ):
-                for k, s in zip(chunk, scored):
+                for k, s in zip(chunk, scored, strict=False):
                     results[k] = s
         return [self._finish(s) for s in results if s is not None]

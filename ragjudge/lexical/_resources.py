@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from nltk.tokenize.punkt import PunktSentenceTokenizer
     from nltk.tokenize.destructive import NLTKWordTokenizer
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
 
 __all__ = ["DATA_DIR", "english_stopwords", "punkt_english", "treebank_word_tokenizer"]
 

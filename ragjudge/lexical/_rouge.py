@@ -145,8 +145,8 @@ def rouge_l_precision(
         return 0.0
     union: set[str] = set()
     answer_sets = [set(seg) for seg in answer_segments]
-    for cseg, cset in zip(context_segments, context_segment_sets):
-        for aseg, aset in zip(answer_segments, answer_sets):
+    for cseg, cset in zip(context_segments, context_segment_sets, strict=False):
+        for aseg, aset in zip(answer_segments, answer_sets, strict=False):
             common = aset & cset
             if not common or common <= union:
                 continue  # this pair cannot add a word to the union

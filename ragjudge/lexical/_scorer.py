@@ -8,11 +8,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
-from ragjudge.lexical._bleu import char_bleu, char_ngram_counts, ngram_counts, word_bleu
+from ragjudge.lexical._bleu import CharNgramIndex, char_bleu, ngram_counts, word_bleu
 from ragjudge.lexical._rouge import rouge_l_precision, rouge_segments
 from ragjudge.lexical._text import ce_tokens, content_tokens, reference_tokens, split_sentences
 
-__all__ = ["Compat", "SentenceScores", "SentenceScorer", "Variant"]
+__all__ = ["Compat", "SentenceScorer", "SentenceScores", "Variant"]
 
 Compat = Literal["reference", "continuous-eval"]
 Variant = Literal["default", "words"]
@@ -34,8 +34,9 @@ class _Context:
     rouge_sets: list[frozenset[str]]
     rouge_vocab: frozenset[str]
     tokens: frozenset[Hashable]
-    bleu_counts: list[Counter[str]] | list[Counter[tuple[Hashable, ...]]]
-    length: int
+    bleu_chars: CharNgramIndex | None
+    bleu_words: list[Counter[tuple[Hashable, ...]]] | None
+    size: int
 
 
 class SentenceScorer:
@@ -43,21 +44,29 @@ class SentenceScorer:
 
     One instance is meant for many rows: a context string that was seen before (rows sharing a
     document, or the same context across sentences) is tokenized, segmented and n-gram counted
-    only once (least-recently-used cache of `cache_size` contexts).
+    only once (least-recently-used cache bounded by `cache_size` and `cache_chars`).
 
     Args:
         compat: `"reference"` or `"continuous-eval"` (see `DeterministicFaithfulness`).
         variant: `"default"` or `"words"`.
         cache_size: How many processed contexts to keep.
+        cache_chars: Bound on the total length of the cached contexts (memory).
     """
 
     def __init__(
-        self, *, compat: Compat = "reference", variant: Variant = "default", cache_size: int = 256
+        self,
+        *,
+        compat: Compat = "reference",
+        variant: Variant = "default",
+        cache_size: int = 256,
+        cache_chars: int = 500_000,
     ) -> None:
         self.compat = compat
         self.variant = variant
         self.cache_size = cache_size
+        self.cache_chars = cache_chars
         self._cache: OrderedDict[str, _Context] = OrderedDict()
+        self._cached_chars = 0
 
     # -- contexts -------------------------------------------------------------------------
     def _context(self, context: str) -> _Context:
@@ -67,8 +76,12 @@ class SentenceScorer:
             return hit
         ctx = self._process_context(context)
         self._cache[context] = ctx
-        if len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        self._cached_chars += ctx.size
+        while self._cache and (
+            len(self._cache) > self.cache_size or self._cached_chars > self.cache_chars
+        ):
+            _, old = self._cache.popitem(last=False)
+            self._cached_chars -= old.size
         return ctx
 
     def _process_context(self, context: str) -> _Context:
@@ -81,8 +94,9 @@ class SentenceScorer:
                 rouge_sets=sets,
                 rouge_vocab=frozenset(flat),
                 tokens=frozenset(flat),
-                bleu_counts=ngram_counts(flat),
-                length=len(flat),
+                bleu_chars=None,
+                bleu_words=ngram_counts(flat),
+                size=len(context),
             )
         segs = rouge_segments(context)
         sets = [frozenset(s) for s in segs]
@@ -97,8 +111,9 @@ class SentenceScorer:
             rouge_sets=sets,
             rouge_vocab=vocab,
             tokens=tokens,
-            bleu_counts=char_ngram_counts(context),
-            length=len(context),
+            bleu_chars=CharNgramIndex(context),
+            bleu_words=None,
+            size=len(context),
         )
 
     # -- sentences ------------------------------------------------------------------------
@@ -118,7 +133,8 @@ class SentenceScorer:
         bleu: list[float] = []
         if not sentences:
             return SentenceScores(
-                rouge_p_by_sentence=rouge, token_overlap_p_by_sentence=overlap,
+                rouge_p_by_sentence=rouge,
+                token_overlap_p_by_sentence=overlap,
                 bleu_score_by_sentence=bleu,
             )
         ctx = self._context(context)
@@ -132,14 +148,16 @@ class SentenceScorer:
                 )
                 distinct = set(toks)
                 overlap.append(len(distinct & ctx.tokens) / len(distinct) if distinct else 0.0)
-                bleu.append(word_bleu(toks, ctx.bleu_counts))  # type: ignore[arg-type]
+                bleu.append(word_bleu(toks, ctx.bleu_words or []))
                 continue
             if _PUNCT_AND_SPACE.issuperset(sentence):
                 rouge.append(0.0)
             else:
                 rouge.append(
                     rouge_l_precision(
-                        rouge_segments(sentence), ctx.rouge_segments, ctx.rouge_sets,
+                        rouge_segments(sentence),
+                        ctx.rouge_segments,
+                        ctx.rouge_sets,
                         ctx.rouge_vocab,
                     )
                 )
@@ -149,9 +167,10 @@ class SentenceScorer:
             else:
                 rtoks = set(reference_tokens(sentence))
                 overlap.append(len(rtoks & ctx.tokens) / len(rtoks) if rtoks else 0.0)
-            bleu.append(char_bleu(sentence, ctx.bleu_counts, ctx.length))  # type: ignore[arg-type]
+            bleu.append(char_bleu(sentence, ctx.bleu_chars) if ctx.bleu_chars else 0.0)
         return SentenceScores(
-            rouge_p_by_sentence=rouge, token_overlap_p_by_sentence=overlap,
+            rouge_p_by_sentence=rouge,
+            token_overlap_p_by_sentence=overlap,
             bleu_score_by_sentence=bleu,
         )
 
