@@ -136,16 +136,74 @@ def _panel(fig: go.Figure, div_id: str, *, wide: bool = False) -> str:
     return f'<div class="panel{" wide" if wide else ""}">{figure_html(fig, div_id)}</div>'
 
 
-def _cost_items(evaluation: EvaluationReport, name: str) -> dict[str, Any]:
-    rate = evaluation.rows / evaluation.seconds if evaluation.seconds else None
-    return {
-        f"{name}: rows judged": evaluation.rows,
-        f"{name}: LM calls": evaluation.lm_calls,
-        f"{name}: tokens": evaluation.tokens,
-        f"{name}: seconds": round(evaluation.seconds, 2),
-        f"{name}: rows per second": round(rate, 1) if rate else "–",
-        f"{name}: errors / unscored": f"{evaluation.errors} / {evaluation.unscored}",
-    }
+def _cost_html(
+    judged: Sequence[tuple[str, EvaluationReport | None, Sequence[JudgeResult] | None]],
+    report: CompileReport | None,
+) -> str:
+    """LM calls, tokens and time: of judging these rows (per judge), and of the compile."""
+    out = ""
+    lines = []
+    for name, evaluation, results in judged:
+        if evaluation is None and not results:
+            continue
+        if evaluation is not None:
+            rows, calls, tokens = evaluation.rows, evaluation.lm_calls, evaluation.tokens
+            seconds: float | None = evaluation.seconds
+            errors, unscored = evaluation.errors, evaluation.unscored
+        else:
+            assert results is not None
+            rows = len(results)
+            calls = sum(r.lm_calls for r in results)
+            tokens = sum(r.tokens for r in results)
+            seconds = None
+            errors = sum(1 for r in results if r.error)
+            unscored = sum(1 for r in results if not r.error and math.isnan(r.score))
+        cells = [
+            f"{rows:,}",
+            f"{calls:,}",
+            f"{calls / rows:.2f}" if rows else "–",
+            f"{tokens:,}",
+            f"{tokens / rows:,.0f}" if rows else "–",
+            f"{seconds:.2f}" if seconds is not None else "–",
+            f"{rows / seconds:.1f}" if seconds else "–",
+            f"{errors:,}",
+            f"{unscored:,}",
+        ]
+        lines.append(f"<tr><th>{esc(name)}</th>{''.join(f'<td>{c}</td>' for c in cells)}</tr>")
+    if lines:
+        head = "".join(
+            f"<th>{h}</th>"
+            for h in (
+                "judge",
+                "rows judged",
+                "LM calls",
+                "per row",
+                "tokens",
+                "per row",
+                "seconds",
+                "rows / s",
+                "errors",
+                "unscored",
+            )
+        )
+        out += (
+            "<h3>Judging these rows</h3>"
+            f'<table class="agree cost"><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(lines)
+            + "</tbody></table>"
+        )
+    if report is not None:
+        compile_calls = dict(report.lm_calls)
+        seconds_items = {k: f"{v:.2f} s" for k, v in report.seconds.items()}
+        if report.study.trials:
+            seconds_items["inside trials"] = f"{sum(t.seconds for t in report.study.trials):.2f} s"
+        out += (
+            "<h3>Compile</h3>"
+            '<div class="two">'
+            f"<div><h4>LM calls</h4>{kv_table(compile_calls)}</div>"
+            f"<div><h4>time</h4>{kv_table(seconds_items)}</div></div>"
+        )
+    return out
 
 
 def build_report(
@@ -438,22 +496,12 @@ def build_report(
         sections.append(("disagreements", "Worst disagreements", body))
 
     # -- cost ------------------------------------------------------------------------------
-    cost: dict[str, Any] = {}
-    if evaluation is not None:
-        cost.update(_cost_items(evaluation, main_name))
-    elif results:
-        cost[f"{main_name}: LM calls"] = sum(r.lm_calls for r in results)
-        cost[f"{main_name}: tokens"] = sum(r.tokens for r in results)
-    if baseline_evaluation is not None:
-        cost.update(_cost_items(baseline_evaluation, other_name))
-    if report is not None:
-        cost.update({f"compile LM calls: {k}": v for k, v in report.lm_calls.items()})
-        cost.update({f"compile seconds: {k}": round(v, 2) for k, v in report.seconds.items()})
-        trial_seconds = sum(t.seconds for t in report.study.trials)
-        if report.study.trials:
-            cost["compile: seconds in trials"] = round(trial_seconds, 2)
+    cost = _cost_html(
+        [(main_name, evaluation, results), (other_name, baseline_evaluation, baseline_results)],
+        report,
+    )
     if cost:
-        sections.append(("cost", "LM calls, tokens, time", kv_table(cost)))
+        sections.append(("cost", "LM calls, tokens, time", cost))
 
     heading = title or f"{metric or 'judge'} report"
     parts = [p for p in (metric, f"LM {lm}" if lm else "", gold_name) if p]

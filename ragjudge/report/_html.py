@@ -242,9 +242,23 @@ def disagreement_html(d: Disagreement, number: int, *, judge_name: str) -> str:
     <div class="field"><h4>context excerpt</h4>
       <div class="text context">{esc(d.excerpt)}</div>{more}</div>
   </div>
-  <div class="field"><h4>verdicts</h4><p class="reason">{esc(res.reason)}</p>
-    {_statements_html(res)}</div>
+  {_verdicts_html(d, judge_name)}
 </article>"""
+
+
+def _verdicts_html(d: Disagreement, judge_name: str) -> str:
+    """The judge's verdicts; when it judged the answer whole, the other judge's statements too."""
+    res = d.result
+    reason = "" if res.mode == "whole" else f'<p class="reason">{esc(res.reason)}</p>'
+    title = "per-statement verdicts" if res.statements else f"verdict of the {judge_name} judge"
+    out = f'<div class="field"><h4>{esc(title)}</h4>{reason}{_statements_html(res)}</div>'
+    other = d.other
+    if not res.statements and other is not None and other.error is None and other.statements:
+        out += (
+            f'<div class="field"><h4>per-statement verdicts of the {esc(d.other_name)} judge'
+            f'</h4><p class="reason">{esc(other.reason)}</p>{_statements_html(other)}</div>'
+        )
+    return out
 
 
 CSS = """
@@ -281,6 +295,7 @@ th, td { padding:5px 10px; border-bottom:1px solid var(--line); text-align:left;
 table.agree { width:100%; border:1px solid var(--line); border-radius:8px; }
 table.agree thead th { background:#f1f5f9; font-size:12px; text-align:center; }
 table.agree tbody th { white-space:nowrap; }
+table.cost { margin-bottom:8px; }
 table.agree td { text-align:right; white-space:nowrap; line-height:1.25; }
 table.agree td.sep, table.agree th.sep { border-left:1px solid var(--line); }
 tr.total th, tr.total td { background:#eff6ff; }

@@ -70,7 +70,11 @@ def report_file(compiled_judge_file: Path, sample_path: Path, tmp_path: Path) ->
         "answer": "Paris is the capital of Germany. " + HOSTILE,
         "faithful": 1,
     }
-    gold.write_text("\n".join([*lines, json.dumps(hostile)]) + "\n", encoding="utf-8")
+    # the same item twice with opposite labels: whatever the judge says, one is a disagreement
+    twin = {**hostile, "id": "hostile-2", "faithful": 0}
+    gold.write_text(
+        "\n".join([*lines, json.dumps(hostile), json.dumps(twin)]) + "\n", encoding="utf-8"
+    )
     out = tmp_path / "report.html"
     assert (
         main(
@@ -83,7 +87,7 @@ def report_file(compiled_judge_file: Path, sample_path: Path, tmp_path: Path) ->
                 "--out",
                 str(out),
                 "--max-disagreements",
-                "40",
+                "100",
             ]
         )
         == 0
@@ -129,7 +133,7 @@ def test_report_renders_in_headless_chromium(
     assert state["pwned"] == "undefined"
     assert "<script>window.__pwned = 1</script>" in state["text"]
     assert "</script><script>window.__pwned=3</script>" in state["ticks"]
-    assert state["cases"] >= 1 and "hostile-1" in state["text"]
+    assert state["cases"] >= 1 and ("hostile-1" in state["text"] or "hostile-2" in state["text"])
     # the screenshot is a real, full-page PNG
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000

@@ -176,7 +176,7 @@ def test_compile_report_alone_draws_the_study_and_validation(judged: Judged) -> 
     v = variant_from_predictions("compiled", report.predictions)
     assert v.n == sum(1 for p in report.predictions if p.score is not None)
     assert "Worst disagreements" not in document  # no per-row verdicts without results
-    assert "compile LM calls: raw_outputs" in document
+    assert "<th>raw_outputs</th><td>120</td>" in document
 
 
 def test_multi_objective_study_gets_a_pareto_front(judged: Judged) -> None:

@@ -33,7 +33,7 @@ def test_report_command_compares_compiled_and_uncompiled(
     for anchor in ("agreement", "compile", "diagnostics", "study", "disagreements", "cost"):
         assert f'<section id="{anchor}">' in document
     assert 'id="plot-study-pareto"' in document  # the fixture's study is multi-objective
-    assert "uncompiled: LM calls" in document and "compiled: tokens" in document
+    assert "<tr><th>uncompiled</th>" in document and "<tr><th>compiled</th>" in document
     # the judge was compiled on these very rows: the report says its figures are optimistic
     assert "held-out (validation) rows" in document and "optimistic" in document
     saved = json.loads(compiled_judge_file.read_text())["compile"]
@@ -63,7 +63,7 @@ def test_no_baseline_skips_the_uncompiled_judge(
     )
     assert "uncompiled: balanced" not in capsys.readouterr().out
     document = out.read_text(encoding="utf-8")
-    assert "uncompiled: LM calls" not in document
+    assert "<tr><th>uncompiled</th>" not in document
     assert document.count('<article class="case"') == 2
 
 
@@ -88,7 +88,9 @@ def test_evaluate_report_option(sample_path: Path, tmp_path: Path) -> None:
         == 0
     )
     document = out.read_text(encoding="utf-8")
-    assert '<section id="disagreements">' in document and "judge: LM calls" in document
+    assert (
+        '<section id="disagreements">' in document and "<tr><th>judge</th><td>42</td>" in document
+    )
 
 
 def test_compile_report_option(sample_path: Path, tmp_path: Path) -> None:
@@ -119,7 +121,7 @@ def test_compile_report_option(sample_path: Path, tmp_path: Path) -> None:
     assert 'id="plot-study-history"' in document
     n_valid = len(json.loads(judge.read_text())["compile"]["predictions"])
     assert f"{sample_path} (validation rows)" in document
-    assert f"rows judged</th><td>{n_valid}</td>" in document
+    assert f"<tr><th>compiled</th><td>{n_valid}</td>" in document
 
 
 def test_compile_refuses_a_bad_report_path_before_compiling(
