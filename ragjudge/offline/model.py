@@ -460,6 +460,10 @@ def _answer_matrix(model: OfflineModel, data: list[_RowData]) -> FloatArray:
     return np.array(rows, dtype=np.float64).reshape(-1, len(ANSWER_FEATURES))
 
 
+_MAX_STATEMENTS = 50000
+_WEAK_LABEL_WEIGHT = 1.0
+
+
 def fit_offline(
     rows: Sequence[Any],
     *,
@@ -493,37 +497,13 @@ def fit_offline(
     if len(data) == 0 or labels.min() == labels.max():
         raise ValueError("fit_offline needs labeled rows of both classes")
     base = init if init is not None else OfflineParams()
-    zero = init is None
-    x, y, w = _statement_arrays(data)
-    rng = np.random.default_rng(seed)
-    if len(y) > 50000:
-        keep = np.sort(rng.choice(len(y), size=50000, replace=False))
-        x, y, w = x[keep], y[keep], w[keep]
-    s_prior = np.zeros(len(STATEMENT_FEATURES)) if zero else base.statement_vector()
-    s_bias = 0.0 if zero else base.statement_bias
-    if len(y) and 0 < y.sum() < len(y):
-        ws, bs = _fit_logistic(x, y, _balanced_weights(y, w), s_prior, s_bias, regularization)
-    else:
-        ws, bs = base.statement_vector(), base.statement_bias
-    stage = base.model_copy(
-        update={
-            "statement_features": list(STATEMENT_FEATURES),
-            "statement_weights": [float(v) for v in ws],
-            "statement_bias": float(bs),
-        }
-    )
-    model = OfflineModel(stage)
-    if len(y) and 0 < y.sum() < len(y):
-        p = np.array([_sigmoid(float(np.dot(ws, row)) + bs) for row in x])
-        stage = stage.model_copy(update={"support_threshold": _best_threshold(p, y)})
-        model = OfflineModel(stage)
-    xa = _answer_matrix(model, data)
-    a_prior = np.zeros(len(ANSWER_FEATURES)) if zero else base.answer_vector()
-    a_bias = 0.0 if zero else base.answer_bias
-    ones = np.ones(len(labels))
-    wa, ba = _fit_logistic(
-        xa, labels, _balanced_weights(labels, ones), a_prior, a_bias, regularization
-    )
+    prior = None if init is None else base
+    stage = _fit_statement_model(data, base, prior, seed=seed, regularization=regularization)
+    xa = _answer_matrix(OfflineModel(stage), data)
+    a_prior = base.answer_vector() if prior else np.zeros(len(ANSWER_FEATURES))
+    a_bias = base.answer_bias if prior else 0.0
+    sw = _balanced_weights(labels, np.ones(len(labels)))
+    wa, ba = _fit_logistic(xa, labels, sw, a_prior, a_bias, regularization)
     pa = 1.0 / (1.0 + np.exp(-np.clip(xa @ wa + ba, -30, 30)))
     return stage.model_copy(
         update={
@@ -531,5 +511,57 @@ def fit_offline(
             "answer_weights": [float(v) for v in wa],
             "answer_bias": float(ba),
             "answer_threshold": _best_threshold(pa, labels),
+        }
+    )
+
+
+def _weakest_statements(
+    data: list[_RowData], weights: FloatArray, bias: float
+) -> list[list[float]]:
+    """Multiple-instance labels: the weakest statement of each unfaithful answer whose
+    statements carry no sound label is taken as unsupported."""
+    out = []
+    for row in data:
+        if row.label != 0 or not row.evidence:
+            continue
+        if any(label >= 0 for label, _ in row.statement_labels):
+            continue
+        scores = [float(np.dot(weights, e.features)) for e in row.evidence]
+        out.append(row.evidence[int(np.argmin(scores))].features)
+    return out
+
+
+def _fit_statement_model(
+    data: list[_RowData],
+    base: OfflineParams,
+    prior: OfflineParams | None,
+    *,
+    seed: int,
+    regularization: float,
+) -> OfflineParams:
+    """Fit the statement-level model and its support threshold (base's values as fallback)."""
+    x, y, w = _statement_arrays(data)
+    rng = np.random.default_rng(seed)
+    if len(y) > _MAX_STATEMENTS:
+        keep = np.sort(rng.choice(len(y), size=_MAX_STATEMENTS, replace=False))
+        x, y, w = x[keep], y[keep], w[keep]
+    if not (len(y) and 0 < y.sum() < len(y)):
+        return base
+    s_prior = prior.statement_vector() if prior else np.zeros(len(STATEMENT_FEATURES))
+    s_bias = prior.statement_bias if prior else 0.0
+    ws, bs = _fit_logistic(x, y, _balanced_weights(y, w), s_prior, s_bias, regularization)
+    extra = _weakest_statements(data, ws, bs)
+    if extra:
+        x = np.vstack([x, np.array(extra, dtype=np.float64)])
+        y = np.append(y, np.zeros(len(extra)))
+        w = np.append(w, np.full(len(extra), _WEAK_LABEL_WEIGHT))
+        ws, bs = _fit_logistic(x, y, _balanced_weights(y, w), s_prior, s_bias, regularization)
+    p = 1.0 / (1.0 + np.exp(-np.clip(x @ ws + bs, -30, 30)))
+    return base.model_copy(
+        update={
+            "statement_features": list(STATEMENT_FEATURES),
+            "statement_weights": [float(v) for v in ws],
+            "statement_bias": float(bs),
+            "support_threshold": _best_threshold(p, y),
         }
     )

@@ -210,7 +210,12 @@ def _word_info(surface: str) -> tuple[str, str, bool, bool]:
     number = is_digit or lower in _NUMBER_WORDS
     if lower in _NUMBER_WORDS:
         norm = _NUMBER_WORDS[lower]
-    content = norm not in STOPWORDS and norm not in NEGATIONS and not norm.endswith("n't")
+    content = (
+        norm not in STOPWORDS
+        and norm not in NEGATIONS
+        and not norm.endswith("n't")
+        and (number or len(norm) > 1)
+    )
     return norm, (norm if number else stem(norm)), number, content
 
 
