@@ -184,11 +184,12 @@ def _balanced_accuracy(model: OfflineModel, rows: list[dict[str, Any]]) -> float
     return 0.5 * (pred[y].mean() + (~pred[~y]).mean())
 
 
-def test_fit_improves_agreement() -> None:
-    rows = _gold_rows("summedits", 600)
-    train, test = rows[:300], rows[300:]
+@pytest.mark.parametrize(("source", "n_rows"), [("lfqa_verification", 300), ("wice", 300)])
+def test_fit_improves_agreement(source: str, n_rows: int) -> None:
+    rows = _gold_rows(source, n_rows)
+    train, test = rows[: n_rows // 2], rows[n_rows // 2 :]
     fitted = OfflineModel(fit_offline(train, seed=0))
-    assert _balanced_accuracy(fitted, test) > _balanced_accuracy(OfflineModel(), test) + 0.03
+    assert _balanced_accuracy(fitted, test) > _balanced_accuracy(OfflineModel(), test) + 0.04
 
 
 def test_fit_round_trip_and_determinism() -> None:
