@@ -1,8 +1,8 @@
 """Benchmark: ragjudge DeterministicFaithfulness vs continuous-eval's, side by side, one run.
 
 What it does, on every row of ../shared/gold/*/dev.jsonl:
-1. continuous-eval 0.3.14.post2 `DeterministicFaithfulness` in the peers' virtualenv
-   (`bash benchmarks/peers/setup.sh` creates `.venv-peers`), in its own process: items/s
+1. (run after step 2) continuous-eval 0.3.14.post2 `DeterministicFaithfulness` in the peers'
+   virtualenv (`bash benchmarks/peers/setup.sh` creates `.venv-peers`), in its own process: items/s
    (median of `--repeats`), peak RSS (`resource.getrusage`), and every row's result.
 2. ragjudge in its own process per mode (`reference`, `continuous-eval`, `words`; and
    `continuous-eval` with `--workers` processes): items/s (median of `--repeats`, a fresh
@@ -243,10 +243,6 @@ def main() -> int:
     report: dict[str, Any] = {"n": n, "throughput": {}, "agreement": {}}
 
     runs: dict[str, dict[str, Any]] = {}
-    if not args.skip_ce:
-        ce = run_ce(rows_path, args.ce_repeats or args.repeats)
-        if ce is not None:
-            runs["continuous-eval (package)"] = ce
     for mode in ("reference", "continuous-eval", "words"):
         runs[f"ragjudge {mode}"] = run_ragjudge(mode, rows_path, args.repeats, 1)
     if args.workers > 1:
@@ -256,6 +252,10 @@ def main() -> int:
         runs[f"ragjudge reference --workers {args.workers}"] = run_ragjudge(
             "reference", rows_path, args.repeats, args.workers
         )
+    if not args.skip_ce:
+        ce = run_ce(rows_path, args.ce_repeats or args.repeats)
+        if ce is not None:
+            runs = {"continuous-eval (package)": ce, **runs}
     os.unlink(rows_path)
 
     base = None

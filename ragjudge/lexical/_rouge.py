@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["lcs_word_set", "rouge_l_precision", "rouge_segments"]
+__all__ = ["lcs_length", "lcs_word_set", "rouge_l_precision", "rouge_segments"]
 
 # Above this many cells a numpy table is used instead of Python lists.
 _NUMPY_CELLS = 4096
@@ -30,6 +30,36 @@ def rouge_segments(text: str) -> list[list[str]]:
         One list of words per segment.
     """
     return [" ".join(seg.split()).split(" ") for seg in text.split(".") if len(seg) > 0]
+
+
+def lcs_length(pattern: Sequence[str], text: Sequence[str]) -> int:
+    """Length of the longest common subsequence of two token sequences (bit-parallel).
+
+    Hyyrö's bit-vector algorithm with Python integers as bit sets: one pass over `text`, a few
+    integer operations per token, no table, no recursion; any length.
+
+    Args:
+        pattern: The shorter sequence ideally (its length is the bit width).
+        text: The other sequence.
+
+    Returns:
+        The LCS length.
+    """
+    if not pattern or not text:
+        return 0
+    masks: dict[str, int] = {}
+    for i, tok in enumerate(pattern):
+        masks[tok] = masks.get(tok, 0) | (1 << i)
+    full = (1 << len(pattern)) - 1
+    v = full
+    get = masks.get
+    for tok in text:
+        m = get(tok)
+        if m is None:
+            continue
+        u = v & m
+        v = ((v + u) | (v - u)) & full
+    return len(pattern) - bin(v).count("1")
 
 
 def lcs_word_set(x: Sequence[str], y: Sequence[str], common: set[str] | frozenset[str]) -> set[str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Literal, TypedDict
 
 from ragjudge.lexical._bleu import CharNgramIndex, char_bleu, ngram_counts, word_bleu
-from ragjudge.lexical._rouge import rouge_l_precision, rouge_segments
+from ragjudge.lexical._rouge import lcs_length, rouge_l_precision, rouge_segments
 from ragjudge.lexical._text import ce_tokens, content_tokens, reference_tokens, split_sentences
 
 __all__ = ["Compat", "SentenceScorer", "SentenceScores", "Variant"]
@@ -37,6 +37,7 @@ class _Context:
     bleu_chars: CharNgramIndex | None
     bleu_words: list[Counter[tuple[Hashable, ...]]] | None
     size: int
+    flat: list[str]
 
 
 class SentenceScorer:
@@ -86,17 +87,16 @@ class SentenceScorer:
 
     def _process_context(self, context: str) -> _Context:
         if self.variant == "words":
-            segs = [toks for toks in map(content_tokens, split_sentences(context)) if toks]
-            flat = [t for seg in segs for t in seg]
-            sets = [frozenset(s) for s in segs]
+            flat = content_tokens(context)
             return _Context(
-                rouge_segments=segs,
-                rouge_sets=sets,
+                rouge_segments=[],
+                rouge_sets=[],
                 rouge_vocab=frozenset(flat),
                 tokens=frozenset(flat),
                 bleu_chars=None,
                 bleu_words=ngram_counts(flat),
                 size=len(context),
+                flat=flat,
             )
         segs = rouge_segments(context)
         sets = [frozenset(s) for s in segs]
@@ -114,6 +114,7 @@ class SentenceScorer:
             bleu_chars=CharNgramIndex(context),
             bleu_words=None,
             size=len(context),
+            flat=[],
         )
 
     # -- sentences ------------------------------------------------------------------------
@@ -141,11 +142,7 @@ class SentenceScorer:
         for sentence in sentences:
             if self.variant == "words":
                 toks = content_tokens(sentence)
-                rouge.append(
-                    rouge_l_precision([toks], ctx.rouge_segments, ctx.rouge_sets, ctx.rouge_vocab)
-                    if toks
-                    else 0.0
-                )
+                rouge.append(lcs_length(toks, ctx.flat) / len(toks) if toks else 0.0)
                 distinct = set(toks)
                 overlap.append(len(distinct & ctx.tokens) / len(distinct) if distinct else 0.0)
                 bleu.append(word_bleu(toks, ctx.bleu_words or []))
