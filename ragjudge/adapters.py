@@ -8,6 +8,10 @@ produces are byte-identical to `dspy.ChatAdapter`'s (so DSPy's response cache ke
 change), and parsing, the JSON-adapter fallback for unparseable output and everything else are
 ChatAdapter's own.
 
+It also fences every input and demo value (`ragjudge.safety.fence_value`): judged text cannot
+forge a `[[ ## field ## ]]` header, whichever field it reaches (statements an LM extracted
+included). For text without such headers the prompt is unchanged.
+
 Judges use it when no adapter was configured (`dspy.configure(adapter=...)` wins).
 """
 
@@ -18,6 +22,8 @@ from collections.abc import Hashable
 from typing import Any
 
 import dspy
+
+from ragjudge.safety import fence_value
 
 __all__ = ["CachedChatAdapter", "default_adapter"]
 
@@ -79,6 +85,32 @@ class CachedChatAdapter(dspy.ChatAdapter):
                 self._demos.clear()
             self._demos[key] = (list(demos), [dict(m) for m in messages], snapshot)
         return messages
+
+    def format_user_message_content(
+        self,
+        signature: type[dspy.Signature],
+        inputs: dict[str, Any],
+        prefix: str = "",
+        suffix: str = "",
+        main_request: bool = False,
+    ) -> str:
+        """ChatAdapter's user message, with every input value fenced."""
+        fenced = {k: fence_value(v) for k, v in inputs.items()}
+        return super().format_user_message_content(
+            signature, fenced, prefix=prefix, suffix=suffix, main_request=main_request
+        )
+
+    def format_assistant_message_content(
+        self,
+        signature: type[dspy.Signature],
+        outputs: dict[str, Any],
+        missing_field_message: str | None = None,
+    ) -> str:
+        """ChatAdapter's assistant message (demos), with every output value fenced."""
+        fenced = {k: fence_value(v) for k, v in outputs.items()}
+        return super().format_assistant_message_content(
+            signature, fenced, missing_field_message=missing_field_message
+        )
 
 
 def _snapshot(demo: Any) -> Any:

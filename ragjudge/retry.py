@@ -16,6 +16,7 @@ retries it once through its JSON fallback; after that the row carries `error`.
 Example:
     >>> from ragjudge.retry import install_jitter, lm_options
     >>> install_jitter()
+    True
     >>> lm_options(max_retries=5, timeout=30)
     {'num_retries': 5, 'timeout': 30.0}
 """
