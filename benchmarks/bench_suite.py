@@ -149,7 +149,7 @@ def _auc(rows: list[GoldRecord], metric: str, judge: Judge) -> tuple[float, int]
         for row, res in zip(rows, results, strict=True)
         if not res.error and not math.isnan(res.score)
     ]
-    return auroc([p[0] for p in pairs], [p[1] for p in pairs]), len(pairs)
+    return auroc([int(p[0] or 0) for p in pairs], [p[1] for p in pairs]), len(pairs)
 
 
 def offline_quality(gold: Path) -> dict[str, Any]:
@@ -163,7 +163,7 @@ def offline_quality(gold: Path) -> dict[str, Any]:
     derived = derive_gold(rows)
     out: dict[str, Any] = {"derived_rows": {k: len(v) for k, v in derived.items()}}
     for mode in ("questions", "rubric"):
-        judge = AnswerRelevancy(mode=mode, lm="local")  # type: ignore[arg-type]
+        judge = AnswerRelevancy(mode=mode, lm="local")
         start = time.perf_counter()
         auc, n = _auc(derived["answer_relevancy"], "answer_relevancy", judge)
         per_source = {}
@@ -202,7 +202,7 @@ def offline_quality(gold: Path) -> dict[str, Any]:
             n_boot=200,
         )
         out[f"context_recall/{mode}"] = {
-            "auroc": round(auroc([lab[0] for lab, _ in ok], [s for _, s in ok]), 4),
+            "auroc": round(auroc([int(lab[0] or 0) for lab, _ in ok], [s for _, s in ok]), 4),
             "n": len(ok),
             "spearman_vs_lfqa_share": rho.spearman,
             "spearman_ci": rho.ci.get("spearman"),

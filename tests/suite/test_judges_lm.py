@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
 from ragjudge import AnswerRelevancy, ConfigurationError, ContextRecall, Faithfulness
+from ragjudge.programs import Judge
 from ragjudge.programs import relevancy as relevancy_module
 from ragjudge.serialization import load
 from ragjudge.signatures.rubric import LENGTH_NOTE
@@ -253,15 +255,14 @@ def test_bad_params_raise_clear_errors(cls: type, bad: dict[str, object]) -> Non
         Faithfulness(mode="rubric", threshold=0.75),
     ],
 )
-def test_save_and_load_round_trip(judge: object, tmp_path: object) -> None:
-    path = tmp_path / "judge.json"  # type: ignore[operator]
-    judge.save(path)  # type: ignore[attr-defined]
+def test_save_and_load_round_trip(judge: Judge, tmp_path: Path) -> None:
+    path = tmp_path / "judge.json"
+    judge.save(path)
     loaded = load(path)
     assert type(loaded) is type(judge)
-    assert loaded.get_params() == judge.get_params()  # type: ignore[attr-defined]
+    assert loaded.get_params() == judge.get_params()
     assert [len(p.demos) for _, p in loaded.named_predictors()] == [
-        len(p.demos)
-        for _, p in judge.named_predictors()  # type: ignore[attr-defined]
+        len(p.demos) for _, p in judge.named_predictors()
     ]
 
 

@@ -102,7 +102,7 @@ def test_derived_recall_gold(qa_rows: list) -> None:
 def test_offline_relevancy_separates_on_from_off_topic(qa_rows: list) -> None:
     rows = [r for r in derive_relevancy(qa_rows) if r.source == "lfqa_verification"][:120]
     results = AnswerRelevancy(lm="local").batch(rows)
-    labels = [derived_label(r, "answer_relevancy")[0] for r in rows]
+    labels = [int(derived_label(r, "answer_relevancy")[0] or 0) for r in rows]
     assert auroc(labels, [r.score for r in results]) > 0.9
 
 

@@ -48,7 +48,7 @@ def test_rating_agreement_intervals_and_spearman() -> None:
     rng = np.random.default_rng(1)
     gold = rng.random(200)
     judge = gold + rng.normal(0, 0.1, 200)
-    a = rating_agreement([gold, judge], level="interval", n_boot=300, seed=0)
+    a = rating_agreement(np.vstack([gold, judge]), level="interval", n_boot=300, seed=0)
     assert a.n == 200 and a.raters == 2
     assert a.spearman is not None and a.spearman > 0.9
     low, high = a.ci["spearman"]
