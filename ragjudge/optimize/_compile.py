@@ -7,7 +7,6 @@ so trials that change only thresholds and policies make no LM calls.
 
 from __future__ import annotations
 
-import itertools
 import logging
 import math
 import os
@@ -34,7 +33,7 @@ from ragjudge.optimize._study import open_storage, suggest, summarize_study
 from ragjudge.programs._base import Judge
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.serialization import _versions
-from ragjudge.stats import auroc, balanced_accuracy, cohen_kappa, f1
+from ragjudge.stats import _ba, _f1, _kappa, auroc, balanced_accuracy, cohen_kappa, f1
 
 __all__ = ["OBJECTIVES", "compile_judge"]
 
@@ -523,25 +522,31 @@ def _full_params(
 def _refine_threshold(
     judge: Judge, results: list[JudgeResult], labels: np.ndarray, objective: str, current: float
 ) -> tuple[float, float]:
-    """The objective is flat between sorted unique scores: take the best interval's midpoint."""
+    """The objective is flat between sorted unique scores: take the best interval's midpoint.
+
+    Every candidate cut is scored at once from sorted scores (confusion counts by binary
+    search), so this costs O(n log n) however many distinct scores there are.
+    """
     scale = float(getattr(judge, "scale", 1.0) or 1.0)
-    scores = sorted({r.score / scale for r in results if not r.error and not math.isnan(r.score)})
-    if not scores:
+    keep = np.array([not r.error and not math.isnan(r.score) for r in results], dtype=bool)
+    if keep.sum() < 2:
         return current, _objective_value(objective, results, labels)
-    cuts = [0.0] + [(a + b) / 2 for a, b in itertools.pairwise(scores)]
-    cuts = [c for c in cuts if 0.0 <= c <= 1.0] + ([1.0] if scores[-1] >= 1.0 else [])
-    best_value, best_cut = -math.inf, current
-    for cut in cuts:
-        rescored = [
-            r.model_copy(update={"passed": None if math.isnan(r.score) else r.score / scale >= cut})
-            for r in results
-        ]
-        value = _objective_value(objective, rescored, labels)
-        if value > best_value + 1e-12 or (
-            abs(value - best_value) <= 1e-12 and abs(cut - current) < abs(best_cut - current)
-        ):
-            best_value, best_cut = value, cut
-    return float(best_cut), float(best_value)
+    s = np.array([r.score / scale for r in results])[keep]
+    y = labels[keep].astype(bool)
+    unique = np.unique(s)
+    cuts = np.concatenate([[0.0], (unique[:-1] + unique[1:]) / 2, [1.0]])
+    cuts = np.unique(cuts[(cuts >= 0.0) & (cuts <= 1.0)])
+    pos, neg = np.sort(s[y]), np.sort(s[~y])
+    tp = len(pos) - np.searchsorted(pos, cuts, side="left")
+    fp = len(neg) - np.searchsorted(neg, cuts, side="left")
+    fn, tn = len(pos) - tp, len(neg) - fp
+    counts = (tp.astype(float), fn.astype(float), fp.astype(float), tn.astype(float))
+    values = {"balanced_accuracy": _ba, "kappa": _kappa, "f1": _f1}[objective](*counts)
+    values = np.nan_to_num(values, nan=0.0)
+    best = values.max()
+    ties = np.flatnonzero(values >= best - 1e-12)
+    pick = ties[np.argmin(np.abs(cuts[ties] - current))]
+    return float(cuts[pick]), float(values[pick])
 
 
 def _run(
