@@ -17,15 +17,34 @@ _REFERENCE_RE = re.compile(r"\w+|[^\w\s]")
 _CONTRACTION_STEMS = ("cannot", "gimme", "gonna", "gotta", "lemme", "wanna")
 _FLOAT_WORDS = frozenset({"nan", "inf", "infinity"})
 _ASCII_PUNCT_CLASS = r"!-/:-@\[-`{-~"
-_NON_WORD = "[)\";}\\]*:@'({\\[\u2018\u2019\u201c\u201d\xab\xbb?!]"  # Punkt's NonWord
-_REALIGN = "[\"')\\]}\u2018\u2019\u201c\u201d\xab\xbb]"  # Punkt's boundary realignment
-# Where Punkt may split inside a whitespace-delimited token with an effect on the tokens: a
-# sentence end directly followed by a NonWord character, unless what follows up to the next
-# whitespace is moved back by Punkt's realignment or is only ASCII punctuation (deleted).
-_RISKY_SPLIT = re.compile(
-    r"[.?!](?=" + _NON_WORD + r")(?!" + _REALIGN + r"+(?:\s|\Z))"
-    r"(?![" + _ASCII_PUNCT_CLASS + r"]*(?:\s|\Z))"
-)
+
+
+@functools.cache
+def _risky_split() -> re.Pattern[str] | None:
+    """Where Punkt may split inside a whitespace-delimited token with an effect on the tokens.
+
+    A sentence end directly followed by one of Punkt's NonWord characters, unless what follows
+    up to the next whitespace is moved back by Punkt's boundary realignment or is only ASCII
+    punctuation (deleted anyway). Built from the installed NLTK's own character sets; `None`
+    (always split with Punkt) if they cannot be read.
+    """
+    try:
+        from nltk.tokenize.punkt import PunktLanguageVars
+
+        lang_vars = PunktLanguageVars()
+        non_word = str(lang_vars._re_non_word_chars)
+        realign = lang_vars.re_boundary_realignment
+        realign_src = str(getattr(getattr(realign, "_rx", realign), "pattern", ""))
+        if not realign_src.startswith("[") or "]+?" not in realign_src:
+            return None
+        realign_class = realign_src[: realign_src.index("]+?") + 1]
+        ends = "".join(lang_vars.sent_end_chars)
+        return re.compile(
+            "[" + re.escape(ends) + "](?=" + non_word + ")(?!" + realign_class + r"+(?:\s|\Z))"
+            r"(?![" + _ASCII_PUNCT_CLASS + r"]*(?:\s|\Z))"
+        )
+    except Exception:  # pragma: no cover - unexpected NLTK internals: use the exact path
+        return None
 
 
 def split_sentences(text: str) -> list[str]:
@@ -82,7 +101,8 @@ def ce_tokens(text: str) -> list[str | float]:
     Returns:
         The tokens of all sentences, in order.
     """
-    if _RISKY_SPLIT.search(text) is None and "wanna" not in text.lower():
+    risky = _risky_split()
+    if risky is not None and risky.search(text) is None and "wanna" not in text.lower():
         out: list[str | float] = []
         _ce_sentence_tokens(text, english_stopwords(), out)
         return out
