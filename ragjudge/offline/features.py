@@ -219,12 +219,13 @@ def lcs_length(a: list[str], b: list[str]) -> int:
 
 def _best_passages(index: ContextIndex, stems: list[str]) -> list[int]:
     hits: Counter[int] = Counter()
-    for s in set(stems):
+    for s in dict.fromkeys(stems):
         for pid in index.postings.get(s, ()):
             hits[pid] += 1
     if not hits:
         return [0] if index.passages else []
-    return [pid for pid, _ in hits.most_common(_TOP_PASSAGES)]
+    ranked = sorted(hits.items(), key=lambda item: (-item[1], item[0]))
+    return [pid for pid, _ in ranked[:_TOP_PASSAGES]]
 
 
 _NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")

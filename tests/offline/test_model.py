@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 from ragjudge.offline.model import OfflineModel, OfflineParams, fit_offline
-from ragjudge.offline.text import segment_statements, split_sentences, stem, tokenize
+from ragjudge.offline.text import (
+    negation_scopes,
+    segment_statements,
+    split_sentences,
+    stem,
+    tokenize,
+)
 
 GOLD = Path(__file__).resolve().parents[2].parent / "shared" / "gold"
 EINSTEIN = "Albert Einstein was born in Germany in 1879."
@@ -113,6 +119,41 @@ def test_antonym_conflict(model: OfflineModel) -> None:
     assert result["verdict"] == "no"
 
 
+def test_prefix_antonym_conflict(model: OfflineModel) -> None:
+    context = "Margins fell because of uncertainty about raw material prices."
+    result = _verdict(
+        model, context, "Margins fell because of certainty about raw material prices."
+    )
+    assert result["verdict"] == "no"
+    assert "uncertainty" in result["reason"] or "uncertainty" in result["reason"].replace("'", "")
+
+
+def test_negation_scope_is_local() -> None:
+    negated, plain = negation_scopes(tokenize("Prices did not rise. Sales grew strongly."))
+    assert stem("rise") in negated
+    assert stem("sales") in plain and stem("sales") not in negated
+
+
+def test_negation_elsewhere_in_passage_is_no_mismatch(model: OfflineModel) -> None:
+    context = "Sales grew by 5% in 2021. The company did not pay a dividend."
+    assert _verdict(model, context, "Sales grew by 5% in 2021.")["verdict"] == "yes"
+
+
+def test_concurrent_calls_agree(model: OfflineModel) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    contexts = [f"{PHOTOSYNTHESIS} Item {i} was recorded in {1900 + i}." for i in range(20)]
+    statement = "Item 3 was recorded in 1903."
+
+    def run(ctx: str) -> str:
+        return str(model.judge_statements(context=ctx, statements=[statement])[0]["verdict"])
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        parallel = list(pool.map(run, contexts * 3))
+    assert parallel == [run(c) for c in contexts * 3]
+    assert parallel[3] == "yes" and parallel[4] == "no"
+
+
 def test_unrelated_answer(model: OfflineModel) -> None:
     answer = "The Eiffel Tower is located in Paris and was completed in 1889."
     result = model.judge_answer(
@@ -201,6 +242,38 @@ def test_fit_round_trip_and_determinism() -> None:
     assert OfflineModel(again).fingerprint() == OfflineModel(params).fingerprint()
     assert len(OfflineModel(params).fingerprint()) == 12
     assert OfflineModel(params).fingerprint() != OfflineModel().fingerprint()
+
+
+_FIT_SCRIPT = """
+import json, sys
+from ragjudge.offline.model import OfflineModel, fit_offline
+rows = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")][:120]
+print(OfflineModel(fit_offline(rows, seed=1)).fingerprint())
+"""
+
+
+def test_fit_is_deterministic_across_processes() -> None:
+    """Set iteration order changes with PYTHONHASHSEED; the fit must not."""
+    import os
+    import subprocess
+    import sys
+
+    path = GOLD / "wice" / "dev.jsonl"
+    if not path.exists():
+        pytest.skip(f"gold data not available at {path}")
+    root = str(Path(__file__).resolve().parents[2])
+    prints = set()
+    for hash_seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": root}
+        done = subprocess.run(
+            [sys.executable, "-c", _FIT_SCRIPT, str(path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        prints.add(done.stdout.strip())
+    assert len(prints) == 1
 
 
 def test_fit_warm_start_stays_close() -> None:
