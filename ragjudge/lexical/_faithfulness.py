@@ -80,15 +80,18 @@ class DeterministicFaithfulness:
     Modes:
         - `compat="reference"` (default): the definition's original form. ROUGE-L precision
           (summary level, `"."` segments, case-sensitive words), token overlap over
-          lower-cased NLTK word tokens with punctuation kept and no stopword removal
-          (`|distinct sentence tokens in context| / |distinct sentence tokens|`), and NLTK
+          lower-cased word tokens (`\\w+`, every other non-space character its own token:
+          punctuation kept, no stopword removal;
+          `|distinct sentence tokens in context| / |distinct sentence tokens|`), and NLTK
           `sentence_bleu` on raw strings (characters, unsmoothed).
         - `compat="continuous-eval"`: reproduces continuous-eval 0.3.14.post2 float for float:
           token overlap drops NLTK English stopwords, deletes ASCII punctuation, splits
           contractions and reads numbers as floats.
         - `variant="words"`: ragjudge's better variant over lower-cased content words
-          (stopwords removed): summary-level ROUGE-L against the context's sentences, token
-          overlap, and word-level BLEU (1-4 grams, smoothed, no brevity penalty).
+          (`\\w+` words minus NLTK English stopwords): ROUGE-L precision of the sentence
+          against the whole context (LCS length / sentence length, bit-parallel, any length),
+          token overlap (distinct content words found in the context), and word-level BLEU
+          (1-4 grams, NLTK `method1`-style smoothing, no brevity penalty).
 
     Where the reference breaks, this class returns defined results: an empty or
     whitespace-only answer gives `0.0` for the three aggregates and empty lists; empty
