@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -13,7 +13,13 @@ from ragjudge.data import GoldRecord
 from ragjudge.optimize._report import RowPrediction
 from ragjudge.results import JudgeResult
 
-__all__ = ["Disagreement", "Variant", "context_excerpt", "variant_from_predictions"]
+__all__ = [
+    "Disagreement",
+    "Variant",
+    "context_excerpt",
+    "variant_from_predictions",
+    "worst_disagreements",
+]
 
 
 @dataclass(frozen=True)
@@ -167,7 +173,6 @@ def worst_disagreements(
                 severity=severity,
                 other=None if others is None else others[index],
                 other_name=other_name,
-                excerpt=context_excerpt(row.contexts, focus=_focus_text(row, res)),
             )
         )
     found.sort(key=lambda d: -d.severity)
@@ -178,13 +183,18 @@ def worst_disagreements(
         turn[item.row.source] = rank + 1
         keyed.append((-round(item.severity, 1), rank, position, item))
     keyed.sort(key=lambda k: k[:3])
-    return [k[3] for k in keyed[:limit]]
+    return [
+        replace(d, excerpt=context_excerpt(d.row.contexts, focus=_focus_text(d)))
+        for *_, d in keyed[:limit]
+    ]
 
 
-def _focus_text(row: GoldRecord, result: JudgeResult) -> str:
-    """The text a reviewer checks against the context: failed statements, else the answer."""
-    failed = [s.text for s in result.statements if s.verdict != "yes"]
-    return " ".join(failed) if failed else row.answer
+def _focus_text(d: Disagreement) -> str:
+    """The text a reviewer checks against the context: the statements not judged supported
+    (the other judge's when this one judged the answer whole), else the answer."""
+    statements = d.result.statements or (d.other.statements if d.other is not None else [])
+    failed = [s.text for s in statements if s.verdict != "yes"]
+    return " ".join(failed) if failed else d.row.answer
 
 
 _WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)

@@ -242,15 +242,15 @@ def disagreement_html(d: Disagreement, number: int, *, judge_name: str) -> str:
     <div class="field"><h4>context excerpt</h4>
       <div class="text context">{esc(d.excerpt)}</div>{more}</div>
   </div>
-  {_verdicts_html(d, judge_name)}
+  {_verdicts_html(d)}
 </article>"""
 
 
-def _verdicts_html(d: Disagreement, judge_name: str) -> str:
+def _verdicts_html(d: Disagreement) -> str:
     """The judge's verdicts; when it judged the answer whole, the other judge's statements too."""
     res = d.result
     reason = "" if res.mode == "whole" else f'<p class="reason">{esc(res.reason)}</p>'
-    title = "per-statement verdicts" if res.statements else f"verdict of the {judge_name} judge"
+    title = "per-statement verdicts" if res.statements else "verdict on the whole answer"
     out = f'<div class="field"><h4>{esc(title)}</h4>{reason}{_statements_html(res)}</div>'
     other = d.other
     if not res.statements and other is not None and other.error is None and other.statements:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import optuna
@@ -257,3 +258,44 @@ def test_optuna_global_logging_is_left_alone() -> None:
     level = optuna.logging.get_verbosity()
     rebuild_study(make_summary(multi=False, n_trials=2))
     assert optuna.logging.get_verbosity() == level
+
+
+def test_whole_mode_cases_show_the_other_judges_statements(judged: Judged) -> None:
+    rows, results, baseline = judged
+    whole = [
+        r.model_copy(
+            update={
+                "mode": "whole",
+                "statements": [],
+                "details": {"verdict": "no", "reasoning": "whole-answer reasoning " + HOSTILE},
+            }
+        )
+        for r in results
+    ]
+    document = build_report(rows=rows, results=whole, baseline_results=baseline)
+    assert "verdict on the whole answer" in document
+    assert "per-statement verdicts of the baseline judge" in document
+    assert "whole-answer reasoning " + html.escape(HOSTILE) in document
+    case = worst_disagreements(rows, whole, others=baseline, other_name="baseline", limit=50)
+    evil = next(c for c in case if c.row.id == "evil<b>")
+    assert evil.excerpt  # focused on the baseline's unsupported statements
+
+
+def test_report_judge_runs_the_uncompiled_baseline(
+    compiled_judge_file: Path, sample_path: Path
+) -> None:
+    import ragjudge
+    from ragjudge.report import baseline_of, report_judge
+
+    judge = ragjudge.load(compiled_judge_file)
+    baseline = baseline_of(judge)
+    assert baseline is not None and baseline.get_params()["lm"] == judge.lm
+    assert getattr(baseline, "report_", None) is None and baseline.offline_params_ is None
+    assert baseline_of(baseline) is None
+    rows = ragjudge.load_gold(sample_path, limit=12)
+    calls: list[int] = []
+    document = report_judge(judge, rows, on_result=lambda i, r: calls.append(i), n_boot=100)
+    assert len(calls) == 2 * len(rows)  # the compiled and the uncompiled judge
+    assert "<tr><th>uncompiled</th><td>12</td>" in document
+    no_base = report_judge(judge, rows, baseline=False, n_boot=100)
+    assert "<tr><th>uncompiled</th>" not in no_base
