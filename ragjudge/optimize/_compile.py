@@ -236,6 +236,10 @@ def compile_judge(
     cache = _RawCache(make=make, rows=tune_rows, concurrency=concurrency, progress=progress)
     labels = np.array([int(r.faithful or 0) for r in tune_rows])
     policy_space = dict(judge.policy_space())
+    # The pass threshold is fitted exactly in every trial (the objective is a step function of
+    # it, flat between sorted scores); TPE searches the other choices.
+    fit_threshold = "threshold" in policy_space
+    searched = {k: v for k, v in policy_space.items() if k != "threshold"}
     margin = fitted.unsure_margin if fitted is not None else 0.0
     search_demos = len(sets) > 1
 
@@ -244,8 +248,10 @@ def compile_judge(
         params["demos"] = (
             trial.suggest_categorical("demos", list(range(len(sets)))) if search_demos else 0
         )
-        for name, dist in policy_space.items():
+        for name, dist in searched.items():
             params[name] = suggest(trial, name, dist)
+        if fit_threshold:
+            params["threshold"] = float(trial.user_attrs.get("threshold", 0.5))
         if offline and params["mode"] == "statement":
             params["support_threshold"] = trial.suggest_float("support_threshold", 0.05, 0.95)
         return params
@@ -265,9 +271,16 @@ def compile_judge(
         params = trial_params(trial)
         rescored, calls, per_item = score(params)
         trial.set_user_attr("lm_calls", calls)
-        value = _objective_value(objective, rescored, labels)
-        if objective != "auroc":
-            trial.set_user_attr("auroc", _objective_value("auroc", rescored, labels))
+        ranking = _objective_value("auroc", rescored, labels)
+        trial.set_user_attr("auroc", ranking)
+        if fit_threshold:
+            target = "balanced_accuracy" if objective == "auroc" else objective
+            cut, value = _refine_threshold(judge, rescored, labels, target, 0.5)
+            trial.set_user_attr("threshold", cut)
+        else:
+            value = _objective_value(objective, rescored, labels)
+        if objective == "auroc":
+            value = ranking
         return (value, per_item) if len(multi) > 1 else value
 
     # 3. The study.
@@ -305,30 +318,7 @@ def compile_judge(
 
     # 4. The chosen judge: best trial (highest agreement on the Pareto front when multi).
     best = _best_trial(study)
-    params = _full_params(best.params, policy_space, judge, offline, search_demos)
-    refined = None
-    if "threshold" in policy_space and objective != "auroc" and len(multi) == 1:
-        # The objective is flat between sorted unique scores: re-fit the pass threshold of the
-        # leading trials exactly (interval midpoints), then pick by value, ties by AUROC.
-        leaders = sorted(
-            study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
-            key=lambda t: t.value if t.value is not None else -math.inf,
-            reverse=True,
-        )[:REFINE_TOP]
-        ranked = []
-        for trial in leaders:
-            candidate = _full_params(trial.params, policy_space, judge, offline, search_demos)
-            rescored, _, _ = score(candidate)
-            cut, value = _refine_threshold(
-                judge, rescored, labels, objective, candidate["threshold"]
-            )
-            ranked.append((value, float(trial.user_attrs.get("auroc", 0.0)), trial, cut))
-        top = max(v for v, *_ in ranked)
-        _, _, best, refined = max(
-            (r for r in ranked if r[0] >= top - TIE_TOLERANCE), key=lambda r: (r[1], r[0])
-        )
-        params = _full_params(best.params, policy_space, judge, offline, search_demos)
-        params["threshold"] = refined
+    params = _full_params(best, policy_space, judge, offline, search_demos)
     policy = {k: params[k] for k in policy_space}
     compiled = make(params["mode"], params["demos"], **policy)
     if offline and fitted is not None and params.get("support_threshold") is not None:
@@ -367,11 +357,7 @@ def compile_judge(
                 if "support_threshold" in params
                 else {}
             ),
-            **(
-                {"threshold_refined_from": best.params.get("threshold")}
-                if refined is not None
-                else {}
-            ),
+            "best_trial": best.number,
         },
         baseline_params=_plain(baseline.get_params()),
         validation=comp_agree,
@@ -477,7 +463,7 @@ def _init_params(
     params = init.get_params()
     out: dict[str, Any] = {"mode": params["mode"]}
     for name in space:
-        if name in params:
+        if name in params and name != "threshold":
             out[name] = params[name]
     if offline and params["mode"] == "statement" and init.offline_params_ is not None:
         out["support_threshold"] = init.offline_params_.support_threshold
@@ -487,7 +473,6 @@ def _init_params(
 
 
 TIE_TOLERANCE = 0.005
-REFINE_TOP = 20
 
 
 def _best_trial(study: optuna.Study) -> optuna.trial.FrozenTrial:
@@ -507,8 +492,16 @@ def _best_trial(study: optuna.Study) -> optuna.trial.FrozenTrial:
 
 
 def _full_params(
-    best: dict[str, Any], space: dict[str, Any], judge: Judge, offline: bool, search_demos: bool
+    trial: optuna.trial.FrozenTrial,
+    space: dict[str, Any],
+    judge: Judge,
+    offline: bool,
+    search_demos: bool,
 ) -> dict[str, Any]:
+    """Every parameter of a finished trial, with the fitted threshold and judge defaults."""
+    best = {**trial.params}
+    if "threshold" in trial.user_attrs:
+        best["threshold"] = float(trial.user_attrs["threshold"])
     defaults = judge.get_params()
     params: dict[str, Any] = {"mode": best.get("mode", defaults.get("mode"))}
     params["demos"] = best.get("demos", 0) if search_demos else 0

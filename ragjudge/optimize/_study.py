@@ -71,7 +71,14 @@ def _record(trial: optuna.trial.FrozenTrial) -> TrialRecord:
     return TrialRecord(
         number=trial.number,
         state=trial.state.name,
-        params=dict(trial.params),
+        params={
+            **trial.params,
+            **(
+                {"threshold": trial.user_attrs["threshold"]}
+                if "threshold" in trial.user_attrs
+                else {}
+            ),
+        },
         values=list(trial.values) if trial.values is not None else None,
         lm_calls=int(trial.user_attrs.get("lm_calls", 0)),
         seconds=(end - start).total_seconds() if start and end else 0.0,
@@ -88,6 +95,9 @@ def summarize_study(
     for t in complete:
         for name, dist in t.distributions.items():
             distributions.setdefault(name, distribution_to_json(dist))
+    if any("threshold" in t.user_attrs for t in complete):
+        # fitted exactly in each trial (not suggested): recorded as a parameter for plots
+        distributions.setdefault("threshold", distribution_to_json(FloatDistribution(0.0, 1.0)))
     multi = len(study.directions) > 1
     best_value = None
     best_params: dict[str, Any] = {}
