@@ -275,7 +275,7 @@ h4 { font-size:11px; text-transform:uppercase; letter-spacing:.06em; color:var(-
      margin:12px 0 4px; }
 p.lead, .sub { color:var(--muted); margin:0 0 10px; }
 .note { color:var(--muted); font-size:13px; max-width:880px; }
-.cards { display:grid; grid-template-columns:repeat(auto-fit,minmax(200px,1fr)); gap:12px;
+.cards { display:grid; grid-template-columns:repeat(4,minmax(0,1fr)); gap:12px;
          margin:18px 0 6px; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:10px;
         padding:14px 16px; }
@@ -284,7 +284,8 @@ p.lead, .sub { color:var(--muted); margin:0 0 10px; }
 .card .ci, .ci { color:var(--muted); font-size:12px; font-weight:400; }
 .delta.up { color:var(--ok); } .delta.down { color:var(--bad); } .delta { font-size:13px; }
 .grid { display:grid; grid-template-columns:repeat(2,minmax(0,1fr)); gap:14px; }
-@media (max-width:1000px) { .grid { grid-template-columns:minmax(0,1fr); } }
+@media (max-width:1000px) { .grid { grid-template-columns:minmax(0,1fr); }
+                            .cards { grid-template-columns:repeat(2,minmax(0,1fr)); } }
 .panel { background:var(--card); border:1px solid var(--line); border-radius:10px; padding:6px;
          min-width:0; }
 .panel.wide { grid-column:1/-1; }
