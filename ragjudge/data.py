@@ -306,8 +306,8 @@ def _validate(
         return GoldRecord.model_validate(data)
     except pydantic.ValidationError as exc:
         error = exc.errors()[0]
-        field = str(error["loc"][0]) if error["loc"] else None
-        at: str | None = mapping.get(field, field) if field else None
+        name = str(error["loc"][0]) if error["loc"] else None
+        at = mapping.get(name, name) if name else None
         message = _short(error["msg"])
         if error["type"] not in ("value_error", "missing"):
             message += f" (got {_describe(error.get('input'))})"

@@ -203,13 +203,13 @@ def compile_judge(
         rows = [r for r in gold if r.faithful is not None]
     train, valid = split_gold(rows, valid_fraction=valid_fraction, group_by=group_by, seed=seed)
     init_judge = _load_init(init)
-    offline = _is_offline(judge)
+    offline = judge.uses_lm and _is_offline(judge)
     timings: dict[str, float] = {}
 
     # 1. Offline weights, fitted on train.
     t0 = time.perf_counter()
     fitted: OfflineParams | None = None
-    if offline:
+    if offline and judge.fits_offline_model:
         start_params = init_judge.offline_params_ if init_judge is not None else None
         fitted = fit_offline(train, init=start_params, seed=seed)
     timings["fit_weights"] = time.perf_counter() - t0
@@ -217,8 +217,10 @@ def compile_judge(
     # 2. Demo candidates from gold (LM judges: from a slice of train kept out of tuning).
     t0 = time.perf_counter()
     tune_rows, pool_rows = _carve_pool(train, offline=offline, seed=seed)
-    pool = demo_pool(pool_rows)
-    if offline:
+    pool = demo_pool(pool_rows) if list(judge.named_predictors()) else []
+    if not pool:
+        sets = [[]]
+    elif offline:
         sets = demo_sets(pool, sizes=[max_demos], per_size=1, seed=seed) if max_demos else [[]]
     else:
         sizes = sorted({0, *range(2, max_demos + 1, 2)}) if max_demos else [0]
@@ -229,7 +231,7 @@ def compile_judge(
 
     def make(mode: str, demo_index: int, **params: Any) -> Judge:
         candidate = judge.clone(mode=mode, **params)
-        candidate.offline_params_ = fitted if offline else judge.offline_params_
+        candidate.offline_params_ = fitted if fitted is not None else judge.offline_params_
         _set_demos(candidate, sets[demo_index])
         return candidate
 
@@ -252,7 +254,7 @@ def compile_judge(
             params[name] = suggest(trial, name, dist)
         if fit_threshold:
             params["threshold"] = float(trial.user_attrs.get("threshold", 0.5))
-        if offline and params["mode"] == "statement":
+        if fitted is not None and params["mode"] == "statement":
             params["support_threshold"] = trial.suggest_float("support_threshold", 0.05, 0.95)
         return params
 
@@ -507,8 +509,8 @@ def _full_params(
     params["demos"] = best.get("demos", 0) if search_demos else 0
     for name in space:
         params[name] = best.get(name, defaults.get(name))
-    if offline and params["mode"] == "statement":
-        params["support_threshold"] = best.get("support_threshold")
+    if "support_threshold" in best:
+        params["support_threshold"] = best["support_threshold"]
     return params
 
 

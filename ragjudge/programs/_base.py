@@ -60,8 +60,14 @@ class Judge(dspy.Module):
     metric: ClassVar[str] = "judge"
     #: The values of `mode` (each needs its own LM calls); compiling searches them.
     modes: ClassVar[tuple[str, ...]] = ()
+    #: False for judges that never call an LM (deterministic metrics).
+    uses_lm: ClassVar[bool] = True
+    #: True when compiling should fit the offline judge's weights on the gold labels.
+    fits_offline_model: ClassVar[bool] = False
     lm: str | dspy.BaseLM | None
     offline_params_: OfflineParams | None
+    #: What compiling recorded (a `CompileReport` as a dict); None for an uncompiled judge.
+    report_: dict[str, Any] | None = None
 
     # -- sklearn-style parameters -------------------------------------------------------
     @classmethod
@@ -86,7 +92,14 @@ class Judge(dspy.Module):
         return resolve_lm(self.lm, offline_params=self.offline_params_, cache=cache)
 
     # -- calling ------------------------------------------------------------------------
-    def judge_item(self, **inputs: Any) -> JudgeResult:
+    def judge_item(
+        self,
+        *,
+        answer: str,
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | None = None,
+    ) -> JudgeResult:
         """Judge one item; implemented by each metric. May raise on LM failures."""
         raise NotImplementedError
 
@@ -221,7 +234,7 @@ class Judge(dspy.Module):
         raw = learned.get("offline_params")
         self.offline_params_ = None if raw is None else OfflineParams.model_validate(raw)
 
-    def save(self, path: str | os.PathLike[str], **_: Any) -> None:  # type: ignore[override]
+    def save(self, path: str | os.PathLike[str], **_: Any) -> None:
         """Save the judge as versioned JSON (never pickle). See `ragjudge.load`."""
         from ragjudge.serialization import save_judge
 

@@ -120,6 +120,7 @@ class Faithfulness(Judge):
 
     metric: ClassVar[str] = "faithfulness"
     modes: ClassVar[tuple[str, ...]] = MODES
+    fits_offline_model: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -1,0 +1,225 @@
+"""Deterministic faithfulness as a judge: ROUGE-L, token overlap and BLEU, no LM, compilable.
+
+`ragjudge.lexical.DeterministicFaithfulness` reproduces the reference numbers; this judge wraps
+it so that it evaluates, compiles and saves like every other judge. Compiling chooses which
+score(s), the per-sentence threshold, the aggregation and the pass threshold against gold.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, Literal
+
+from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution
+
+from ragjudge.data import GoldRecord
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lexical import SCORE_KEYS, DeterministicFaithfulness, aggregate_scores
+from ragjudge.programs._base import Judge, check_choice, judge_inputs
+from ragjudge.results import JudgeResult
+from ragjudge.serialization import register_judge
+
+__all__ = ["DeterministicJudge"]
+
+Score = Literal["rouge", "token_overlap", "bleu", "mean"]
+SCORES = ("rouge", "token_overlap", "bleu", "mean")
+AGGREGATIONS = ("fraction", "mean", "min")
+
+
+@register_judge
+class DeterministicJudge(Judge):
+    """Faithfulness from lexical overlap with the contexts, per answer sentence; no LM.
+
+    Args:
+        mode: The per-sentence score: `"rouge"` (ROUGE-L precision), `"token_overlap"`,
+            `"bleu"`, or `"mean"` of the three.
+        sentence_threshold: A sentence is faithful when its score is at least this.
+        aggregation: `"fraction"` of faithful sentences (the reference definition), or the
+            `"mean"` / `"min"` sentence score.
+        threshold: Pass when the row score is at least this.
+        compat: `"reference"` or `"continuous-eval"` (see `DeterministicFaithfulness`).
+        variant: `"default"` or `"words"` (content words, smoothed word BLEU).
+        workers: Processes used by `batch` (1 = this process).
+
+    Example:
+        >>> judge = DeterministicJudge(variant="words")
+        >>> judge(answer="Paris is in France.", contexts=["Paris is in France."]).passed
+        True
+    """
+
+    metric: ClassVar[str] = "deterministic_faithfulness"
+    modes: ClassVar[tuple[str, ...]] = SCORES
+    uses_lm: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        *,
+        mode: Score = "rouge",
+        sentence_threshold: float = 0.5,
+        aggregation: Literal["fraction", "mean", "min"] = "fraction",
+        threshold: float = 0.5,
+        compat: Literal["reference", "continuous-eval"] = "reference",
+        variant: Literal["default", "words"] = "default",
+        workers: int = 1,
+        lm: None = None,
+    ) -> None:
+        super().__init__()
+        check_choice("DeterministicJudge", "mode", mode, SCORES)
+        check_choice("DeterministicJudge", "aggregation", aggregation, AGGREGATIONS)
+        for name, value in (("sentence_threshold", sentence_threshold), ("threshold", threshold)):
+            if not 0.0 <= float(value) <= 1.0:
+                raise ConfigurationError(
+                    f"The `{name}` parameter of DeterministicJudge must be in [0, 1]. "
+                    f"Got {value!r} instead."
+                )
+        if lm is not None:
+            raise ConfigurationError("DeterministicJudge uses no LM; leave `lm` unset")
+        self.mode = mode
+        self.sentence_threshold = sentence_threshold
+        self.aggregation = aggregation
+        self.threshold = threshold
+        self.compat = compat
+        self.variant = variant
+        self.workers = workers
+        self.lm = None
+        self.offline_params_ = None
+        self._metric = DeterministicFaithfulness(
+            compat=compat, variant=variant, threshold=sentence_threshold
+        )
+
+    # -- judging --------------------------------------------------------------------------
+    def forward(self, **inputs: Any) -> JudgeResult:
+        """Score one item (no LM involved, so no LM calls and no tokens)."""
+        try:
+            return self.judge_item(**inputs)
+        except (TypeError, ValueError) as exc:
+            return JudgeResult(
+                metric=self.metric, mode=self.mode, error=f"{type(exc).__name__}: {exc}"
+            )
+
+    def judge_item(
+        self,
+        *,
+        answer: str,
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | None = None,
+    ) -> JudgeResult:
+        """Score one answer against its contexts."""
+        del question, reference
+        raw = self._metric(
+            answer=answer, contexts=[contexts] if isinstance(contexts, str) else contexts
+        )
+        return self._from_raw(raw)
+
+    def batch(
+        self,
+        rows: Sequence[GoldRecord | dict[str, Any]],
+        *,
+        concurrency: int = 1,
+        on_result: Any = None,
+    ) -> list[JudgeResult]:
+        """Score many rows with shared tokenization and context caching; input order."""
+        del concurrency
+        pairs = [
+            (judge_inputs(r).get("answer", ""), judge_inputs(r).get("contexts", ())) for r in rows
+        ]
+        raws = self._metric.batch(pairs, workers=self.workers)
+        out = []
+        for index, (row, raw) in enumerate(zip(rows, raws, strict=True)):
+            row_id = row.id if isinstance(row, GoldRecord) else row.get("id")
+            result = self._from_raw(raw).model_copy(
+                update={"id": None if row_id is None else str(row_id)}
+            )
+            out.append(result)
+            if on_result is not None:
+                on_result(index, result)
+        return out
+
+    def iter_batch(
+        self, rows: Sequence[GoldRecord | dict[str, Any]], *, concurrency: int = 1
+    ) -> Iterator[tuple[int, JudgeResult]]:
+        """Yield `(index, result)` in input order."""
+        yield from enumerate(self.batch(rows, concurrency=concurrency))
+
+    def _from_raw(self, raw: dict[str, Any], **overrides: Any) -> JudgeResult:
+        p = {
+            "mode": self.mode,
+            "sentence_threshold": self.sentence_threshold,
+            "aggregation": self.aggregation,
+            "threshold": self.threshold,
+            **overrides,
+        }
+        per_sentence = {key: list(raw[key]) for key in SCORE_KEYS.values()}
+        n = len(per_sentence["rouge_p_by_sentence"])
+        if n == 0:
+            return JudgeResult(
+                metric=self.metric,
+                mode=p["mode"],
+                reason="the answer has no sentence",
+                details={**per_sentence, "reference": _reference(raw)},
+            )
+        scores, passed = aggregate_scores(
+            [per_sentence],
+            {
+                "score": p["mode"],
+                "sentence_threshold": p["sentence_threshold"],
+                "pass_threshold": p["threshold"],
+                "aggregate": p["aggregation"],
+            },
+        )
+        score = float(scores[0])
+        names = list(SCORE_KEYS) if p["mode"] == "mean" else [p["mode"]]
+        reason = (
+            f"{score:.2f}: {p['aggregation']} of per-sentence {'/'.join(names)} "
+            f"over {n} sentence{'s' if n != 1 else ''} (sentence threshold "
+            f"{p['sentence_threshold']:.2f})"
+        )
+        return JudgeResult(
+            metric=self.metric,
+            mode=p["mode"],
+            score=score,
+            passed=bool(passed[0]) if not math.isnan(score) else None,
+            reason=reason,
+            details={**per_sentence, "reference": _reference(raw)},
+        )
+
+    # -- compiling ------------------------------------------------------------------------
+    @classmethod
+    def policy_space(cls) -> dict[str, BaseDistribution]:
+        """Per-sentence threshold, aggregation and pass threshold: no recomputation needed."""
+        return {
+            "sentence_threshold": FloatDistribution(0.0, 1.0),
+            "aggregation": CategoricalDistribution(AGGREGATIONS),
+            "threshold": FloatDistribution(0.0, 1.0),
+        }
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """Re-score stored per-sentence scores under other policy values."""
+        if result.error:
+            return result
+        raw = {key: result.details.get(key, []) for key in SCORE_KEYS.values()}
+        new = self._from_raw(raw, mode=result.mode, **policy)
+        return new.model_copy(update={"id": result.id})
+
+    def clone(self, **overrides: Any) -> Judge:
+        """A new judge with the same parameters but `overrides` (there is no learned state)."""
+        return type(self)(**{**self.get_params(), **overrides})
+
+    def dump_state(self, json_mode: bool = True) -> dict[str, Any]:
+        """No DSPy predictors: only the (empty) learned state."""
+        return {"ragjudge": {"learned": {}}}
+
+    def load_state(self, state: dict[str, Any], **kwargs: Any) -> Judge:
+        """Nothing to restore beyond the parameters."""
+        return self
+
+
+def _reference(raw: dict[str, Any]) -> dict[str, float]:
+    """The reference definition's three aggregates, kept beside ragjudge's own score."""
+    return {
+        k: raw[k]
+        for k in ("rouge_faithfulness", "token_overlap_faithfulness", "bleu_faithfulness")
+        if k in raw
+    }
