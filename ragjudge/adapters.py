@@ -17,11 +17,13 @@ Judges use it when no adapter was configured (`dspy.configure(adapter=...)` wins
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Hashable
 from typing import Any
 
 import dspy
+from dspy.adapters.utils import format_field_value
 
 from ragjudge.safety import fence_value
 
@@ -94,11 +96,22 @@ class CachedChatAdapter(dspy.ChatAdapter):
         suffix: str = "",
         main_request: bool = False,
     ) -> str:
-        """ChatAdapter's user message, with every input value fenced."""
-        fenced = {k: fence_value(v) for k, v in inputs.items()}
-        return super().format_user_message_content(
-            signature, fenced, prefix=prefix, suffix=suffix, main_request=main_request
-        )
+        """ChatAdapter's user message, with every input value fenced.
+
+        The same text as `ChatAdapter.format_user_message_content`; strings and lists of
+        strings are rendered directly instead of through a new pydantic `TypeAdapter` per value.
+        """
+        messages = [prefix]
+        for name, info in signature.input_fields.items():
+            if name in inputs:
+                value = fence_value(inputs[name])
+                messages.append(f"[[ ## {name} ## ]]\n{_format_value(info, value)}")
+        if main_request:
+            requirements = self.user_message_output_requirements(signature)
+            if requirements is not None:
+                messages.append(requirements)
+        messages.append(suffix)
+        return "\n\n".join(messages).strip()
 
     def format_assistant_message_content(
         self,
@@ -111,6 +124,19 @@ class CachedChatAdapter(dspy.ChatAdapter):
         return super().format_assistant_message_content(
             signature, fenced, missing_field_message=missing_field_message
         )
+
+
+def _format_value(info: Any, value: Any) -> str:
+    """`dspy.adapters.utils.format_field_value`, with fast paths that give the same text."""
+    if isinstance(value, str):
+        return value
+    if (
+        isinstance(value, list)
+        and info.annotation is not str
+        and all(isinstance(v, str) for v in value)
+    ):
+        return json.dumps(value, ensure_ascii=False)
+    return str(format_field_value(field_info=info, value=value))
 
 
 def _snapshot(demo: Any) -> Any:
