@@ -169,3 +169,38 @@ def test_evaluate_reports_only_the_faithfulness_metric(
     assert (tmp_path / "ev.faithfulness.html").exists()
     assert not (tmp_path / "ev.answer_relevancy.html").exists()
     assert "no report for answer_relevancy" in caplog.text
+
+
+def test_report_with_an_lm_over_http(
+    compiled_judge_file: Path, sample_path: Path, tmp_path: Path
+) -> None:
+    """The real client stack (dspy.LM over HTTP to a local OpenAI-compatible server)."""
+    from ragjudge.testing_server import TestServer
+
+    out = tmp_path / "lm.html"
+    with TestServer(delay=0.0) as server:
+        code = main(
+            [
+                "report",
+                "--judge",
+                str(compiled_judge_file),
+                "--gold",
+                str(sample_path),
+                "--limit",
+                "8",
+                "--lm",
+                "openai/fake",
+                "--api-base",
+                server.api_base,
+                "--no-cache",
+                "--out",
+                str(out),
+            ]
+        )
+    assert code == 0
+    document = out.read_text(encoding="utf-8")
+    assert "LM openai/fake" in document
+    cost = document.split('<section id="cost">', 1)[1]
+    row = cost.split("<tr><th>uncompiled</th>", 1)[1].split("</tr>", 1)[0]
+    cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
+    assert cells[0] == "8" and int(cells[1]) >= 8 and int(cells[3].replace(",", "")) > 0
