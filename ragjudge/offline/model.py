@@ -273,19 +273,25 @@ def _verdict(statement: str, reason: str, verdict: str, confidence: float) -> di
 def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     coverage = evidence.value("coverage_best")
     passage = evidence.best_passage + 1
-    notes = [n for n in (evidence.negation_note, evidence.antonym_note) if n]
     if evidence.missing:
-        head = f"{_quote(evidence.missing)} not found in the context"
-    elif verdict == "yes":
-        head = f"supported: all content words found in the context, best match passage {passage}"
+        text = (
+            f"{_quote(evidence.missing)} not found in the context "
+            f"(best passage covers {coverage:.0%} of content words)"
+        )
+        if verdict == "yes":
+            text = "mostly supported: " + text
+    elif coverage >= 1.0:
+        text = f"all content words found in passage {passage}"
     else:
-        head = "all content words appear in the context but not together"
-    detail = f"best passage ({passage}) covers {coverage:.0%} of content words"
-    text = f"{head} ({detail})"
+        text = (
+            "all content words appear in the context but not together "
+            f"(best passage {passage} covers {coverage:.0%})"
+        )
+    notes = [n for n in (evidence.negation_note, evidence.antonym_note) if n]
     if notes:
         text += "; " + "; ".join(notes)
-    if evidence.missing and verdict == "yes":
-        text = "mostly supported: " + text
+    if verdict == "yes" and not evidence.missing:
+        text = "supported: " + text
     return text
 
 
