@@ -17,13 +17,22 @@ Judges use it when no adapter was configured (`dspy.configure(adapter=...)` wins
 
 from __future__ import annotations
 
+import ast
+import enum
+import functools
 import json
 import threading
+import types
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Literal, Union, get_args, get_origin
 
 import dspy
-from dspy.adapters.utils import format_field_value
+import json_repair
+import pydantic
+from dspy.adapters.chat_adapter import field_header_pattern
+from dspy.adapters.types.base_type import Type as DspyType
+from dspy.adapters.utils import apply_output_field_defaults, format_field_value, parse_value
+from dspy.utils.exceptions import AdapterParseError
 
 from ragjudge.safety import fence_value
 
@@ -113,6 +122,40 @@ class CachedChatAdapter(dspy.ChatAdapter):
         messages.append(suffix)
         return "\n\n".join(messages).strip()
 
+    def parse(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
+        """`ChatAdapter.parse`, reusing one pydantic `TypeAdapter` per output type."""
+        sections: list[tuple[str | None, list[str]]] = [(None, [])]
+        for line in completion.splitlines():
+            match = field_header_pattern.match(line.strip())
+            if match:
+                rest = line[match.end() :].strip()
+                sections.append((match.group(1), [rest] if rest else []))
+            else:
+                sections[-1][1].append(line)
+        fields: dict[str, Any] = {}
+        for name, lines in sections:
+            text = "\n".join(lines).strip()
+            if name is not None and name not in fields and name in signature.output_fields:
+                try:
+                    fields[name] = _parse_value(text, signature.output_fields[name].annotation)
+                except ValueError as exc:
+                    raise AdapterParseError(
+                        adapter_name="ChatAdapter",
+                        signature=signature,
+                        lm_response=completion,
+                        message=f"Failed to parse field {name} with value {text} from the LM "
+                        f"response. Error message: {exc}",
+                    ) from exc
+        fields = apply_output_field_defaults(signature, fields)
+        if fields.keys() != signature.output_fields.keys():
+            raise AdapterParseError(
+                adapter_name="ChatAdapter",
+                signature=signature,
+                lm_response=completion,
+                parsed_result=fields,
+            )
+        return fields
+
     def format_assistant_message_content(
         self,
         signature: type[dspy.Signature],
@@ -124,6 +167,42 @@ class CachedChatAdapter(dspy.ChatAdapter):
         return super().format_assistant_message_content(
             signature, fenced, missing_field_message=missing_field_message
         )
+
+
+@functools.lru_cache(maxsize=256)
+def _type_adapter(annotation: Any) -> pydantic.TypeAdapter[Any]:
+    return pydantic.TypeAdapter(annotation)
+
+
+def _parse_value(value: Any, annotation: Any) -> Any:
+    """`dspy.adapters.utils.parse_value` with one pydantic `TypeAdapter` per annotation.
+
+    The special cases (str, enums, Literal, optional-str unions, DSPy types) go to DSPy's own
+    function; the rest follows its steps (JSON repair, then a Python literal, then validation).
+    """
+    origin = get_origin(annotation)
+    special = (
+        annotation is str
+        or isinstance(annotation, enum.EnumMeta)
+        or origin is Literal
+        or (origin in (Union, types.UnionType) and str in get_args(annotation))
+        or (isinstance(annotation, type) and issubclass(annotation, DspyType))
+    )
+    try:
+        adapter = None if special else _type_adapter(annotation)
+    except TypeError:  # an unhashable annotation
+        adapter = None
+    if adapter is None:
+        return parse_value(value, annotation)
+    if not isinstance(value, str):
+        return adapter.validate_python(value)
+    candidate = json_repair.loads(value)
+    if candidate == "" and value != "":
+        try:
+            candidate = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            candidate = value
+    return adapter.validate_python(candidate)
 
 
 def _format_value(info: Any, value: Any) -> str:

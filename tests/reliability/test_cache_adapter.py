@@ -115,3 +115,43 @@ def test_cli_cache_dir_and_no_cache(tmp_path: Path, server: TestServer) -> None:
         [*base, "--no-cache", *cache], env=cli_env(), capture_output=True, text=True, timeout=60
     )
     assert both.returncode == 2 and "contradict" in both.stderr
+
+
+_VERDICT = {"statement": "A.", "reason": "r", "verdict": "yes", "confidence": 0.9}
+COMPLETIONS = [
+    (JudgeStatements, f"[[ ## verdicts ## ]]\n{json.dumps([_VERDICT])}\n\n[[ ## completed ## ]]"),
+    (
+        JudgeStatements,
+        "[[ ## verdicts ## ]]\n[{'statement': 'A.', 'reason': 'r', 'verdict': 'no'}]",
+    ),
+    (JudgeStatements, "[[ ## verdicts ## ]]\n" + json.dumps([{**_VERDICT, "verdict": "maybe"}])),
+    (JudgeStatements, "[[ ## verdicts ## ]]\n[" + json.dumps(_VERDICT) + ", {broken"),
+    (JudgeStatements, "no fields at all"),
+    (ExtractStatements, '[[ ## statements ## ]]\n["A.", "B."]\n[[ ## completed ## ]]'),
+    (ExtractStatements, "[[ ## statements ## ]] A. B."),
+    (
+        JudgeAnswer,
+        "[[ ## reasoning ## ]]\nok\n[[ ## verdict ## ]]\nyes\n[[ ## confidence ## ]]\n0.8",
+    ),
+    (
+        JudgeAnswer,
+        "[[ ## reasoning ## ]]\nok\n[[ ## verdict ## ]]\n'no'\n[[ ## confidence ## ]]\nx",
+    ),
+]
+
+
+@pytest.mark.parametrize(("signature", "completion"), COMPLETIONS)
+def test_cached_adapter_parses_like_chat_adapter(
+    signature: type[dspy.Signature], completion: str
+) -> None:
+    def outcome(adapter: dspy.ChatAdapter) -> object:
+        try:
+            return adapter.parse(signature, completion)
+        except dspy.utils.exceptions.AdapterParseError as exc:
+            return ("AdapterParseError", type(exc.__cause__).__name__ if exc.__cause__ else None)
+
+    ours, theirs = outcome(CachedChatAdapter()), outcome(dspy.ChatAdapter())
+    if isinstance(theirs, tuple):  # DSPy chains no cause; ours names the validation error
+        assert isinstance(ours, tuple) and ours[0] == theirs[0]
+    else:
+        assert ours == theirs
