@@ -17,7 +17,7 @@ __all__ = ["Compat", "SentenceScorer", "SentenceScores", "Variant"]
 Compat = Literal["reference", "continuous-eval"]
 Variant = Literal["default", "words"]
 
-_PUNCT_AND_SPACE = frozenset(string.punctuation + string.whitespace)
+_ASCII_PUNCT = frozenset(string.punctuation)
 
 
 class SentenceScores(TypedDict):
@@ -147,7 +147,7 @@ class SentenceScorer:
                 overlap.append(len(distinct & ctx.tokens) / len(distinct) if distinct else 0.0)
                 bleu.append(word_bleu(toks, ctx.bleu_words or []))
                 continue
-            if _PUNCT_AND_SPACE.issuperset(sentence):
+            if _ASCII_PUNCT.issuperset(sentence):  # punctuation only (no space): 0.0
                 rouge.append(0.0)
             else:
                 rouge.append(

@@ -15,7 +15,6 @@ _WORD_RE = re.compile(r"\w+")
 _REFERENCE_RE = re.compile(r"\w+|[^\w\s]")
 # Stems of the MacIntyre contractions that can survive ASCII punctuation removal.
 _CONTRACTION_STEMS = ("cannot", "gimme", "gonna", "gotta", "lemme", "wanna")
-_FLOAT_WORDS = frozenset({"nan", "inf", "infinity"})
 _ASCII_PUNCT_CLASS = r"!-/:-@\[-`{-~"
 
 
@@ -62,24 +61,16 @@ def _contraction_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p), r" \1 \2 ") for p in (*mc.CONTRACTIONS2, *mc.CONTRACTIONS3))
 
 
-def _to_number(token: str) -> str | float:
-    try:
-        return float(token)
-    except ValueError:
-        return token
-
-
 def _ce_sentence_tokens(sent: str, stop: frozenset[str], out: list[str | float]) -> None:
     words = [w for w in sent.lower().translate(_ASCII_PUNCT).split() if w not in stop]
     joined = " ".join(words)
     if any(stem in joined for stem in _CONTRACTION_STEMS):
+        joined = f" {joined} "  # padded like NLTK's Treebank tokenizer (`wanna` needs `\s`)
         for pattern, repl in _contraction_patterns():
             joined = pattern.sub(repl, joined)
     for t in joined.split():
-        if t[0].isdigit() or t in _FLOAT_WORDS:
-            out.append(_to_number(t))
-        else:
-            out.append(t)
+        # Only all-digit tokens are numbers: "nan", "inf" and "1e5" stay words.
+        out.append(float(t) if t.isdecimal() else t)
 
 
 def ce_tokens(text: str) -> list[str | float]:
@@ -87,13 +78,12 @@ def ce_tokens(text: str) -> list[str | float]:
 
     Per Punkt sentence: lowercase, delete ASCII punctuation, drop NLTK English stopwords, split
     MacIntyre contractions (`cannot` -> `can not`), split on whitespace, and turn numeric
-    tokens into floats (so `007` equals `7`).
+    tokens (all decimal digits) into floats (so `007` equals `7`).
 
     Fast path: the result only depends on where Punkt splits when a split falls inside a
     whitespace-delimited token (a sentence end followed directly by punctuation and then more
-    word material) or right after `wanna` (the contraction rule needs following whitespace).
-    Texts without either are tokenized in one pass, without running Punkt; the others per
-    Punkt sentence. Both give identical tokens.
+    word material). Texts without such a place are tokenized in one pass, without running
+    Punkt; the others per Punkt sentence. Both give identical tokens.
 
     Args:
         text: Any string.
@@ -102,7 +92,7 @@ def ce_tokens(text: str) -> list[str | float]:
         The tokens of all sentences, in order.
     """
     risky = _risky_split()
-    if risky is not None and risky.search(text) is None and "wanna" not in text.lower():
+    if risky is not None and risky.search(text) is None:
         out: list[str | float] = []
         _ce_sentence_tokens(text, english_stopwords(), out)
         return out
