@@ -253,6 +253,35 @@ def _antonym_conflict(stmt_stems: set[str], passage_stems: set[str]) -> str:
     return ""
 
 
+def _choose_passage(
+    index: ContextIndex, stems: list[str], all_stems: list[str]
+) -> tuple[int, float]:
+    """The candidate passage with the best coverage + ROUGE-L mix, and its ROUGE-L precision."""
+    n = max(1, len(stems))
+    best, best_score, best_rouge = -1, -1.0, 0.0
+    for pid in _best_passages(index, stems):
+        pset = set(index.passage_stems[pid])
+        cov = sum(1 for s in stems if s in pset) / n
+        rouge = lcs_length(index.passage_stems[pid], all_stems) / max(1, len(all_stems))
+        score = cov + 0.5 * rouge
+        if score > best_score:
+            best, best_score, best_rouge = pid, score, rouge
+    return best, best_rouge
+
+
+def _longest_false_run(flags: list[bool]) -> int:
+    run = longest = 0
+    for ok in flags:
+        run = 0 if ok else run + 1
+        longest = max(longest, run)
+    return longest
+
+
+def _fraction(flags: list[bool], weights: list[float]) -> float:
+    total = sum(weights) or 1.0
+    return sum(w for w, ok in zip(weights, flags, strict=True) if ok) / total
+
+
 def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence:
     """Compute the support features of one statement against an indexed context.
 
@@ -264,55 +293,33 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         The statement's `StatementEvidence`.
     """
     tokens = tokenize(statement)
-    content = [t for t in tokens if t.is_content]
+    content = [t for t in tokens if t.is_content] or tokens
     stems = [t.stem for t in content]
-    if not content:
-        content = tokens
-        stems = [t.stem for t in tokens]
-    n = max(1, len(stems))
-    candidates = _best_passages(index, stems)
-    best, best_score, best_rouge = -1, -1.0, 0.0
     all_stems = [t.stem for t in tokens]
-    for pid in candidates:
-        pset = set(index.passage_stems[pid])
-        cov = sum(1 for s in stems if s in pset) / n
-        rouge = lcs_length(index.passage_stems[pid], all_stems) / max(1, len(all_stems))
-        score = cov + 0.5 * rouge
-        if score > best_score:
-            best, best_score, best_rouge = pid, score, rouge
+    best, rouge = _choose_passage(index, stems, all_stems)
     best_set = set(index.passage_stems[best]) if best >= 0 else set()
     weights = [token_weight(t) for t in content]
-    total_w = sum(weights) or 1.0
+    ones = [1.0] * len(content)
     in_ctx = [(t.stem in index.stems or t.norm in index.stems) for t in content]
     in_best = [t.stem in best_set for t in content]
-    missing = _unique([t.text for t, ok in zip(content, in_ctx, strict=True) if not ok])
-    novel_numbers = _unique(
-        [t.text for t, ok in zip(content, in_ctx, strict=True) if t.is_number and not ok]
-    )
-    novel_names = [
-        t
-        for t, ok in zip(content, in_ctx, strict=True)
-        if t.is_capital and not t.sentence_initial and not ok
-    ]
-    run = longest = 0
-    for ok in in_ctx:
-        run = 0 if ok else run + 1
-        longest = max(longest, run)
+    novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
+    novel_numbers = _unique([t.text for t in novel if t.is_number])
+    novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
     antonym = _antonym_conflict(set(all_stems), best_set) if best >= 0 else ""
     features = [
-        sum(in_best) / n,
-        sum(in_ctx) / n,
-        sum(w for w, ok in zip(weights, in_best, strict=True) if ok) / total_w,
-        sum(w for w, ok in zip(weights, in_ctx, strict=True) if ok) / total_w,
-        best_rouge,
+        _fraction(in_best, ones) if content else 0.0,
+        _fraction(in_ctx, ones) if content else 0.0,
+        _fraction(in_best, weights),
+        _fraction(in_ctx, weights),
+        rouge,
         bigram_cov,
         float(len(novel_numbers)),
         float(len(novel_names)),
-        sum(w for w, ok in zip(weights, in_ctx, strict=True) if not ok),
-        float(longest),
+        sum(token_weight(t) for t in novel),
+        float(_longest_false_run(in_ctx)),
         neg_added,
         neg_removed,
         1.0 if antonym else 0.0,
@@ -321,7 +328,7 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
     return StatementEvidence(
         features=features,
         best_passage=best,
-        missing=missing,
+        missing=_unique([t.text for t in novel]),
         novel_numbers=novel_numbers,
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
