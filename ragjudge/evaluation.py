@@ -205,6 +205,13 @@ def agreement_of(
     return overall, by_source, errors, unscored
 
 
+def describe_judge_lm(judge: Judge) -> str:
+    """The model string a judge talks to, or `none` for a judge that uses no LM."""
+    if not judge.uses_lm:
+        return "none (deterministic)"
+    return str(getattr(judge.resolved_lm(), "model", ""))
+
+
 def evaluate(
     judge: Judge,
     rows: Sequence[GoldRecord],
@@ -240,7 +247,7 @@ def evaluate(
     report = EvaluationReport(
         metric=judge.metric,
         mode=str(getattr(judge, "mode", "")),
-        lm=str(getattr(judge.resolved_lm(), "model", "")),
+        lm=describe_judge_lm(judge),
         rows=len(rows),
         agreement=overall,
         by_source=by_source,

@@ -37,6 +37,36 @@ def add_lm_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--no-cache", action="store_true", help="do not use DSPy's response cache")
 
 
+DETERMINISTIC_SCORES = ("rouge", "token_overlap", "bleu", "mean")
+
+
+def add_deterministic_options(parser: argparse.ArgumentParser) -> None:
+    """`--variant`, `--compat`, `--workers` for `--metric deterministic`."""
+    group = parser.add_argument_group("--metric deterministic")
+    group.add_argument(
+        "--variant",
+        choices=["default", "words"],
+        default=None,
+        help="'words': content words, smoothed word BLEU (ragjudge's variant)",
+    )
+    group.add_argument(
+        "--compat",
+        choices=["reference", "continuous-eval"],
+        default=None,
+        help="reproduce the reference definition or continuous-eval 0.3.14",
+    )
+    group.add_argument("--workers", type=int, default=None, help="processes for scoring")
+
+
+def deterministic_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The DeterministicJudge keyword arguments given on the command line."""
+    return {
+        k: getattr(args, k)
+        for k in ("variant", "compat", "workers")
+        if getattr(args, k, None) is not None
+    }
+
+
 def add_data_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
     """`--gold`, `--map`, `--limit`."""
     parser.add_argument(

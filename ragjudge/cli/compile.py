@@ -6,12 +6,20 @@ import argparse
 import sys
 from typing import Any
 
-from ragjudge.cli._common import add_data_options, add_lm_options, emit, progress_factory
+from ragjudge.cli._common import (
+    add_data_options,
+    add_deterministic_options,
+    add_lm_options,
+    deterministic_options,
+    emit,
+    progress_factory,
+)
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
 from ragjudge.data import parse_mapping
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.programs import Faithfulness, Judge
+from ragjudge.programs.deterministic import DeterministicJudge
 from ragjudge.serialization import load
 
 __all__ = ["add_parser", "run"]
@@ -28,7 +36,12 @@ def add_parser(sub: Any) -> None:
     add_data_options(parser)
     add_lm_options(parser)
     parser.add_argument("--out", required=True, help="where to save the compiled judge (.json)")
-    parser.add_argument("--metric", default="faithfulness", help="the metric to compile")
+    parser.add_argument(
+        "--metric",
+        default="faithfulness",
+        help="the metric to compile: faithfulness, deterministic",
+    )
+    add_deterministic_options(parser)
     parser.add_argument("--trials", type=int, default=60, help="Optuna trials (total)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--objective", choices=OBJECTIVES, default="balanced_accuracy")
@@ -57,7 +70,11 @@ def _start_judge(args: argparse.Namespace) -> Judge:
     lm = args.lm or "local"
     if args.metric == "faithfulness":
         return Faithfulness(lm=lm)
-    raise ConfigurationError(f"unknown --metric {args.metric!r}; choose from: faithfulness")
+    if args.metric == "deterministic":
+        return DeterministicJudge(**deterministic_options(args))
+    raise ConfigurationError(
+        f"unknown --metric {args.metric!r}; choose from: faithfulness, deterministic"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,7 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ragjudge.cli._common import add_data_options, add_lm_options, emit, load_rows, progress
+from ragjudge.cli._common import (
+    DETERMINISTIC_SCORES,
+    add_data_options,
+    add_deterministic_options,
+    add_lm_options,
+    deterministic_options,
+    emit,
+    load_rows,
+    progress,
+)
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, write_evaluate_report
 from ragjudge.data import GoldRecord
@@ -15,6 +24,7 @@ from ragjudge.derived_gold import derive_gold, derived_label, is_derived
 from ragjudge.evaluation import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge
+from ragjudge.programs.deterministic import DeterministicJudge
 from ragjudge.serialization import load
 
 __all__ = ["add_parser", "build_judge", "run"]
@@ -40,9 +50,11 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--mode",
         default=None,
-        choices=["statement", "whole", "rubric", "questions"],
-        help="judge mode; 'statement' means 'questions' for answer_relevancy",
+        choices=["statement", "whole", "rubric", "questions", *DETERMINISTIC_SCORES],
+        help="judge mode; 'statement' means 'questions' for answer_relevancy; for "
+        "--metric deterministic the per-sentence score (rouge, token_overlap, bleu, mean)",
     )
+    add_deterministic_options(parser)
     parser.add_argument(
         "--repeat",
         type=int,
@@ -70,6 +82,7 @@ METRICS: dict[str, type[Judge]] = {
     "faithfulness": Faithfulness,
     "answer_relevancy": AnswerRelevancy,
     "context_recall": ContextRecall,
+    "deterministic": DeterministicJudge,
 }
 
 
@@ -104,6 +117,10 @@ def build_judge(args: argparse.Namespace, metric: str | None = None) -> Judge:
         overrides["threshold"] = args.threshold
     if args.lm is not None:
         overrides["lm"] = args.lm
+    if metric == "deterministic" and not args.judge:
+        return DeterministicJudge(
+            **{k: v for k, v in overrides.items() if k != "lm"}, **deterministic_options(args)
+        )
     if args.judge:
         judge = load(args.judge, trust_modified=args.trust_modified)
         return judge.clone(**overrides) if overrides else judge
@@ -191,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
             )
         if labels:
             report = report.model_copy(update={"labels": labels})
-        summaries[judge.metric] = report.summary()
+        summaries[metric] = report.summary()
         tables.append(format_report(report))
     if args.format == "json":
         emit(summaries[metrics[0]] if len(metrics) == 1 else {"metrics": summaries})

@@ -21,7 +21,7 @@ import optuna
 from optuna.trial import TrialState
 
 from ragjudge.data import GoldRecord, gold_fingerprint, load_gold
-from ragjudge.evaluation import agreement_of
+from ragjudge.evaluation import agreement_of, describe_judge_lm
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm import LOCAL
 from ragjudge.offline.engine import OfflineEngine
@@ -349,7 +349,7 @@ def compile_judge(
     summary = summarize_study(study, seed=seed, objectives=multi, storage=storage)
     report = CompileReport(
         metric=judge.metric,
-        lm=str(getattr(compiled.resolved_lm(), "model", "")),
+        lm=describe_judge_lm(compiled),
         objective=objective,
         params={
             **_plain(compiled.get_params()),

@@ -48,7 +48,7 @@ class DeterministicJudge(Judge):
         True
     """
 
-    metric: ClassVar[str] = "deterministic_faithfulness"
+    metric: ClassVar[str] = "faithfulness"
     modes: ClassVar[tuple[str, ...]] = SCORES
     uses_lm: ClassVar[bool] = False
 
@@ -62,7 +62,7 @@ class DeterministicJudge(Judge):
         compat: Literal["reference", "continuous-eval"] = "reference",
         variant: Literal["default", "words"] = "default",
         workers: int = 1,
-        lm: None = None,
+        lm: str | None = None,
     ) -> None:
         super().__init__()
         check_choice("DeterministicJudge", "mode", mode, SCORES)
@@ -73,8 +73,10 @@ class DeterministicJudge(Judge):
                     f"The `{name}` parameter of DeterministicJudge must be in [0, 1]. "
                     f"Got {value!r} instead."
                 )
-        if lm is not None:
-            raise ConfigurationError("DeterministicJudge uses no LM; leave `lm` unset")
+        if lm not in (None, "local"):
+            raise ConfigurationError(
+                f"DeterministicJudge uses no LM; got lm={lm!r}. Leave `lm` unset (or 'local')."
+            )
         self.mode = mode
         self.sentence_threshold = sentence_threshold
         self.aggregation = aggregation
