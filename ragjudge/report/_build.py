@@ -79,7 +79,8 @@ def baseline_of(judge: Judge) -> Judge | None:
         return None
     allowed = set(type(judge)._param_names())
     params = {k: v for k, v in report.baseline_params.items() if k in allowed}
-    params["lm"] = judge.lm
+    if "lm" in allowed:
+        params["lm"] = judge.lm
     return type(judge)(**params)
 
 

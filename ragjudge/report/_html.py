@@ -190,7 +190,9 @@ def _statements_html(result: JudgeResult) -> str:
         verdict = str(result.details.get("verdict", ""))
         word, cls = _BADGE.get(verdict, (verdict, "warn"))
         return f'<p class="whole"><span class="badge {cls}">{esc(word)}</span> {esc(reasoning)}</p>'
-    return '<p class="na">no statements were extracted from the answer</p>'
+    if result.mode == "statement":
+        return '<p class="na">no statements were extracted from the answer</p>'
+    return ""
 
 
 def disagreement_html(d: Disagreement, number: int, *, judge_name: str) -> str:
@@ -249,8 +251,12 @@ def disagreement_html(d: Disagreement, number: int, *, judge_name: str) -> str:
 def _verdicts_html(d: Disagreement) -> str:
     """The judge's verdicts; when it judged the answer whole, the other judge's statements too."""
     res = d.result
-    reason = "" if res.mode == "whole" else f'<p class="reason">{esc(res.reason)}</p>'
-    title = "per-statement verdicts" if res.statements else "verdict on the whole answer"
+    whole = bool(res.details.get("reasoning")) and not res.statements
+    reason = "" if whole else f'<p class="reason">{esc(res.reason)}</p>'
+    if res.statements or res.mode == "statement":
+        title = "per-statement verdicts"
+    else:
+        title = "verdict on the whole answer" if whole else "the judge's reason"
     out = f'<div class="field"><h4>{esc(title)}</h4>{reason}{_statements_html(res)}</div>'
     other = d.other
     if not res.statements and other is not None and other.error is None and other.statements:
