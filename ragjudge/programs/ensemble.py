@@ -16,6 +16,7 @@ without LM calls (`rescore`).
 from __future__ import annotations
 
 import math
+import os
 import statistics
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -24,7 +25,7 @@ import dspy
 from dspy.utils.usage_tracker import track_usage
 from optuna.distributions import BaseDistribution, FloatDistribution
 
-from ragjudge.exceptions import ConfigurationError
+from ragjudge.exceptions import ConfigurationError, SerializationError
 from ragjudge.lm import describe_lm, resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, _usage_counts
@@ -326,6 +327,16 @@ class Ensemble(Judge):
         return new.model_copy(
             update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
         )
+
+    def save(self, path: str | os.PathLike[str], **kwargs: Any) -> None:
+        """Save as versioned JSON; member LMs must be named by strings (model names)."""
+        named = [self.lm, *(self.lms or [])]
+        if any(lm is not None and not isinstance(lm, str) for lm in named):
+            raise SerializationError(
+                "An Ensemble is saved with its LMs named by strings; pass lms=['openai/...', ...] "
+                "(not dspy.LM objects) to save it"
+            )
+        super().save(path, **kwargs)
 
     def _dump_learned(self) -> dict[str, Any]:
         learned = super()._dump_learned()

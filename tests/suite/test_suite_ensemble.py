@@ -15,6 +15,7 @@ from ragjudge import (
     Faithfulness,
     Suite,
 )
+from ragjudge.exceptions import SerializationError
 from ragjudge.serialization import load
 from ragjudge.testing import ScriptedEngine, scripted_lm
 
@@ -186,3 +187,6 @@ def test_ensemble_params_are_checked_and_it_saves(tmp_path: object) -> None:
     loaded = load(path)
     assert isinstance(loaded, Ensemble) and loaded.inner.mode == "rubric" and loaded.repeat == 3
     assert loaded.metric == "context_recall"
+    lm, _ = scripted_lm([])
+    with pytest.raises(SerializationError, match="named by strings"):
+        Ensemble.of(ContextRecall(), lms=[lm]).save(path)
