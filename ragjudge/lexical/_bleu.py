@@ -45,34 +45,43 @@ class CharNgramIndex:
         text: The context string.
     """
 
-    __slots__ = ("_chars", "_counters", "_sorted", "length")
+    __slots__ = ("_bmp", "_chars", "_counters", "_sorted", "length")
 
     def __init__(self, text: str) -> None:
         self.length = len(text)
         codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-        chars, ranks = np.unique(codes, return_inverse=True)
-        self._chars = chars
         self._counters: list[Counter[str]] | None = None
         self._sorted: list[np.ndarray] = []
-        if len(chars) >= _SENTINEL:  # pragma: no cover - > 65,534 distinct characters
-            self._counters = char_ngram_counts(text)
-            return
-        r = ranks.astype(np.uint64).ravel()
+        # Fast path: every character below U+FFFF is its own 16-bit rank (no ranking sort).
+        self._bmp = bool(codes.size == 0 or int(codes.max()) < _SENTINEL)
+        if self._bmp:
+            self._chars = codes[:0]
+            r = codes.astype(np.uint64)
+        else:
+            chars, ranks = np.unique(codes, return_inverse=True)
+            self._chars = chars
+            if len(chars) >= _SENTINEL:  # pragma: no cover - > 65,534 distinct characters
+                self._counters = char_ngram_counts(text)
+                return
+            r = ranks.astype(np.uint64).ravel()
         self._sorted = [np.sort(_ngram_keys(r, n)) for n in range(1, _MAX_N + 1)]
 
     def clipped_counts(self, sentence: str) -> list[int]:
         """Clipped n-gram match counts (NLTK's modified-precision numerators), n = 1..4."""
         if self._counters is not None:  # pragma: no cover
             return [_clipped(sentence, n, ref) for n, ref in enumerate(self._counters, start=1)]
-        if not sentence or len(self._chars) == 0:
+        if not sentence or self.length == 0:
             return [0] * _MAX_N
         codes = np.frombuffer(sentence.encode("utf-32-le"), dtype=np.uint32)
-        idx = np.searchsorted(self._chars, codes)
-        idx_c = np.minimum(idx, len(self._chars) - 1)
-        found = self._chars[idx_c] == codes
-        if not found.any():
-            return [0] * _MAX_N
-        ranks = np.where(found, idx_c, _SENTINEL).astype(np.uint64)
+        if self._bmp:
+            ranks = np.minimum(codes, _SENTINEL).astype(np.uint64)  # astral: never in context
+        else:
+            idx = np.searchsorted(self._chars, codes)
+            idx_c = np.minimum(idx, len(self._chars) - 1)
+            found = self._chars[idx_c] == codes
+            if not found.any():
+                return [0] * _MAX_N
+            ranks = np.where(found, idx_c, _SENTINEL).astype(np.uint64)
         out: list[int] = []
         for n, ref in enumerate(self._sorted, start=1):
             keys = _ngram_keys(ranks, n)

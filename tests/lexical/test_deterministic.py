@@ -132,13 +132,17 @@ def test_char_bleu_equals_nltk_sentence_bleu() -> None:
     from nltk.translate.bleu_score import sentence_bleu
 
     rng = random.Random(2)
-    alphabet = "ab c.dé"
+    for alphabet in ("ab c.dé", "ab🎉 c\U0001f600."):
+        _check_bleu_alphabet(rng, alphabet, sentence_bleu)
+
+
+def _check_bleu_alphabet(rng: random.Random, alphabet: str, sentence_bleu: object) -> None:
     for _ in range(300):
         ctx = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
         hyp = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            expected = sentence_bleu([ctx], hyp)
+            expected = sentence_bleu([ctx], hyp)  # type: ignore[operator]
         assert char_bleu(hyp, CharNgramIndex(ctx)) == expected
 
 
