@@ -124,10 +124,17 @@ class ContextRecall(Judge):
         contexts: Sequence[str] | str = (),
         question: str = "",
         reference: str | Sequence[str] | None = None,
+        reference_statements: Sequence[str] | None = None,
     ) -> JudgeResult:
-        """Judge one item (see the class docstring); may raise on LM failure."""
+        """Judge one item (see the class docstring); may raise on LM failure.
+
+        `reference_statements` (statement mode) is the reference already split into statements
+        (e.g. gold key facts): the extraction call is skipped.
+        """
         del answer  # recall compares the reference with the contexts
         text = fence(_reference_text(reference))
+        if reference_statements is not None and not text.strip():
+            text = fence("\n".join(reference_statements))
         if not text.strip():
             return JudgeResult(
                 metric=self.metric,
@@ -142,9 +149,11 @@ class ContextRecall(Judge):
             return self.finish(
                 rubric={"rubric_score": int(out.recall_score), "reasoning": out.reasoning}
             )
-        texts = [
-            s for s in self.extract(question=question, reference=text).reference_statements if s
-        ]
+        if reference_statements is not None:
+            texts = [fence(str(s)) for s in reference_statements if str(s).strip()]
+        else:
+            extracted = self.extract(question=question, reference=text).reference_statements
+            texts = [s for s in extracted if s]
         verdicts = (
             self.judge(context=context, reference_statements=texts).attributions if texts else []
         )

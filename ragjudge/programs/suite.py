@@ -55,9 +55,10 @@ class Suite:
     makes 2 (extract answer statements, judge them all), relevancy in questions mode 1 (plus
     embeddings, no LM), recall 2 (extract reference statements, judge their attribution), so the
     three-judge suite needs at most 5 calls per item; with rubric modes it needs 3. Identical
-    requests are DSPy cache hits and are not counted. Answer statements and reference statements
-    are different texts, so the suite does not share extracted statements between faithfulness
-    and recall.
+    requests are DSPy cache hits and are not counted. Extracted statements are shared where that
+    is sound: when the reference is the answer itself, context recall reuses the answer
+    statements that a statement-mode faithfulness judge extracted (4 calls). Otherwise answer and
+    reference are different texts and each is split on its own.
 
     Args:
         judges: The judges; None for `Faithfulness()`, `AnswerRelevancy()`, `ContextRecall()`.
@@ -118,16 +119,41 @@ class Suite:
         results: dict[str, JudgeResult] = {}
         if self.lm is not None:
             with dspy.context(lm=resolve_lm(self.lm)):
-                for key, judge in zip(self.keys, self.judges, strict=True):
-                    results[key] = judge(**inputs)
+                self._run(inputs, results)
         else:
-            for key, judge in zip(self.keys, self.judges, strict=True):
-                results[key] = judge(**inputs)
+            self._run(inputs, results)
         return SuiteResult(
             results=results,
             lm_calls=sum(r.lm_calls for r in results.values()),
             tokens=sum(r.tokens for r in results.values()),
         )
+
+    def _run(self, inputs: dict[str, Any], results: dict[str, JudgeResult]) -> None:
+        answer_statements: list[str] | None = None
+        reference = inputs.get("reference")
+        same_text = (
+            isinstance(reference, str) and reference.strip() == str(inputs["answer"]).strip()
+        )
+        for key, judge in zip(self.keys, self.judges, strict=True):
+            share = (
+                same_text
+                and answer_statements
+                and isinstance(judge, ContextRecall)
+                and judge.mode == "statement"
+            )
+            if share:
+                results[key] = judge(**inputs, reference_statements=answer_statements)
+                results[key].details["reference_statements_from"] = "faithfulness"
+            else:
+                results[key] = judge(**inputs)
+            result = results[key]
+            if (
+                isinstance(judge, Faithfulness)
+                and result.mode == "statement"
+                and not result.error
+                and result.statements
+            ):
+                answer_statements = [s.text for s in result.statements]
 
     def batch(
         self,

@@ -52,6 +52,31 @@ def test_suite_statement_mode_makes_five_calls() -> None:
     assert "suite: 5 LM calls" in out.format()
 
 
+def test_suite_shares_answer_statements_when_the_reference_is_the_answer() -> None:
+    lm, engine = scripted_lm(
+        [
+            {"statements": [A]},
+            {"verdicts": [verdict(A)]},
+            {"questions": ["Where was Einstein born?"], "noncommittal": False},
+            {"attributions": [verdict(A, "no")]},
+        ]
+    )
+    suite = Suite([Faithfulness(), AnswerRelevancy(similarity="lexical"), ContextRecall()], lm=lm)
+    out = suite(question=Q, contexts=CTX, answer=A, reference=A)
+    assert out.lm_calls == 4 == len(engine.requests)
+    recall = out["context_recall"]
+    assert recall.lm_calls == 1 and recall.details["reference_statements_from"] == "faithfulness"
+    assert [s.text for s in recall.statements] == [A] and recall.score == 0.0
+
+
+def test_recall_with_given_reference_statements_skips_extraction() -> None:
+    lm, engine = scripted_lm([{"attributions": [verdict("fact one"), verdict("fact two", "no")]}])
+    r = ContextRecall(lm=lm)(
+        question=Q, contexts=CTX, reference_statements=["fact one", "fact two"]
+    )
+    assert r.lm_calls == 1 == len(engine.requests) and r.score == 0.5
+
+
 def test_suite_rubric_mode_makes_three_calls_and_batch_keeps_ids() -> None:
     replies: list[dict[str, object]] = []
     for _ in range(2):
