@@ -210,8 +210,8 @@ class Faithfulness(Judge):
         )
 
     def _judge_rubric(self, *, question: str, context: str, answer: str) -> JudgeResult:
-        if not answer.strip():
-            return self.finish(statements=[])
+        if not answer.strip():  # scored by the `empty` policy, like an answer without statements
+            return self.finish(statements=[]).model_copy(update={"mode": "rubric"})
         out = self.rubric(question=question, context=context, answer=answer)
         return self.finish(
             rubric={"rubric_score": int(out.faithfulness_score), "reasoning": out.reasoning}
@@ -313,8 +313,10 @@ class Faithfulness(Judge):
                 "reasoning": result.details.get("reasoning", ""),
             }
             new = self.finish(whole=whole, **policy)
-        elif result.mode == "rubric":
+        elif result.mode == "rubric" and "rubric_score" in result.details:
             new = self.finish(rubric=result.details, **policy)
+        elif result.mode == "rubric":  # an empty answer, scored by the `empty` policy
+            new = self.finish(statements=[], **policy).model_copy(update={"mode": "rubric"})
         else:
             new = self.finish(statements=result.statements, **policy)
         return new.model_copy(

@@ -66,6 +66,15 @@ def test_rubric_faithfulness_production_threshold_and_rescore() -> None:
     assert again.passed is True and again.lm_calls == r.lm_calls and again.score == 0.5
 
 
+def test_rubric_empty_answer_makes_no_call_and_keeps_its_mode() -> None:
+    lm, engine = scripted_lm([])
+    judge = Faithfulness(mode="rubric", lm=lm)
+    r = judge(question=Q, contexts=CTX, answer=" ")
+    assert (r.mode, r.passed, engine.requests) == ("rubric", None, [])
+    assert math.isnan(r.score)
+    assert judge.rescore(r, threshold=0.2).mode == "rubric"
+
+
 def test_rubric_out_of_range_is_an_error_not_a_score() -> None:
     lm, _ = scripted_lm(
         [
