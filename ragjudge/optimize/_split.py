@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.model_selection import StratifiedGroupKFold
 
 from ragjudge.data import GoldRecord
 from ragjudge.exceptions import ConfigurationError, GoldDataError
@@ -67,6 +66,8 @@ def split_gold(
             f"only {n_groups} groups (by {group_by!r}): too few to hold out "
             f"{valid_fraction:.0%} of them; pass --group-by '' to split by row"
         )
+    from sklearn.model_selection import StratifiedGroupKFold  # slow import: only when splitting
+
     folds = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
     _, valid_index = next(folds.split(np.zeros(len(rows)), labels, groups))
     in_valid = np.zeros(len(rows), dtype=bool)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +37,16 @@ def open_storage(url: str | None) -> optuna.storages.BaseStorage | None:
         return None
     if "://" in url:
         try:
+            with warnings.catch_warnings():
+                # RetryFailedTrialCallback is marked experimental; its behaviour is what we want
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                warnings.simplefilter("ignore", FutureWarning)
+                retry = optuna.storages.RetryFailedTrialCallback(max_retry=3)
             return optuna.storages.RDBStorage(
                 url,
                 heartbeat_interval=5,
                 grace_period=20,
-                failed_trial_callback=optuna.storages.RetryFailedTrialCallback(max_retry=3),
+                failed_trial_callback=retry,
             )
         except ImportError as exc:
             raise ConfigurationError(
