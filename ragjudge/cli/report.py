@@ -1,7 +1,8 @@
 """`ragjudge report`: judge labeled rows and write one self-contained HTML report.
 
 Also the `--report FILE` option of `evaluate` and `compile` (`add_report_option`,
-`write_evaluate_report`, `write_compile_report`).
+`write_evaluate_report`, `write_compile_report`). `ragjudge.report` (plotly, scikit-learn) is
+imported only when a report is written, so the other subcommands start fast.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from ragjudge.data import GoldRecord, load_gold, parse_mapping
 from ragjudge.evaluation import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs import Faithfulness, Judge
-from ragjudge.report import baseline_of, write_report
 from ragjudge.results import JudgeResult
 from ragjudge.serialization import load
 
@@ -117,6 +117,8 @@ def _agreement_line(name: str, evaluation: EvaluationReport | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge report`."""
+    from ragjudge.report import baseline_of, write_report  # plotly and scikit-learn: lazily
+
     _check_out(args.out)
     if args.max_disagreements < 0:
         raise ConfigurationError("--max-disagreements must be 0 or more")
@@ -176,6 +178,8 @@ def write_evaluate_report(
     Only faithfulness judges are reported (their labels are the rows' `faithful`); for another
     metric a warning is logged and nothing is written.
     """
+    from ragjudge.report import write_report
+
     _check_out(path)
     if judge.metric != "faithfulness":
         logger.warning(
@@ -210,6 +214,8 @@ def write_compile_report(
     The validation rows are judged again to show per-statement verdicts; with DSPy's cache on,
     an LM answers those calls from the cache (the compile made them already).
     """
+    from ragjudge.report import baseline_of, write_report
+
     _check_out(path)
     report = getattr(compiled, "report_", None)
     if report is None:
