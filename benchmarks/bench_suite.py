@@ -102,7 +102,7 @@ def calls_per_item(rows: list[GoldRecord]) -> dict[str, float]:
             "question": r.question or "What is it about?",
             "contexts": r.contexts,
             "answer": r.answer,
-            "reference": r.reference or r.answer,
+            "reference": r.reference or (r.contexts[0][:400] if r.contexts else "A reference."),
         }
         for r in rows
         if r.answer.strip()
@@ -117,6 +117,7 @@ def calls_per_item(rows: list[GoldRecord]) -> dict[str, float]:
         "context_recall/rubric": lambda: ContextRecall(mode="rubric"),
         "suite/statement": lambda: Suite(Suite.default_judges("statement")),
         "suite/rubric": lambda: Suite(Suite.default_judges("rubric")),
+        "suite/statement, reference = answer": lambda: Suite(Suite.default_judges("statement")),
     }
     out: dict[str, float] = {}
     for name, make in configs.items():
@@ -126,6 +127,8 @@ def calls_per_item(rows: list[GoldRecord]) -> dict[str, float]:
         counted = 0
         with dspy.context(lm=lm):
             for item in items:
+                if name.endswith("reference = answer"):
+                    item = {**item, "reference": item["answer"]}
                 result = judge(**item)
                 counted += result.lm_calls
                 found = (
