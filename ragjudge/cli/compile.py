@@ -18,7 +18,7 @@ from ragjudge.cli.report import add_report_option, check_report_path, write_comp
 from ragjudge.data import parse_mapping
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize import OBJECTIVES, compile_judge
-from ragjudge.programs import Faithfulness, Judge
+from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness, Judge
 from ragjudge.programs.deterministic import DeterministicJudge
 from ragjudge.serialization import load
 
@@ -72,8 +72,13 @@ def _start_judge(args: argparse.Namespace) -> Judge:
         return Faithfulness(lm=lm)
     if args.metric == "deterministic":
         return DeterministicJudge(**deterministic_options(args))
+    if args.metric == "answer_relevancy":
+        return AnswerRelevancy(lm=lm)
+    if args.metric == "context_recall":
+        return ContextRecall(lm=lm)
     raise ConfigurationError(
-        f"unknown --metric {args.metric!r}; choose from: faithfulness, deterministic"
+        f"unknown --metric {args.metric!r}; choose from: faithfulness, answer_relevancy, "
+        "context_recall, deterministic"
     )
 
 

@@ -22,7 +22,7 @@ from optuna.trial import TrialState
 
 from ragjudge.data import GoldRecord, gold_fingerprint, load_gold
 from ragjudge.evaluation import agreement_of, describe_judge_lm
-from ragjudge.exceptions import ConfigurationError
+from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.lm import LOCAL
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import OfflineParams, fit_offline
@@ -198,9 +198,21 @@ def compile_judge(
     gold_name: str | None = None
     if isinstance(gold, (str, os.PathLike)):
         gold_name = os.fspath(gold)
-        rows = load_gold(gold_name, mapping=mapping, require_labels=True)
+        loaded = load_gold(
+            gold_name, mapping=mapping, require_labels=judge.metric == "faithfulness"
+        )
     else:
-        rows = [r for r in gold if r.faithful is not None]
+        loaded = list(gold)
+    rows = labeled_rows(loaded, judge.metric)
+    if not rows:
+        raise GoldDataError(
+            f"no row carries a label for {judge.metric}"
+            + (
+                " (rows need faithful = 0 or 1)"
+                if judge.metric == "faithfulness"
+                else "; give faithfulness gold to derive it from (see docs/derived-gold.md)"
+            )
+        )
     train, valid = split_gold(rows, valid_fraction=valid_fraction, group_by=group_by, seed=seed)
     init_judge = _load_init(init)
     offline = judge.uses_lm and _is_offline(judge)
@@ -339,9 +351,17 @@ def compile_judge(
         else None
     )
     timings["validation"] = time.perf_counter() - t0
-    comp_agree, comp_src, _, _ = agreement_of(valid, compiled_out, n_boot=n_boot, seed=seed)
-    base_agree, base_src, _, _ = agreement_of(valid, baseline_out, n_boot=n_boot, seed=seed)
-    init_agree = agreement_of(valid, init_out, n_boot=n_boot, seed=seed)[0] if init_out else None
+    comp_agree, comp_src, _, _ = agreement_of(
+        valid, compiled_out, n_boot=n_boot, seed=seed, metric=judge.metric
+    )
+    base_agree, base_src, _, _ = agreement_of(
+        valid, baseline_out, n_boot=n_boot, seed=seed, metric=judge.metric
+    )
+    init_agree = (
+        agreement_of(valid, init_out, n_boot=n_boot, seed=seed, metric=judge.metric)[0]
+        if init_out
+        else None
+    )
     if comp_agree is None or base_agree is None:
         raise ConfigurationError("no validation row could be judged; check the LM and the data")
     timings["total"] = time.perf_counter() - started
@@ -353,7 +373,12 @@ def compile_judge(
         objective=objective,
         params={
             **_plain(compiled.get_params()),
-            "demos": len(sets[params["demos"]]),
+            "demos": len(sets[params["demos"]])
+            if any(
+                sets[params["demos"]] and list(p.demos) == list(sets[params["demos"]])
+                for _, p in compiled.named_predictors()
+            )
+            else 0,
             **(
                 {"support_threshold": params["support_threshold"]}
                 if "support_threshold" in params
@@ -370,6 +395,7 @@ def compile_judge(
         },
         gold={"path": gold_name, "sha256": gold_fingerprint(rows), "rows": len(rows)},
         split={
+            "labels": "human" if judge.metric == "faithfulness" else "derived",
             "seed": seed,
             "valid_fraction": valid_fraction,
             "group_by": group_by,
@@ -409,6 +435,23 @@ def compile_judge(
     )
     compiled.report_ = report.model_dump(mode="json")
     return compiled
+
+
+def labeled_rows(rows: Sequence[GoldRecord], metric: str) -> list[GoldRecord]:
+    """The rows to compile `metric` on, with that metric's label in `faithful`.
+
+    Faithfulness uses the human labels. Answer relevancy and context recall use the labels
+    derived rows carry (`ragjudge.derived_gold`), or derive them from the faithfulness gold;
+    those labels are derived, never human, and the report says so (`labels`).
+    """
+    from ragjudge.derived_gold import derive_gold, derived_label, is_derived
+
+    if metric == "faithfulness":
+        return [r for r in rows if not is_derived(r) and r.faithful is not None]
+    carried = [r for r in rows if derived_label(r, metric)[0] is not None]
+    if not carried:
+        carried = derive_gold([r for r in rows if not is_derived(r)]).get(metric, [])
+    return [r.model_copy(update={"faithful": derived_label(r, metric)[0]}) for r in carried]
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:

@@ -198,3 +198,13 @@ def test_bad_objective_is_refused(gold_rows: list[GoldRecord]) -> None:
 def test_report_is_json(gold_rows: list[GoldRecord]) -> None:
     compiled = compile_judge(ragjudge.Faithfulness(), gold=gold_rows, n_trials=3, seed=0)
     json.dumps(compiled.report_, allow_nan=False)
+
+
+def test_relevancy_compiles_on_derived_labels(gold_dir: Path) -> None:
+    rows = load_gold(gold_dir / "halueval" / "dev.jsonl", limit=200)
+    compiled = compile_judge(ragjudge.AnswerRelevancy(), gold=rows, n_trials=8, seed=0)
+    report = compiled.report_
+    assert report is not None and report["split"]["labels"] == "derived"
+    assert report["validation"]["n"] > 50
+    assert report["params"]["demos"] == 0  # faithfulness demos do not fit relevancy signatures
+    assert report["validation"]["auroc"] > 0.7
