@@ -22,9 +22,11 @@ from ragjudge.exceptions import (
     SerializationError,
     UnsupportedFormatVersionError,
 )
+from ragjudge.lexical import DeterministicFaithfulness
 from ragjudge.lm import offline_lm, resolve_lm
 from ragjudge.optimize import CompileReport, compile
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge, Suite
+from ragjudge.programs.deterministic import DeterministicJudge
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.serialization import load, register_judge
 from ragjudge.stats import Agreement, agreement
@@ -35,6 +37,8 @@ __all__ = [
     "CompileReport",
     "ConfigurationError",
     "ContextRecall",
+    "DeterministicFaithfulness",
+    "DeterministicJudge",
     "Ensemble",
     "EvaluationReport",
     "Faithfulness",
