@@ -148,6 +148,7 @@ def compile_judge(
     concurrency: int = 1,
     n_boot: int = 1000,
     progress: ProgressFactory | None = None,
+    calibrate: bool = True,
 ) -> Judge:
     """Compile a judge against gold labels.
 
@@ -172,6 +173,8 @@ def compile_judge(
         concurrency: Items judged at once.
         n_boot: Bootstrap resamples for the intervals.
         progress: `(total, description) -> bar` with `update(n)` and `close()`, for a display.
+        calibrate: Fit a Platt calibration of the chosen score on the tuning rows (judges with
+            a `calibration` parameter), so that the score is a probability of the label.
 
     Returns:
         A new judge with the chosen parameters, demos and weights, and `report_` (a dict, see
@@ -270,9 +273,11 @@ def compile_judge(
             params["support_threshold"] = trial.suggest_float("support_threshold", 0.05, 0.95)
         return params
 
+    uncalibrated = {"calibration": None} if "calibration" in judge.get_params() else {}
+
     def score(params: dict[str, Any]) -> tuple[list[JudgeResult], int, float]:
         outs, calls = cache.get(params["mode"], params["demos"])
-        policy = {k: params[k] for k in policy_space}
+        policy = {**{k: params[k] for k in policy_space}, **uncalibrated}
         support = params.get("support_threshold")
         rescored = [
             judge.rescore(_reverdict(r, support, margin) if support is not None else r, **policy)
@@ -334,6 +339,16 @@ def compile_judge(
     best = _best_trial(study)
     params = _full_params(best, policy_space, judge, offline, search_demos)
     policy = {k: params[k] for k in policy_space}
+    if "calibration" in judge.get_params() and calibrate:
+        # Platt scaling of the chosen score on the tuning rows: a monotone map, so agreement
+        # and ranking are unchanged, and the score becomes a probability comparable across
+        # judges and domains. The pass threshold moves with it.
+        rescored, _, _ = score(params)
+        calibration = _fit_calibration(judge, rescored, labels)
+        if calibration is not None and "threshold" in policy:
+            a, b = calibration
+            policy["threshold"] = 1.0 / (1.0 + math.exp(-(a * policy["threshold"] + b)))
+            policy["calibration"] = list(calibration)
     compiled = make(params["mode"], params["demos"], **policy)
     if offline and fitted is not None and params.get("support_threshold") is not None:
         compiled.offline_params_ = fitted.model_copy(
@@ -555,6 +570,23 @@ def _full_params(
     if "support_threshold" in best:
         params["support_threshold"] = best["support_threshold"]
     return params
+
+
+def _fit_calibration(
+    judge: Judge, results: list[JudgeResult], labels: np.ndarray
+) -> tuple[float, float] | None:
+    """Platt scaling `(a, b)` of unscaled scores to P(label = 1); None if not increasing."""
+    scale = float(getattr(judge, "scale", 1.0) or 1.0)
+    keep = np.array([not r.error and not math.isnan(r.score) for r in results], dtype=bool)
+    y = labels[keep]
+    if keep.sum() < 10 or len(set(y.tolist())) < 2:
+        return None
+    s = np.array([r.score / scale for r in results])[keep]
+    from sklearn.linear_model import LogisticRegression  # slow import: only when compiling
+
+    model = LogisticRegression(C=100.0).fit(s.reshape(-1, 1), y)
+    a, b = float(model.coef_[0][0]), float(model.intercept_[0])
+    return (a, b) if a > 1e-6 else None
 
 
 def _refine_threshold(

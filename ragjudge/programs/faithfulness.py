@@ -108,6 +108,9 @@ class Faithfulness(Judge):
             verdict itself and `"mean"`/`"min"` the judge's confidence.
         lm: `"local"` (the offline judge), a model string such as `"openai/gpt-4o-mini"`, a
             `dspy.LM`, or None: the LM from `dspy.configure`, else the offline judge.
+        calibration: `(a, b)`: the unscaled score becomes `1 / (1 + exp(-(a * s + b)))`, the
+            probability that a reviewer calls the answer faithful (Platt scaling, fitted by
+            `compile`); `threshold` then applies to the calibrated score. None: no calibration.
 
     Example:
         >>> judge = Faithfulness(mode="statement")
@@ -132,6 +135,7 @@ class Faithfulness(Judge):
         empty: EmptyPolicy = "nan",
         aggregation: Aggregation = "fraction",
         lm: str | dspy.BaseLM | None = None,
+        calibration: Sequence[float] | None = None,
     ) -> None:
         super().__init__()
         owner = "Faithfulness"
@@ -155,6 +159,14 @@ class Faithfulness(Judge):
         self.empty = empty
         self.aggregation = aggregation
         self.lm = lm
+        if calibration is not None and (
+            len(calibration) != 2 or not all(math.isfinite(float(v)) for v in calibration)
+        ):
+            raise ConfigurationError(
+                f"The `calibration` parameter of {owner} must be two finite numbers (a, b). "
+                f"Got {calibration!r} instead."
+            )
+        self.calibration = None if calibration is None else [float(v) for v in calibration]
         self.offline_params_: OfflineParams | None = None
         demos = default_demos()
         self.extract = dspy.Predict(ExtractStatements)
@@ -324,6 +336,10 @@ class Faithfulness(Judge):
         )
 
     def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
+        calibration = p.get("calibration", self.calibration)
+        if calibration is not None and not math.isnan(raw):
+            a, b = calibration
+            raw = 1.0 / (1.0 + math.exp(-(a * raw + b)))
         passed = None if math.isnan(raw) else raw >= p["threshold"]
         return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
 

@@ -208,3 +208,18 @@ def test_relevancy_compiles_on_derived_labels(gold_dir: Path) -> None:
     assert report["validation"]["n"] > 50
     assert report["params"]["demos"] == 0  # faithfulness demos do not fit relevancy signatures
     assert report["validation"]["auroc"] > 0.7
+
+
+def test_calibration_is_monotone_and_keeps_decisions(gold_dir: Path) -> None:
+    rows = load_gold(gold_dir / "halueval" / "dev.jsonl", limit=200)
+    cal = compile_judge(ragjudge.Faithfulness(), gold=rows, n_trials=10, seed=0, n_boot=0)
+    raw = compile_judge(
+        ragjudge.Faithfulness(), gold=rows, n_trials=10, seed=0, n_boot=0, calibrate=False
+    )
+    assert cal.calibration is not None and raw.calibration is None
+    a, b = cal.report_["validation"], raw.report_["validation"]
+    assert (a["balanced_accuracy"], a["auroc"]) == pytest.approx(
+        (b["balanced_accuracy"], b["auroc"])
+    )
+    scores = [p["score"] for p in cal.report_["predictions"] if p["score"] is not None]
+    assert all(0.0 < s < 1.0 for s in scores)
