@@ -44,6 +44,15 @@ AGGREGATIONS = ("fraction", "mean", "min")
 _VERDICT_VALUE = {"yes": 1.0, "no": 0.0, "unsure": 0.5}
 
 
+def statement_policy_space() -> dict[str, BaseDistribution]:
+    """The policies of judges that score statement verdicts: pass threshold, unsure, aggregation."""
+    return {
+        "threshold": FloatDistribution(0.0, 1.0),
+        "unsure": CategoricalDistribution(UNSURE),
+        "aggregation": CategoricalDistribution(AGGREGATIONS),
+    }
+
+
 def score_statements(
     statements: Sequence[StatementResult],
     *,
@@ -300,11 +309,7 @@ class Faithfulness(Judge):
 
         Compiling searches these over cached raw outputs (see `rescore`).
         """
-        return {
-            "threshold": FloatDistribution(0.0, 1.0),
-            "unsure": CategoricalDistribution(UNSURE),
-            "aggregation": CategoricalDistribution(AGGREGATIONS),
-        }
+        return statement_policy_space()
 
     def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
         """Re-score a result of this judge under other policy values (no LM call).

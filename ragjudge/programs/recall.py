@@ -7,13 +7,19 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 import dspy
-from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution
+from optuna.distributions import BaseDistribution
 
 import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of these signatures
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, check_choice
-from ragjudge.programs.faithfulness import AGGREGATIONS, EMPTY, UNSURE, score_statements
+from ragjudge.programs.faithfulness import (
+    AGGREGATIONS,
+    EMPTY,
+    UNSURE,
+    score_statements,
+    statement_policy_space,
+)
 from ragjudge.programs.relevancy import check_unit
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.safety import fence
@@ -213,11 +219,7 @@ class ContextRecall(Judge):
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
         """Parameters that change the score without new LM calls, as Optuna distributions."""
-        return {
-            "threshold": FloatDistribution(0.0, 1.0),
-            "unsure": CategoricalDistribution(UNSURE),
-            "aggregation": CategoricalDistribution(AGGREGATIONS),
-        }
+        return statement_policy_space()
 
     def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
         """Re-score a result of this judge under other policy values (no LM call).
