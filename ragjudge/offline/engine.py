@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dspy.lm15 import Message, Request, Response, Usage
+
 from ragjudge.offline.model import OfflineModel, OfflineParams
 
 __all__ = ["OfflineEngine", "ParsedPrompt", "parse_prompt", "register_task"]

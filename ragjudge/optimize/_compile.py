@@ -233,6 +233,7 @@ def compile_judge(
     t0 = time.perf_counter()
     tune_rows, pool_rows = _carve_pool(train, offline=offline, seed=seed)
     pool = demo_pool(pool_rows) if list(judge.named_predictors()) else []
+    sets: list[list[dspy.Example]]
     if not pool:
         sets = [[]]
     elif offline:
