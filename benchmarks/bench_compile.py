@@ -93,7 +93,8 @@ def main() -> None:
         print(
             f"  {a} -> {b_source}: held-out n={w.n}  old judge BA {old.balanced_accuracy:.3f}"
             f"  --init on 200 rows BA {w.balanced_accuracy:.3f}  scratch on {len(train_b)} "
-            f"rows BA {s.balanced_accuracy:.3f}  gap {s.balanced_accuracy - w.balanced_accuracy:+.3f}",
+            f"rows BA {s.balanced_accuracy:.3f}  "
+            f"gap {s.balanced_accuracy - w.balanced_accuracy:+.3f}",
             flush=True,
         )
 
