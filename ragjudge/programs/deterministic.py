@@ -41,6 +41,9 @@ class DeterministicJudge(Judge):
         compat: `"reference"` or `"continuous-eval"` (see `DeterministicFaithfulness`).
         variant: `"default"` or `"words"` (content words, smoothed word BLEU).
         workers: Processes used by `batch` (1 = this process).
+        lm: Must stay unset (or `"local"`): this judge calls no LM.
+        calibration: `(a, b)`: the row score becomes `1 / (1 + exp(-(a * s + b)))` (Platt
+            scaling fitted by `compile`); `threshold` applies to the calibrated score.
 
     Example:
         >>> judge = DeterministicJudge(variant="words")
@@ -63,6 +66,7 @@ class DeterministicJudge(Judge):
         variant: Literal["default", "words"] = "default",
         workers: int = 1,
         lm: str | None = None,
+        calibration: Sequence[float] | None = None,
     ) -> None:
         super().__init__()
         check_choice("DeterministicJudge", "mode", mode, SCORES)
@@ -84,6 +88,14 @@ class DeterministicJudge(Judge):
         self.compat = compat
         self.variant = variant
         self.workers = workers
+        if calibration is not None and (
+            len(calibration) != 2 or not all(math.isfinite(float(v)) for v in calibration)
+        ):
+            raise ConfigurationError(
+                "The `calibration` parameter of DeterministicJudge must be two finite numbers "
+                f"(a, b). Got {calibration!r} instead."
+            )
+        self.calibration = None if calibration is None else [float(v) for v in calibration]
         self.lm = None
         self.offline_params_ = None
         self._metric = DeterministicFaithfulness(
@@ -162,7 +174,7 @@ class DeterministicJudge(Judge):
                 reason="the answer has no sentence",
                 details={**per_sentence, "reference": _reference(raw)},
             )
-        scores, passed = aggregate_scores(
+        scores, _ = aggregate_scores(
             [per_sentence],
             {
                 "score": p["mode"],
@@ -172,6 +184,9 @@ class DeterministicJudge(Judge):
             },
         )
         score = float(scores[0])
+        calibration = p.get("calibration", self.calibration)
+        if calibration is not None:
+            score = 1.0 / (1.0 + math.exp(-(calibration[0] * score + calibration[1])))
         names = list(SCORE_KEYS) if p["mode"] == "mean" else [p["mode"]]
         reason = (
             f"{score:.2f}: {p['aggregation']} of per-sentence {'/'.join(names)} "
@@ -182,7 +197,7 @@ class DeterministicJudge(Judge):
             metric=self.metric,
             mode=p["mode"],
             score=score,
-            passed=bool(passed[0]) if not math.isnan(score) else None,
+            passed=None if math.isnan(score) else score >= p["threshold"],
             reason=reason,
             details={**per_sentence, "reference": _reference(raw)},
         )
