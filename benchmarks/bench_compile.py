@@ -1,6 +1,7 @@
 """Compiling the offline judge on each gold source: held-out agreement, time, LM calls, --init.
 
     python benchmarks/bench_compile.py [--trials 100] [--sources ...] [--skip-init]
+    python benchmarks/bench_compile.py --judge deterministic-words   # the lexical judge
 
 For each source, compiles on its dev rows (grouped, stratified split; everything fitted on
 train) and reports validation agreement of the compiled and the uncompiled default judge, the
@@ -30,6 +31,12 @@ def main() -> None:
     parser = gold_args(__doc__ or "")
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--skip-init", action="store_true")
+    parser.add_argument(
+        "--judge",
+        choices=["faithfulness", "deterministic-words"],
+        default="faithfulness",
+        help="the offline faithfulness judge, or the lexical judge (variant='words')",
+    )
     args = parser.parse_args()
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     print(
@@ -44,7 +51,12 @@ def main() -> None:
     for source in args.sources:
         rows = ragjudge.load_gold(args.gold_dir / source / "dev.jsonl")
         start = time.perf_counter()
-        compiled = compile_judge(ragjudge.Faithfulness(), gold=rows, n_trials=args.trials, seed=0)
+        start_judge: ragjudge.Judge = (
+            ragjudge.DeterministicJudge(variant="words")
+            if args.judge == "deterministic-words"
+            else ragjudge.Faithfulness()
+        )
+        compiled = compile_judge(start_judge, gold=rows, n_trials=args.trials, seed=0)
         seconds = time.perf_counter() - start
         r = compiled.report_
         v, b = r["validation"], r["baseline"]
@@ -56,7 +68,7 @@ def main() -> None:
             if p["baseline_score"] is not None:
                 base_y.append(p["gold"])
                 base_s.append(p["baseline_score"])
-        params = {k: r["params"][k] for k in ("mode", "aggregation", "unsure")}
+        params = {k: r["params"][k] for k in ("mode", "aggregation", "unsure") if k in r["params"]}
         print(
             f"{source:<18} {r['sizes']['train']:>5} {r['sizes']['validation']:>5} "
             f"{v['balanced_accuracy']:>6.3f} {v['auroc']:>6.3f} {b['balanced_accuracy']:>6.3f} "
@@ -72,7 +84,7 @@ def main() -> None:
             f"uncompiled default: {auroc(base_y, base_s):.3f}; best peer (ragas ROUGE-L "
             f"precision): {PEER_RAGAS_ROUGE_L['pooled'][0]:.3f}"
         )
-    if args.skip_init:
+    if args.skip_init or args.judge != "faithfulness":
         return
     print("\ndomain transfer: --init from A, re-optimized on 200 rows of B, vs from scratch on B")
     for a, b_source in PAIRS:
