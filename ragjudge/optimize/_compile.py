@@ -30,7 +30,7 @@ from ragjudge.optimize._demos import demo_pool, demo_sets
 from ragjudge.optimize._report import CompileReport, RowPrediction
 from ragjudge.optimize._split import split_gold
 from ragjudge.optimize._study import open_storage, suggest, summarize_study
-from ragjudge.programs._base import Judge
+from ragjudge.programs._base import Judge, calibrated
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.serialization import _versions
 from ragjudge.stats import _ba, _f1, _kappa, auroc, balanced_accuracy, cohen_kappa, f1
@@ -347,8 +347,7 @@ def compile_judge(
         rescored, _, _ = score(params)
         calibration = _fit_calibration(judge, rescored, labels)
         if calibration is not None and "threshold" in policy:
-            a, b = calibration
-            policy["threshold"] = 1.0 / (1.0 + math.exp(-(a * policy["threshold"] + b)))
+            policy["threshold"] = calibrated(policy["threshold"], calibration)
             policy["calibration"] = list(calibration)
     compiled = make(params["mode"], params["demos"], **policy)
     if offline and fitted is not None and params.get("support_threshold") is not None:

@@ -22,7 +22,7 @@ from ragjudge.lm import resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.results import JudgeResult
 
-__all__ = ["Judge", "check_choice", "judge_inputs"]
+__all__ = ["Judge", "calibrated", "check_calibration", "check_choice", "judge_inputs"]
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +35,26 @@ def check_choice(owner: str, name: str, value: Any, choices: Iterable[Any]) -> N
         raise ConfigurationError(
             f"The `{name}` parameter of {owner} must be one of {shown}. Got {value!r} instead."
         )
+
+
+def check_calibration(owner: str, calibration: Sequence[float] | None) -> list[float] | None:
+    """Validate a Platt calibration `(a, b)`; returns it as a list of floats (or None)."""
+    if calibration is None:
+        return None
+    if len(calibration) != 2 or not all(math.isfinite(float(v)) for v in calibration):
+        raise ConfigurationError(
+            f"The `calibration` parameter of {owner} must be two finite numbers (a, b). "
+            f"Got {calibration!r} instead."
+        )
+    return [float(v) for v in calibration]
+
+
+def calibrated(score: float, calibration: Sequence[float] | None) -> float:
+    """`1 / (1 + exp(-(a * score + b)))` for a calibration `(a, b)`; the score itself if None."""
+    if calibration is None or math.isnan(score):
+        return score
+    a, b = calibration
+    return 1.0 / (1.0 + math.exp(-(a * score + b)))
 
 
 def judge_inputs(row: GoldRecord | dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,13 @@ from optuna.distributions import BaseDistribution, CategoricalDistribution, Floa
 from ragjudge.data import GoldRecord
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lexical import SCORE_KEYS, DeterministicFaithfulness, aggregate_scores
-from ragjudge.programs._base import Judge, check_choice, judge_inputs
+from ragjudge.programs._base import (
+    Judge,
+    calibrated,
+    check_calibration,
+    check_choice,
+    judge_inputs,
+)
 from ragjudge.results import JudgeResult
 from ragjudge.serialization import register_judge
 
@@ -88,14 +94,7 @@ class DeterministicJudge(Judge):
         self.compat = compat
         self.variant = variant
         self.workers = workers
-        if calibration is not None and (
-            len(calibration) != 2 or not all(math.isfinite(float(v)) for v in calibration)
-        ):
-            raise ConfigurationError(
-                "The `calibration` parameter of DeterministicJudge must be two finite numbers "
-                f"(a, b). Got {calibration!r} instead."
-            )
-        self.calibration = None if calibration is None else [float(v) for v in calibration]
+        self.calibration = check_calibration("DeterministicJudge", calibration)
         self.lm = None
         self.offline_params_ = None
         self._metric = DeterministicFaithfulness(
@@ -184,9 +183,7 @@ class DeterministicJudge(Judge):
             },
         )
         score = float(scores[0])
-        calibration = p.get("calibration", self.calibration)
-        if calibration is not None:
-            score = 1.0 / (1.0 + math.exp(-(calibration[0] * score + calibration[1])))
+        score = calibrated(score, p.get("calibration", self.calibration))
         names = list(SCORE_KEYS) if p["mode"] == "mean" else [p["mode"]]
         reason = (
             f"{score:.2f}: {p['aggregation']} of per-sentence {'/'.join(names)} "

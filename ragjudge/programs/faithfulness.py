@@ -16,7 +16,7 @@ from optuna.distributions import (
 import ragjudge.offline.tasks  # noqa: F401 - the offline judge's rubric handler
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.offline.model import OfflineParams
-from ragjudge.programs._base import Judge, check_choice
+from ragjudge.programs._base import Judge, calibrated, check_calibration, check_choice
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.safety import fence
 from ragjudge.serialization import register_judge
@@ -168,14 +168,7 @@ class Faithfulness(Judge):
         self.empty = empty
         self.aggregation = aggregation
         self.lm = lm
-        if calibration is not None and (
-            len(calibration) != 2 or not all(math.isfinite(float(v)) for v in calibration)
-        ):
-            raise ConfigurationError(
-                f"The `calibration` parameter of {owner} must be two finite numbers (a, b). "
-                f"Got {calibration!r} instead."
-            )
-        self.calibration = None if calibration is None else [float(v) for v in calibration]
+        self.calibration = check_calibration(owner, calibration)
         self.offline_params_: OfflineParams | None = None
         demos = default_demos()
         self.extract = dspy.Predict(ExtractStatements)
@@ -341,10 +334,7 @@ class Faithfulness(Judge):
         )
 
     def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
-        calibration = p.get("calibration", self.calibration)
-        if calibration is not None and not math.isnan(raw):
-            a, b = calibration
-            raw = 1.0 / (1.0 + math.exp(-(a * raw + b)))
+        raw = calibrated(raw, p.get("calibration", self.calibration))
         passed = None if math.isnan(raw) else raw >= p["threshold"]
         return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
 
