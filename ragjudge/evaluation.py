@@ -6,6 +6,7 @@ import json
 import math
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,8 @@ class EvaluationReport(pydantic.BaseModel):
     errors: int
     unscored: int
     seconds: float
+    #: The most frequent error messages with their counts (at most five).
+    error_messages: dict[str, int] = pydantic.Field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """The flat JSON summary `evaluate --format json` prints."""
@@ -63,6 +66,7 @@ class EvaluationReport(pydantic.BaseModel):
             "ci": a.ci if a else {},
             "lm_calls": self.lm_calls,
             "errors": self.errors,
+            "error_messages": self.error_messages,
             "tokens": self.tokens,
             "unscored": self.unscored,
             "rows": self.rows,
@@ -258,6 +262,7 @@ def evaluate(
         errors=errors,
         unscored=unscored,
         seconds=seconds,
+        error_messages=dict(Counter(r.error for r in results if r.error).most_common(5)),
     )
     return results, report
 

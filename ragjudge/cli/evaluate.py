@@ -226,9 +226,12 @@ def format_report(report: EvaluationReport) -> str:
     ]
     if report.labels:
         lines.append(f"labels: {report.labels}")
+    for message, count in report.error_messages.items():
+        lines.append(f"error in {count} row{'s' if count != 1 else ''}: {message}")
     a = report.agreement
     if a is None:
-        lines.append("no labeled rows: agreement not measured")
+        why = "no row could be judged" if report.errors == report.rows else "no labeled rows"
+        lines.append(f"{why}: agreement not measured")
         return "\n".join(lines)
 
     def cell(value: float | None, ci: list[float | None] | None = None) -> str:

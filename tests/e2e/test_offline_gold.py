@@ -185,3 +185,27 @@ def test_cli_map_columns(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["n"] == 2
+
+
+def test_failing_lm_reports_its_error_message(
+    sample_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert (
+        main(
+            [
+                "evaluate",
+                "--gold",
+                str(sample_path),
+                "--lm",
+                "openai/gpt-4o-mini",
+                "--limit",
+                "2",
+                "--no-cache",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "2 errors" in out and "error in 2 rows: LMNotConfiguredError" in out
+    assert "no row could be judged" in out
