@@ -21,6 +21,7 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm import resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.results import JudgeResult
+from ragjudge.signatures.rubric import rubric_fraction
 
 __all__ = ["Judge", "calibrated", "check_calibration", "check_choice", "judge_inputs"]
 
@@ -210,6 +211,22 @@ class Judge(dspy.Module):
             # On Ctrl-C, or when the consumer stops early, queued rows are cancelled and the
             # calls in flight finish in the background instead of holding up the caller.
             pool.shutdown(wait=finished, cancel_futures=True)
+
+    # -- scoring ------------------------------------------------------------------------
+    def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
+        """A result from an unscaled score under policies `p` (`threshold`, `scale`, and the
+        judge's `calibration` where it has one)."""
+        raw = calibrated(raw, p.get("calibration", getattr(self, "calibration", None)))
+        passed = None if math.isnan(raw) else raw >= p["threshold"]
+        return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
+
+    def _rubric_result(self, rubric: dict[str, Any], p: dict[str, Any]) -> JudgeResult:
+        """The result of a 1-5 rubric rating: unscaled score `(rating - 1) / 4`."""
+        rating = int(rubric["rubric_score"])
+        reason = f"{rating}/5: {rubric.get('reasoning', '')}".strip()
+        return self._result(
+            rubric_fraction(rating), p, mode="rubric", reason=reason, details=dict(rubric)
+        )
 
     # -- compiling -----------------------------------------------------------------------
     @classmethod

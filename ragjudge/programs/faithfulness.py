@@ -16,7 +16,7 @@ from optuna.distributions import (
 import ragjudge.offline.tasks  # noqa: F401 - the offline judge's rubric handler
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.offline.model import OfflineParams
-from ragjudge.programs._base import Judge, calibrated, check_calibration, check_choice
+from ragjudge.programs._base import Judge, check_calibration, check_choice
 from ragjudge.results import JudgeResult, StatementResult
 from ragjudge.safety import fence
 from ragjudge.serialization import register_judge
@@ -28,7 +28,6 @@ from ragjudge.signatures import (
     default_demos,
     default_rubric_demos,
 )
-from ragjudge.signatures.rubric import rubric_fraction
 
 __all__ = ["Faithfulness", "score_statements"]
 
@@ -262,10 +261,7 @@ class Faithfulness(Judge):
             **overrides,
         }
         if rubric is not None:
-            rating = int(rubric["rubric_score"])
-            raw = rubric_fraction(rating)
-            reason = f"{rating}/5: {rubric.get('reasoning', '')}".strip()
-            return self._result(raw, p, mode="rubric", reason=reason, details=dict(rubric))
+            return self._rubric_result(rubric, p)
         if whole is not None:
             verdict = str(whole.get("verdict", "no"))
             confidence = whole.get("confidence")
@@ -332,11 +328,6 @@ class Faithfulness(Judge):
         return new.model_copy(
             update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
         )
-
-    def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
-        raw = calibrated(raw, p.get("calibration", self.calibration))
-        passed = None if math.isnan(raw) else raw >= p["threshold"]
-        return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
 
 
 def _clip(value: Any) -> float | None:

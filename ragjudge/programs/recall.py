@@ -31,7 +31,6 @@ from ragjudge.signatures import (
     default_recall_demos,
     default_rubric_demos,
 )
-from ragjudge.signatures.rubric import rubric_fraction
 
 __all__ = ["ContextRecall"]
 
@@ -199,10 +198,7 @@ class ContextRecall(Judge):
             **overrides,
         }
         if rubric is not None:
-            rating = int(rubric["rubric_score"])
-            raw = rubric_fraction(rating)
-            reason = f"{rating}/5: {rubric.get('reasoning', '')}".strip()
-            return self._result(raw, p, mode="rubric", reason=reason, details=dict(rubric))
+            return self._rubric_result(rubric, p)
         raw = score_statements(
             statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
         )
@@ -242,10 +238,6 @@ class ContextRecall(Judge):
         return new.model_copy(
             update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
         )
-
-    def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
-        passed = None if math.isnan(raw) else raw >= p["threshold"]
-        return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
 
 
 def _reason(raw: float, statements: Sequence[StatementResult]) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import importlib
 import logging
-import math
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
@@ -28,7 +27,6 @@ from ragjudge.signatures import (
     default_relevancy_demos,
     default_rubric_demos,
 )
-from ragjudge.signatures.rubric import rubric_fraction
 
 __all__ = ["AnswerRelevancy", "check_unit", "is_offline_lm", "question_similarities"]
 
@@ -273,10 +271,7 @@ class AnswerRelevancy(Judge):
             **overrides,
         }
         if "rubric_score" in details:
-            rating = int(details["rubric_score"])
-            raw = rubric_fraction(rating)
-            reason = f"{rating}/5: {details.get('reasoning', '')}".strip()
-            return self._result(raw, p, mode="rubric", reason=reason, details=dict(details))
+            return self._rubric_result(details, p)
         sims = [min(1.0, max(0.0, float(s))) for s in details.get("similarities", [])]
         evasive = bool(details.get("noncommittal"))
         if evasive and p["noncommittal"] == "zero":
@@ -321,7 +316,3 @@ class AnswerRelevancy(Judge):
         return new.model_copy(
             update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
         )
-
-    def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
-        passed = None if math.isnan(raw) else raw >= p["threshold"]
-        return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
