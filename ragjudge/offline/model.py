@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pydantic
-from scipy.optimize import minimize
 
 from ragjudge.offline.features import (
     ANSWER_FEATURES,
@@ -400,6 +399,8 @@ def _fit_logistic(
         return value, grad
 
     theta0 = np.append(prior, b_prior)
+    from scipy.optimize import minimize  # lazy: judging needs no SciPy (0.3 s of import)
+
     result = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": 500})
     w_std, b_std = result.x[:-1], float(result.x[-1])
     w_raw = w_std / scale
