@@ -9,10 +9,16 @@ compile time, and LM calls (raw outputs vs trials). Then macro-average balanced 
 pooled ROC AUC over the six sources' validation rows. Finally the domain-transfer check: a judge
 compiled on source A and re-optimized with `init=` on 200 train rows of source B, against one
 compiled from scratch on all of B's train rows, both measured on B's held-out rows.
+
+Every figure counts every validation row: a row a judge leaves unscored (NaN, e.g. all its
+statements unsure and excluded) counts as the judge treats it, never passing and ranked below
+every score; `unsc` shows how many there were. (The compile report leaves such rows out, which
+flatters a judge that abstains on hard rows.)
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 import dspy
@@ -20,11 +26,26 @@ import numpy as np
 from _common import PEER_RAGAS_ROUGE_L, gold_args
 
 import ragjudge
-from ragjudge.evaluation import agreement_of
 from ragjudge.optimize import compile_judge, split_gold
-from ragjudge.stats import auroc
+from ragjudge.stats import auroc, balanced_accuracy
 
 PAIRS = (("lfqa_verification", "faithbench"), ("begin", "wice"), ("summedits", "halueval"))
+UNSCORED = -1.0  # below every score: an unscored row never passes and ranks lowest
+
+
+def strict(
+    gold: list[int], scores: list[float | None], passed: list[bool | None]
+) -> tuple[float, float, int]:
+    """Balanced accuracy and ROC AUC over every row (unscored: failing, lowest), and how many
+    rows were unscored."""
+    s = floored(scores)
+    unscored = sum(1 for v in s if v == UNSCORED)
+    return balanced_accuracy(gold, [bool(p) for p in passed]), auroc(gold, s), unscored
+
+
+def floored(scores: list[float | None]) -> list[float]:
+    """Scores with `UNSCORED` for rows without one."""
+    return [UNSCORED if v is None or math.isnan(v) else v for v in scores]
 
 
 def main() -> None:
@@ -40,13 +61,13 @@ def main() -> None:
     args = parser.parse_args()
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     print(
-        f"{'source':<18} {'train':>5} {'valid':>5} {'BA':>6} {'AUROC':>6} {'baseBA':>6} "
-        f"{'baseAUC':>7} {'gain':>6} {'secs':>6} {'rawcalls':>8} {'0-call trials':>13}  params"
+        f"{'source':<18} {'train':>5} {'valid':>5} {'BA':>6} {'AUROC':>6} {'unsc':>4} "
+        f"{'baseBA':>6} {'baseAUC':>7} {'unsc':>4} {'gain':>6} {'secs':>6} {'rawcalls':>8} "
+        f"{'0-call trials':>13}  params"
     )
     pooled_y: list[int] = []
-    pooled_s: list[float] = []
-    base_y: list[int] = []
-    base_s: list[float] = []
+    pooled_s: list[float | None] = []
+    base_s: list[float | None] = []
     bas: list[float] = []
     for source in args.sources:
         rows = ragjudge.load_gold(args.gold_dir / source / "dev.jsonl")
@@ -59,29 +80,29 @@ def main() -> None:
         compiled = compile_judge(start_judge, gold=rows, n_trials=args.trials, seed=0)
         seconds = time.perf_counter() - start
         r = compiled.report_
-        v, b = r["validation"], r["baseline"]
-        bas.append(v["balanced_accuracy"])
-        for p in r["predictions"]:
-            if p["score"] is not None:
-                pooled_y.append(p["gold"])
-                pooled_s.append(p["score"])
-            if p["baseline_score"] is not None:
-                base_y.append(p["gold"])
-                base_s.append(p["baseline_score"])
+        preds = r["predictions"]
+        gold = [p["gold"] for p in preds]
+        ba, auc, unsc = strict(gold, [p["score"] for p in preds], [p["passed"] for p in preds])
+        base_ba, base_auc, base_unsc = strict(
+            gold, [p["baseline_score"] for p in preds], [p["baseline_passed"] for p in preds]
+        )
+        bas.append(ba)
+        pooled_y += gold
+        pooled_s += [p["score"] for p in preds]
+        base_s += [p["baseline_score"] for p in preds]
         params = {k: r["params"][k] for k in ("mode", "aggregation", "unsure") if k in r["params"]}
         print(
             f"{source:<18} {r['sizes']['train']:>5} {r['sizes']['validation']:>5} "
-            f"{v['balanced_accuracy']:>6.3f} {v['auroc']:>6.3f} {b['balanced_accuracy']:>6.3f} "
-            f"{b['auroc']:>7.3f} {v['balanced_accuracy'] - b['balanced_accuracy']:>+6.3f} "
-            f"{seconds:>6.1f} {r['lm_calls']['raw_outputs']:>8} "
+            f"{ba:>6.3f} {auc:>6.3f} {unsc:>4} {base_ba:>6.3f} {base_auc:>7.3f} {base_unsc:>4} "
+            f"{ba - base_ba:>+6.3f} {seconds:>6.1f} {r['lm_calls']['raw_outputs']:>8} "
             f"{r['lm_calls']['trials_without_lm_calls']:>6}/{r['study']['n_trials']:<6}  {params}",
             flush=True,
         )
     if len(args.sources) > 1:
         print(f"macro-average balanced accuracy (compiled, validation): {np.mean(bas):.3f}")
         print(
-            f"pooled ROC AUC (compiled, validation): {auroc(pooled_y, pooled_s):.3f}; "
-            f"uncompiled default: {auroc(base_y, base_s):.3f}; best peer (ragas ROUGE-L "
+            f"pooled ROC AUC (compiled, validation): {auroc(pooled_y, floored(pooled_s)):.3f}; "
+            f"uncompiled default: {auroc(pooled_y, floored(base_s)):.3f}; best peer (ragas ROUGE-L "
             f"precision): {PEER_RAGAS_ROUGE_L['pooled'][0]:.3f}"
         )
     if args.skip_init or args.judge != "faithfulness":
@@ -98,15 +119,16 @@ def main() -> None:
             judge_a.clone(), gold=few, init=judge_a, n_trials=args.trials, seed=0, group_by=None
         )
         scratch = compile_judge(ragjudge.Faithfulness(), gold=train_b, n_trials=args.trials, seed=0)
-        old = agreement_of(held_b, judge_a.batch(held_b), n_boot=0)[0]
-        w = agreement_of(held_b, warm.batch(held_b), n_boot=0)[0]
-        s = agreement_of(held_b, scratch.batch(held_b), n_boot=0)[0]
-        assert old and w and s
+        gold = [int(r.faithful or 0) for r in held_b]
+        figures = []
+        for judge in (judge_a, warm, scratch):
+            out = judge.batch(held_b)
+            figures.append(strict(gold, [o.score for o in out], [o.passed for o in out]))
+        (old, _, _), (w, _, w_unsc), (s, _, s_unsc) = figures
         print(
-            f"  {a} -> {b_source}: held-out n={w.n}  old judge BA {old.balanced_accuracy:.3f}"
-            f"  --init on 200 rows BA {w.balanced_accuracy:.3f}  scratch on {len(train_b)} "
-            f"rows BA {s.balanced_accuracy:.3f}  "
-            f"gap {s.balanced_accuracy - w.balanced_accuracy:+.3f}",
+            f"  {a} -> {b_source}: held-out n={len(held_b)}  old judge BA {old:.3f}"
+            f"  --init on 200 rows BA {w:.3f}  scratch on {len(train_b)} "
+            f"rows BA {s:.3f}  gap {s - w:+.3f}  (unscored {w_unsc}, {s_unsc})",
             flush=True,
         )
 

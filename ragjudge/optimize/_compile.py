@@ -45,11 +45,14 @@ ProgressFactory = Callable[[int, str], Any]
 
 
 def _objective_value(name: str, results: Sequence[JudgeResult], labels: np.ndarray) -> float:
-    keep = np.array([not r.error and not math.isnan(r.score) for r in results], dtype=bool)
+    """The objective on the tuning rows. A row the judge leaves unscored (NaN: e.g. every
+    statement unsure and excluded) counts as it behaves, never passing and ranked lowest, so
+    abstaining on hard rows cannot raise the objective; rows with an error are left out."""
+    keep = np.array([not r.error for r in results], dtype=bool)
     if keep.sum() < 2:
         return 0.0
     y = labels[keep]
-    scores = np.array([r.score for r, k in zip(results, keep, strict=True) if k])
+    scores = _scores_or_floor([r for r, k in zip(results, keep, strict=True) if k], scale=1.0)
     passed = np.array([bool(r.passed) for r, k in zip(results, keep, strict=True) if k])
     if len(set(y.tolist())) < 2:
         return 0.0
@@ -60,6 +63,15 @@ def _objective_value(name: str, results: Sequence[JudgeResult], labels: np.ndarr
         "auroc": lambda: auroc(y, scores),
     }[name]()
     return 0.0 if math.isnan(value) else float(value)
+
+
+#: The score an unscored row stands at while tuning: below every pass threshold in [0, 1].
+_UNSCORED = -1.0
+
+
+def _scores_or_floor(results: Sequence[JudgeResult], *, scale: float) -> np.ndarray:
+    """Unscaled scores, with `_UNSCORED` for rows without a score."""
+    return np.array([_UNSCORED if math.isnan(r.score) else r.score / scale for r in results])
 
 
 def _reverdict(result: JudgeResult, threshold: float, margin: float) -> JudgeResult:
@@ -598,10 +610,10 @@ def _refine_threshold(
     search), so this costs O(n log n) however many distinct scores there are.
     """
     scale = float(getattr(judge, "scale", 1.0) or 1.0)
-    keep = np.array([not r.error and not math.isnan(r.score) for r in results], dtype=bool)
+    keep = np.array([not r.error for r in results], dtype=bool)
     if keep.sum() < 2:
         return current, _objective_value(objective, results, labels)
-    s = np.array([r.score / scale for r in results])[keep]
+    s = _scores_or_floor([r for r, k in zip(results, keep, strict=True) if k], scale=scale)
     y = labels[keep].astype(bool)
     unique = np.unique(s)
     cuts = np.concatenate([[0.0], (unique[:-1] + unique[1:]) / 2, [1.0]])
