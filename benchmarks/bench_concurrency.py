@@ -1,15 +1,18 @@
 """Concurrency, overhead and caching of the real client stack against a local test server.
 
 Starts `ragjudge.testing_server` in its own process (127.0.0.1, a fixed delay per call, answers
-from the offline judge), then judges N rows in statement mode (2 LM calls per row) through
-`dspy.LM("openai/<model>", api_base=...)` -- DSPy's native OpenAI-chat engine, its ChatAdapter,
-retries and disk cache -- with `--concurrency` rows in flight:
+from the offline judge), then judges N rows in statement mode (2 LM calls per row) with
+`--concurrency` rows in flight:
 
-1. cold: every call goes to the server. Wall time vs the ideal `rows / concurrency * 2 * delay`,
-   and the library's own cost per call: client CPU seconds per call (all threads), and the
-   wall time above the ideal, per call and per row in flight.
+1. cold, alternating two client stacks, each on an empty disk cache, `--repeats` times:
+   - `ragjudge`: what `ragjudge evaluate --lm openai/<model> --api-base URL` builds
+     (`resolve_lm`: `dspy.LM` with ragjudge's OpenAI-compatible engine and response cache);
+   - `dspy`: DSPy's default `dspy.LM("openai/<model>", api_base=URL)` with DSPy's own cache.
+   Wall time vs the ideal `rows / concurrency * 2 * delay`, and the client's CPU per call
+   (process CPU seconds, all threads, over the calls the server answered). Medians.
 2. warm: the same run again in the same process (memory and disk cache): LM calls and time.
-3. fresh process: the same run in a new process that only has the disk cache.
+3. the same run again as a new `ragjudge evaluate` process on the warm disk cache: LM calls,
+   and the whole process's wall time (interpreter start and imports included).
 
 Usage:
     python benchmarks/bench_concurrency.py --rows 1000 --delay 0.1 --concurrency 32
@@ -33,9 +36,11 @@ from typing import Any
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import dspy
+import numpy as np
 
-from ragjudge.cli._runopts import configure_cache
+from ragjudge.cache import ResponseCache, configure_cache
 from ragjudge.data import GoldRecord, load_gold
+from ragjudge.lm import resolve_lm
 from ragjudge.programs import Faithfulness
 from ragjudge.runner import run_rows
 
@@ -89,10 +94,18 @@ def server_requests(port: int) -> int:
 
 
 def judge_once(
-    rows: list[GoldRecord], *, api_base: str, model: str, concurrency: int
+    rows: list[GoldRecord], *, api_base: str, model: str, concurrency: int, stack: str = "ragjudge"
 ) -> dict[str, Any]:
-    """One run: wall and CPU seconds, LM calls counted by DSPy, errors."""
-    lm = dspy.LM(f"openai/{model}", api_base=api_base, api_key="x", num_retries=3)
+    """One run: wall and CPU seconds, LM calls counted by DSPy, errors.
+
+    `stack="ragjudge"` is what `ragjudge evaluate --lm openai/<model> --api-base URL` builds
+    (`resolve_lm`: DSPy with ragjudge's OpenAI-compatible engine); `stack="dspy"` is DSPy's
+    default `dspy.LM("openai/<model>", api_base=URL)` (its router and native lm15 engine).
+    """
+    if stack == "dspy":
+        lm = dspy.LM(f"openai/{model}", api_base=api_base, api_key="x", num_retries=3)
+    else:
+        lm = resolve_lm(f"openai/{model}", api_base=api_base, api_key="x")
     judge = Faithfulness(mode="statement", lm=lm)
     cpu, wall = time.process_time(), time.perf_counter()
     results = run_rows(judge, rows, concurrency=concurrency)
@@ -146,6 +159,59 @@ def in_process_overhead(rows: list[GoldRecord]) -> dict[str, Any]:
     return {"calls": calls, "cpu_ms_per_call": round(1000 * (time.process_time() - cpu) / calls, 3)}
 
 
+def write_rows(rows: list[GoldRecord], folder: str) -> Path:
+    """The rows as a JSONL file, for the CLI run."""
+    path = Path(folder) / "rows.jsonl"
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row.model_dump(mode="json")) + "\n")
+    return path
+
+
+def cli_rerun(
+    rows_file: Path, *, api_base: str, model: str, concurrency: int, cache_dir: str, out: Path
+) -> dict[str, Any]:
+    """`ragjudge evaluate` in a new process on a warm disk cache: whole-process seconds."""
+    command = [
+        sys.executable,
+        "-m",
+        "ragjudge",
+        "evaluate",
+        "--gold",
+        str(rows_file),
+        "--lm",
+        f"openai/{model}",
+        "--api-base",
+        api_base,
+        "--mode",
+        "statement",
+        "--concurrency",
+        str(concurrency),
+        "--cache-dir",
+        cache_dir,
+        "--out",
+        str(out),
+        "--format",
+        "json",
+    ]
+    started = time.perf_counter()
+    done = subprocess.run(
+        command, capture_output=True, text=True, env={**os.environ, "RAGJUDGE_API_KEY": "x"}
+    )
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"ragjudge evaluate failed: {done.stderr[-2000:]}")
+    summary = json.loads(done.stdout)
+    results = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    return {
+        "process_seconds": round(seconds, 3),
+        "judging_seconds": summary.get("seconds"),
+        "lm_calls": summary["lm_calls"],
+        "errors": summary["errors"],
+        "scores": [None if r["score"] is None else round(r["score"], 6) for r in results],
+    }
+
+
 def main() -> int:
     """Run the benchmark and print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -154,82 +220,97 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--model", default="gpt-4o-mini", help="model name sent to the server")
     parser.add_argument("--gold", default=None, help="rows to judge (default: shared gold)")
-    parser.add_argument("--cache-dir", default=None, help="(internal) reuse this disk cache")
-    parser.add_argument("--api-base", default=None, help="(internal) reuse this server")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="cold runs per stack (medians are reported)"
+    )
     args = parser.parse_args()
     rows = rows_for(args.rows, args.gold)
+    work = tempfile.mkdtemp(prefix="ragjudge-bench-")
+    rows_file = write_rows(rows, work)
+    calls_per_row = 2
+    ideal = args.rows / args.concurrency * calls_per_row * args.delay
 
-    if args.api_base:  # the fresh-process re-run
-        configure_cache(cache_dir=args.cache_dir)
-        out = judge_once(
-            rows, api_base=args.api_base, model=args.model, concurrency=args.concurrency
-        )
-        sys.stdout.write(json.dumps(out) + "\n")
-        return 0
-
-    cache_dir = tempfile.mkdtemp(prefix="ragjudge-bench-cache-")
-    configure_cache(cache_dir=cache_dir)
-    proc, info = start_server(args.delay, seconds=900)
+    proc, info = start_server(args.delay, seconds=1800)
+    colds: dict[str, list[dict[str, Any]]] = {"ragjudge": [], "dspy": []}
     try:
         port, api_base = info["port"], info["api_base"]
-        calls_per_row = 2
-        ideal = args.rows / args.concurrency * calls_per_row * args.delay
-        before = server_requests(port)
-        cold = judge_once(rows, api_base=api_base, model=args.model, concurrency=args.concurrency)
-        cold["server_requests"] = server_requests(port) - before
+
+        def measured(stack: str, cache_dir: str) -> dict[str, Any]:
+            if stack == "dspy":  # DSPy's own cache, as a plain dspy.LM user has it
+                dspy.configure_cache(disk_cache_dir=cache_dir)
+            else:
+                configure_cache(cache_dir=cache_dir)
+            before = server_requests(port)
+            run = judge_once(
+                rows,
+                api_base=api_base,
+                model=args.model,
+                concurrency=args.concurrency,
+                stack=stack,
+            )
+            run["server_requests"] = server_requests(port) - before
+            run["cpu_ms_per_call"] = round(
+                1000 * run["cpu_seconds"] / max(1, run["server_requests"]), 3
+            )
+            return run
+
+        # Cold runs, the two stacks alternating, each on an empty cache.
+        for repeat in range(args.repeats):
+            for stack in ("ragjudge", "dspy"):
+                colds[stack].append(measured(stack, f"{work}/cache-{stack}-{repeat}"))
+        cache_dir = f"{work}/cache-ragjudge-0"
+        configure_cache(cache_dir=cache_dir)  # the first ragjudge cold run's cache, warm now
         before = server_requests(port)
         warm = judge_once(rows, api_base=api_base, model=args.model, concurrency=args.concurrency)
         warm["server_requests"] = server_requests(port) - before
+        assert isinstance(dspy.cache, ResponseCache)
+        dspy.cache.disk_cache.flush()
         before = server_requests(port)
-        started = time.perf_counter()
-        fresh_run = subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                "--rows",
-                str(args.rows),
-                "--concurrency",
-                str(args.concurrency),
-                "--model",
-                args.model,
-                "--cache-dir",
-                cache_dir,
-                "--api-base",
-                api_base,
-                *(["--gold", args.gold] if args.gold else []),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
+        fresh = cli_rerun(
+            rows_file,
+            api_base=api_base,
+            model=args.model,
+            concurrency=args.concurrency,
+            cache_dir=cache_dir,
+            out=Path(work) / "rerun.jsonl",
         )
-        fresh = json.loads(fresh_run.stdout)
-        fresh["process_seconds"] = round(time.perf_counter() - started, 3)
         fresh["server_requests"] = server_requests(port) - before
     finally:
         proc.terminate()
         proc.wait(timeout=10)
 
     in_process = in_process_overhead(rows)
-    calls = max(1, cold["server_requests"])
-    same = cold["scores"] == warm["scores"] == fresh["scores"]
-    for run in (cold, warm, fresh):
+    first = colds["ragjudge"][0]
+    same = first["scores"] == warm["scores"] == fresh["scores"] == colds["dspy"][0]["scores"]
+    for run in (*colds["ragjudge"], *colds["dspy"], warm, fresh):
         run.pop("scores")
+
+    def median(stack: str, key: str) -> float:
+        return round(float(np.median([run[key] for run in colds[stack]])), 3)
+
+    seconds = median("ragjudge", "seconds")
     report = {
         "rows": args.rows,
         "mode": "statement",
         "concurrency": args.concurrency,
         "delay_per_call": args.delay,
-        "model": f"openai/{args.model} (native lm15 engine) at {api_base}",
+        "server": api_base,
         "ideal_seconds": round(ideal, 3),
-        "cold": cold,
-        "cold_vs_ideal": round(cold["seconds"] / ideal, 3),
-        "client_cpu_ms_per_call": round(1000 * cold["cpu_seconds"] / calls, 3),
-        "wall_overhead_ms_per_call": round(
-            1000 * (cold["seconds"] - ideal) * args.concurrency / calls, 3
+        "cold_runs": colds,
+        "median_cold_seconds": seconds,
+        "median_cold_vs_ideal": round(seconds / ideal, 3),
+        "median_client_cpu_ms_per_call": median("ragjudge", "cpu_ms_per_call"),
+        "median_wall_overhead_ms_per_call": round(
+            1000 * (seconds - ideal) * args.concurrency / (args.rows * calls_per_row), 3
+        ),
+        "dspy_default_median_cold_vs_ideal": round(median("dspy", "seconds") / ideal, 3),
+        "dspy_default_median_cpu_ms_per_call": median("dspy", "cpu_ms_per_call"),
+        "cpu_ratio_dspy_default_over_ragjudge": round(
+            median("dspy", "cpu_ms_per_call") / median("ragjudge", "cpu_ms_per_call"), 2
         ),
         "in_process_engine_cpu_ms_per_call": in_process["cpu_ms_per_call"],
         "warm_same_process": warm,
-        "warm_fresh_process": fresh,
+        "warm_fresh_cli_process": fresh,
         "same_scores_in_all_runs": same,
         "cpus": os.cpu_count(),
         "load_average_after": os.getloadavg(),

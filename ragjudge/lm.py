@@ -10,6 +10,7 @@ import dspy
 
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import OfflineParams
+from ragjudge.openai_engine import OPENAI_COMPATIBLE_PREFIXES, OpenAICompatibleEngine, uses_proxy
 
 __all__ = ["LOCAL", "describe_lm", "offline_lm", "resolve_lm"]
 
@@ -55,7 +56,9 @@ def resolve_lm(
         lm: `"local"` for the offline judge, a model string such as `"openai/gpt-4o-mini"`,
             a ready `dspy.LM`, or None: the LM from `dspy.configure` if any, else the offline judge.
         offline_params: Fitted parameters for the offline judge.
-        api_base: Base URL of an OpenAI-compatible server (vLLM, a proxy).
+        api_base: Base URL of a server. For an OpenAI-compatible one (vLLM, llama.cpp, a
+            proxy) named `openai/<model>` or `hosted_vllm/<model>`, calls go through
+            `OpenAICompatibleEngine` (unless an HTTP proxy applies); else through DSPy's router.
         cache: Use DSPy's response cache.
         **kwargs: Passed to `dspy.LM` (temperature, max_tokens, num_retries, ...).
 
@@ -73,6 +76,15 @@ def resolve_lm(
         return offline_lm(offline_params, cache=False)
     options: dict[str, Any] = {"num_retries": 5, "cache": cache, "temperature": 0.0}
     options.update(kwargs)
+    if api_base and lm.split("/", 1)[0] in OPENAI_COMPATIBLE_PREFIXES and not uses_proxy(api_base):
+        # A self-hosted OpenAI-compatible server: the lean engine (DSPy still does the rest).
+        engine = OpenAICompatibleEngine(
+            api_base=api_base,
+            api_key=options.pop("api_key", None) or "EMPTY",
+            timeout=options.pop("timeout", None),
+            headers=options.pop("extra_headers", None),
+        )
+        return dspy.LM(lm, engine=engine, **options)
     if api_base:
         options["api_base"] = api_base
     return dspy.LM(lm, **options)

@@ -8,13 +8,12 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from pathlib import Path
 from typing import Any
 
-import dspy
-
+from ragjudge.cache import configure_cache
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm import LOCAL, resolve_lm
+from ragjudge.openai_engine import OpenAICompatibleEngine
 from ragjudge.programs._base import Judge
 from ragjudge.retry import install_jitter, lm_options
 
@@ -34,7 +33,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--cache-dir",
         default=None,
-        help="DSPy's on-disk LM response cache (default: $DSPY_CACHEDIR or ~/.dspy_cache)",
+        help="folder of the on-disk LM response cache (default: $RAGJUDGE_CACHE_DIR, "
+        "$DSPY_CACHEDIR or ~/.cache/ragjudge)",
     )
     group.add_argument(
         "--max-retries",
@@ -44,36 +44,6 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--timeout", type=float, default=None, help="seconds one LM call attempt may take"
-    )
-
-
-def configure_cache(*, cache_dir: str | None, enabled: bool = True) -> None:
-    """Point DSPy's response cache at `cache_dir` (restricted unpickling), or turn it off.
-
-    Args:
-        cache_dir: The folder; None for DSPy's default (`$DSPY_CACHEDIR` or `~/.dspy_cache`).
-        enabled: False turns memory and disk caching off.
-
-    Example:
-        >>> configure_cache(cache_dir="/tmp/ragjudge-cache")  # doctest: +SKIP
-    """
-    if not enabled:
-        dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
-        return
-    from dspy.utils.caching import default_cache_dir
-
-    folder = Path(cache_dir or default_cache_dir()).expanduser()
-    if folder.exists() and not folder.is_dir():
-        raise ConfigurationError(f"--cache-dir {folder} is a file; name a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigurationError(f"--cache-dir {folder} cannot be created ({exc})") from None
-    dspy.configure_cache(
-        enable_disk_cache=True,
-        enable_memory_cache=True,
-        disk_cache_dir=str(folder),
-        restrict_pickle=True,
     )
 
 
@@ -107,13 +77,24 @@ def judge_with_lm_options(judge: Judge, args: argparse.Namespace) -> Judge:
         lm = resolve_lm(name, api_base=api_base, cache=not args.no_cache, **options)
         return judge.clone(lm=lm)
     if options or api_base or args.no_cache:  # an LM object from a saved judge / the API
+        engine = getattr(name, "_engine_spec", None)
+        if api_base or isinstance(engine, OpenAICompatibleEngine):
+            # Rebuild it: a connection setting of an engine-backed LM cannot be copied over.
+            base = api_base or getattr(engine, "api_base", None)
+            kept = {k: v for k, v in name.kwargs.items() if k not in _CONNECTION_KEYS}
+            kept["num_retries"] = name.num_retries
+            kept["api_key"] = name.kwargs.get("api_key") or _api_key(name.model)
+            kept.update(options)
+            cache = bool(name.cache) and not args.no_cache
+            return judge.clone(lm=resolve_lm(name.model, api_base=base, cache=cache, **kept))
         updates: dict[str, Any] = dict(options)
-        if api_base:
-            updates["api_base"] = api_base
         if args.no_cache:
             updates["cache"] = False
         return judge.clone(lm=name.copy(**updates))
     return judge
+
+
+_CONNECTION_KEYS = frozenset({"api_base", "base_url", "api_key"})
 
 
 def _api_key(model: str) -> str:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import dspy
 
 from ragjudge.data import GoldRecord
+from ragjudge.lm import resolve_lm
 from ragjudge.testing_server import TestServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,8 +60,14 @@ def cli_env() -> dict[str, str]:
 PYTHON = sys.executable
 
 
-def server_lm(srv: TestServer, **kwargs: object) -> dspy.LM:
-    """A real `dspy.LM` (native OpenAI-chat engine) pointed at the test server."""
-    options: dict[str, object] = {"num_retries": 3, "cache": False, "temperature": 0.0}
+def server_lm(srv: TestServer, *, stack: str = "dspy", **kwargs: Any) -> dspy.LM:
+    """A real `dspy.LM` pointed at the test server.
+
+    `stack="dspy"`: DSPy's default (its router and native OpenAI-chat engine);
+    `stack="ragjudge"`: what the CLI builds (`resolve_lm`: ragjudge's OpenAI-compatible engine).
+    """
+    options: dict[str, Any] = {"num_retries": 3, "cache": False, "temperature": 0.0}
     options.update(kwargs)
+    if stack == "ragjudge":
+        return resolve_lm("openai/gpt-4o-mini", api_base=srv.api_base, api_key="x", **options)
     return dspy.LM("openai/gpt-4o-mini", api_base=srv.api_base, api_key="x", **options)

@@ -35,6 +35,12 @@ def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     return recorded
 
 
+@pytest.fixture(params=["ragjudge", "dspy"])
+def stack(request: pytest.FixtureRequest) -> str:
+    """Both client stacks: ragjudge's OpenAI-compatible engine and DSPy's default one."""
+    return str(request.param)
+
+
 def _one(judge: Faithfulness) -> object:
     row = make_rows(1)[0]
     return judge(question=row.question, contexts=row.contexts, answer=row.answer)
@@ -59,10 +65,10 @@ def test_jitter_spreads_workers_apart() -> None:
     assert len(delays) > 15  # N workers do not retry in lockstep
 
 
-def test_429_with_retry_after_is_retried_after_that_long(sleeps: list[float]) -> None:
+def test_429_with_retry_after_is_retried_after_that_long(sleeps: list[float], stack: str) -> None:
     install_jitter()
     with TestServer(delay=0.0, script=["429", "429"], retry_after=0.3) as server:
-        result = _one(Faithfulness(lm=server_lm(server)))
+        result = _one(Faithfulness(lm=server_lm(server, stack=stack)))
         stats = server.stats()
     assert result.error is None and result.lm_calls == 2  # type: ignore[attr-defined]
     assert stats["outcomes"]["429"] == 2
@@ -70,10 +76,12 @@ def test_429_with_retry_after_is_retried_after_that_long(sleeps: list[float]) ->
     assert all(0.3 <= s <= 0.33 for s in sleeps)
 
 
-def test_5xx_without_hint_backs_off_exponentially_with_jitter(sleeps: list[float]) -> None:
+def test_5xx_without_hint_backs_off_exponentially_with_jitter(
+    sleeps: list[float], stack: str
+) -> None:
     install_jitter(base=0.2, cap=10)
     with TestServer(delay=0.0, script=["500", "500", "503"], retry_after=None) as server:
-        result = _one(Faithfulness(lm=server_lm(server, num_retries=4)))
+        result = _one(Faithfulness(lm=server_lm(server, stack=stack, num_retries=4)))
     assert result.error is None  # type: ignore[attr-defined]
     assert len(sleeps) == 3
     for attempt, slept in enumerate(sleeps):
@@ -81,23 +89,25 @@ def test_5xx_without_hint_backs_off_exponentially_with_jitter(sleeps: list[float
         assert ceiling / 2 <= slept <= ceiling
 
 
-def test_timeout_is_retried(sleeps: list[float]) -> None:
+def test_timeout_is_retried(sleeps: list[float], stack: str) -> None:
     install_jitter(base=0.01, cap=0.05)
     with TestServer(delay=0.0, script=["timeout"], timeout_delay=3.0) as server:
         start = time.perf_counter()
-        result = _one(Faithfulness(lm=server_lm(server, **lm_options(timeout=0.5))))
+        result = _one(Faithfulness(lm=server_lm(server, stack=stack, **lm_options(timeout=0.5))))
         took = time.perf_counter() - start
     assert result.error is None  # type: ignore[attr-defined]
     assert len(sleeps) == 1
     assert took < 2.5  # did not wait for the slow answer
 
 
-def test_exhausted_retries_leave_an_error_and_the_run_goes_on(sleeps: list[float]) -> None:
+def test_exhausted_retries_leave_an_error_and_the_run_goes_on(
+    sleeps: list[float], stack: str
+) -> None:
     install_jitter(base=0.01, cap=0.05)
     rows = make_rows(4)
     # The first row's first call fails 3 times (1 try + 2 retries), the rest succeed.
     with TestServer(delay=0.0, script=["429", "429", "429"], retry_after=None) as server:
-        judge = Faithfulness(lm=server_lm(server, num_retries=2))
+        judge = Faithfulness(lm=server_lm(server, stack=stack, num_retries=2))
         results, report = evaluate(judge, rows, concurrency=1, n_boot=50)
     assert results[0].error is not None and "RateLimit" in results[0].error
     assert math.isnan(results[0].score) and results[0].passed is None
@@ -106,30 +116,32 @@ def test_exhausted_retries_leave_an_error_and_the_run_goes_on(sleeps: list[float
     assert report.agreement is not None and report.agreement.n == 3  # never averaged in
 
 
-def test_unparseable_output_is_retried_once_via_the_json_fallback() -> None:
+def test_unparseable_output_is_retried_once_via_the_json_fallback(stack: str) -> None:
     with TestServer(delay=0.0, script=["garbage"]) as server:
-        result = _one(Faithfulness(lm=server_lm(server)))
+        result = _one(Faithfulness(lm=server_lm(server, stack=stack)))
         stats = server.stats()
     assert result.error is None  # type: ignore[attr-defined]
     assert stats["outcomes"] == {"garbage": 1, "ok": 2}
 
 
-def test_unparseable_twice_gives_an_error_row() -> None:
+def test_unparseable_twice_gives_an_error_row(stack: str) -> None:
     rows = make_rows(3)
     with TestServer(delay=0.0, script=["garbage", "garbage"]) as server:
         results, report = evaluate(
-            Faithfulness(lm=server_lm(server)), rows, concurrency=1, n_boot=50
+            Faithfulness(lm=server_lm(server, stack=stack)), rows, concurrency=1, n_boot=50
         )
     assert results[0].error is not None and "AdapterParseError" in results[0].error
     assert all(r.error is None for r in results[1:])
     assert report.errors == 1
 
 
-def test_random_faults_at_scale_lose_no_row(tmp_path: Path, sleeps: list[float]) -> None:
+def test_random_faults_at_scale_lose_no_row(
+    tmp_path: Path, sleeps: list[float], stack: str
+) -> None:
     install_jitter(base=0.01, cap=0.05)
     rows = make_rows(30)
     with TestServer(delay=0.0, rate_429=0.15, rate_5xx=0.1, retry_after=None, seed=3) as server:
-        judge = Faithfulness(lm=server_lm(server, num_retries=6))
+        judge = Faithfulness(lm=server_lm(server, stack=stack, num_retries=6))
         results, report = evaluate(judge, rows, concurrency=4, out=tmp_path / "o.jsonl")
         stats = server.stats()
     assert stats["outcomes"].get("429", 0) + stats["outcomes"].get("503", 0) > 3

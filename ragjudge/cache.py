@@ -1,0 +1,310 @@
+"""The LM response cache: DSPy's two-tier cache with a cheaper disk tier.
+
+DSPy keys every LM call by model, messages and sampling settings (`dspy.cache.cache_key`) and
+keeps the responses in memory and on disk. Its disk tier (`diskcache.FanoutCache`) writes each
+response in its own SQLite transaction on up to 16 shards, with one connection per thread per
+shard: at 32 calls in flight that costs more CPU than the rest of the client stack together.
+
+`ResponseCache` keeps DSPy's cache (same keys, same memory tier, same semantics for `dspy.LM`)
+and replaces only the disk tier with `SQLiteStore`: one SQLite file in WAL mode, reads on
+per-thread connections, writes queued and committed in batches by one background thread (at
+most `flush_seconds` later, and at exit). A crash can lose the responses of the last fraction
+of a second, never a finished result: `evaluate --out` writes those itself. Several processes
+may share one cache folder (SQLite's locking; `busy_timeout` of 30 s).
+
+Values are stored as JSON (DSPy's native responses are plain data); anything else (LiteLLM's
+response objects) is pickled and read back with DSPy's restricted unpickler, which loads only
+LiteLLM/OpenAI response types.
+
+Example:
+    >>> from ragjudge.cache import configure_cache
+    >>> cache = configure_cache(cache_dir="/tmp/ragjudge-cache")  # doctest: +SKIP
+    >>> cache.disk_cache.flush()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import logging
+import os
+import pickle
+import sqlite3
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+import dspy
+import orjson
+from dspy.clients.cache import Cache
+
+from ragjudge.exceptions import ConfigurationError
+
+__all__ = ["ResponseCache", "SQLiteStore", "configure_cache", "default_cache_dir"]
+
+logger = logging.getLogger(__name__)
+
+FILENAME = "ragjudge-responses.sqlite3"
+_JSON, _PICKLE = "json", "pickle"
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS responses ("
+    "key TEXT PRIMARY KEY, format TEXT NOT NULL, value BLOB NOT NULL, stored REAL NOT NULL"
+    ") WITHOUT ROWID"
+)
+
+
+def default_cache_dir() -> Path:
+    """`$RAGJUDGE_CACHE_DIR`, else `$DSPY_CACHEDIR`, else `~/.cache/ragjudge`."""
+    for name in ("RAGJUDGE_CACHE_DIR", "DSPY_CACHEDIR"):
+        value = os.environ.get(name)
+        if value:
+            return Path(value).expanduser()
+    return Path("~/.cache/ragjudge").expanduser()
+
+
+class SQLiteStore:
+    """A key-value disk store for LM responses: one SQLite file, batched background writes.
+
+    It has the part of `diskcache.Cache`'s interface that `dspy.clients.cache.Cache` uses
+    (`get`, `set`, `delete`, `in`), plus `flush` and `close`.
+
+    Args:
+        path: The SQLite file (created with its folder).
+        flush_seconds: The longest a written value waits before it is committed.
+        max_pending: Commit at once when this many values are waiting.
+
+    Raises:
+        ConfigurationError: If the file cannot be created or is not a cache.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, flush_seconds: float = 0.2, max_pending: int = 512
+    ) -> None:
+        self.path = Path(path)
+        self.flush_seconds = flush_seconds
+        self.max_pending = max_pending
+        self._local = threading.local()
+        self._lock = threading.Lock()  # guards _pending/_writing
+        self._write_lock = threading.Lock()  # one commit at a time
+        self._wake = threading.Event()
+        self._pending: dict[str, tuple[str, bytes]] = {}
+        self._writing: dict[str, tuple[str, bytes]] = {}
+        self._closed = False
+        self._writer: threading.Thread | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = self._connection()
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise ConfigurationError(f"cache {self.path} cannot be opened ({exc})") from None
+        # Flush at interpreter exit without keeping the store alive.
+        atexit.register(_close_at_exit, weakref.ref(self))
+
+    # -- diskcache's interface ---------------------------------------------------------------
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value stored under `key`, or `default`."""
+        with self._lock:
+            found = self._pending.get(key) or self._writing.get(key)
+        if found is None:
+            try:
+                row = (
+                    self._connection()
+                    .execute("SELECT format, value FROM responses WHERE key = ?", (key,))
+                    .fetchone()
+                )
+            except sqlite3.Error as exc:
+                logger.warning("cache %s: read failed (%s); treating as a miss", self.path, exc)
+                return default
+            if row is None:
+                return default
+            found = (row[0], row[1])
+        return _decode(*found)
+
+    def set(self, key: str, value: Any) -> bool:
+        """Queue `value` under `key`; it is committed within `flush_seconds`."""
+        encoded = _encode(value)
+        with self._lock:
+            if self._closed:
+                return False
+            self._pending[key] = encoded
+            full = len(self._pending) >= self.max_pending
+        self._start_writer()
+        if full:
+            self._wake.set()
+        return True
+
+    def delete(self, key: str) -> bool:
+        """Remove `key` (a damaged entry)."""
+        with self._lock:
+            self._pending.pop(key, None)
+        with self._write_lock:
+            cursor = self._connection().execute("DELETE FROM responses WHERE key = ?", (key,))
+            self._connection().commit()
+        return cursor.rowcount > 0
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+    def __len__(self) -> int:
+        self.flush()
+        row = self._connection().execute("SELECT COUNT(*) FROM responses").fetchone()
+        return int(row[0])
+
+    # -- writing ---------------------------------------------------------------------------
+    def flush(self) -> None:
+        """Commit every queued value now."""
+        with self._write_lock:
+            with self._lock:
+                self._writing, self._pending = self._pending, {}
+                batch = list(self._writing.items())
+            if not batch:
+                return
+            stored = time.time()
+            try:
+                connection = self._connection()
+                with connection:
+                    connection.executemany(
+                        "INSERT OR REPLACE INTO responses (key, format, value, stored) "
+                        "VALUES (?, ?, ?, ?)",
+                        [(key, fmt, value, stored) for key, (fmt, value) in batch],
+                    )
+            except sqlite3.Error as exc:
+                logger.warning(
+                    "cache %s: %d responses not written (%s)", self.path, len(batch), exc
+                )
+            finally:
+                with self._lock:
+                    self._writing = {}
+
+    def close(self) -> None:
+        """Commit what is queued and stop the writer; later writes are ignored."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._wake.set()
+        if self._writer is not None and self._writer is not threading.current_thread():
+            self._writer.join(timeout=30)
+        self.flush()
+
+    def _start_writer(self) -> None:
+        if self._writer is not None:
+            return
+        with self._lock:
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._run, name="ragjudge-cache-writer", daemon=True
+                )
+                self._writer.start()
+
+    def _run(self) -> None:
+        while not self._closed:
+            self._wake.wait(self.flush_seconds)
+            self._wake.clear()
+            self.flush()
+
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, timeout=30, isolation_level="DEFERRED")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            self._local.connection = connection
+        return connection
+
+
+def _close_at_exit(ref: weakref.ref[SQLiteStore]) -> None:
+    store = ref()
+    if store is not None:
+        store.close()
+
+
+def _encode(value: Any) -> tuple[str, bytes]:
+    try:
+        return _JSON, orjson.dumps(value)
+    except TypeError:
+        return _PICKLE, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _decode(fmt: str, data: bytes) -> Any:
+    if fmt == _JSON:
+        return orjson.loads(data)
+    # DSPy's restricted unpickler: LiteLLM/OpenAI response types only, never arbitrary code.
+    from dspy.clients.disk_serialization import _restricted_load
+
+    return _restricted_load(io.BytesIO(data), frozenset())
+
+
+class ResponseCache(Cache):
+    """DSPy's response cache (same keys and memory tier) over a `SQLiteStore` on disk.
+
+    Args:
+        directory: The cache folder; the responses live in `ragjudge-responses.sqlite3`.
+        memory_max_entries: Responses kept in memory (least recently used are dropped).
+        flush_seconds: The longest a new response waits before it is committed to disk.
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        memory_max_entries: int = 1_000_000,
+        flush_seconds: float = 0.2,
+    ) -> None:
+        super().__init__(
+            enable_disk_cache=False,
+            enable_memory_cache=True,
+            disk_cache_dir=None,
+            memory_max_entries=memory_max_entries,
+        )
+        self.disk_cache_dir = os.fspath(directory)
+        self.disk_cache: Any = SQLiteStore(Path(directory) / FILENAME, flush_seconds=flush_seconds)
+        self.enable_disk_cache = True
+
+    def _prepare_cached_response(self, response: Any) -> Any:
+        # Plain data (DSPy's native responses) copies faster through orjson than deepcopy.
+        if isinstance(response, dict):
+            try:
+                return orjson.loads(orjson.dumps(response))
+            except TypeError:
+                pass
+        return super()._prepare_cached_response(response)
+
+
+def configure_cache(
+    *, cache_dir: str | os.PathLike[str] | None = None, enabled: bool = True
+) -> ResponseCache | None:
+    """Install ragjudge's response cache as `dspy.cache`, or turn caching off.
+
+    Args:
+        cache_dir: The folder; None for `default_cache_dir()`.
+        enabled: False turns memory and disk caching off.
+
+    Returns:
+        The installed cache, or None when caching is off.
+
+    Raises:
+        ConfigurationError: If the folder is a file or cannot be created.
+
+    Example:
+        >>> configure_cache(cache_dir="/tmp/ragjudge-cache")  # doctest: +SKIP
+    """
+    if not enabled:
+        dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
+        return None
+    folder = Path(cache_dir).expanduser() if cache_dir else default_cache_dir()
+    if folder.exists() and not folder.is_dir():
+        raise ConfigurationError(f"cache folder {folder} is a file; name a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigurationError(f"cache folder {folder} cannot be created ({exc})") from None
+    cache = ResponseCache(folder)
+    with dspy._cache_lock:
+        previous = dspy.cache if "cache" in vars(dspy) else None
+        dspy.cache = cache
+    if isinstance(previous, ResponseCache):
+        previous.disk_cache.close()
+    return cache

@@ -1,0 +1,193 @@
+"""ragjudge's OpenAI-compatible engine: the wire format, keep-alive, and error classes that DSPy's
+retry loop classifies (429/5xx/timeouts retried; 4xx not)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import dspy
+import pytest
+from _reliability_helpers import make_rows
+from dspy import lm15
+from dspy.lm15 import Message, Request
+
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import resolve_lm
+from ragjudge.openai_engine import OpenAICompatibleEngine
+from ragjudge.programs import Faithfulness
+from ragjudge.testing_server import TestServer
+
+OK = {
+    "id": "c1",
+    "model": "m",
+    "choices": [{"message": {"role": "assistant", "content": "hello"}, "finish_reason": "length"}],
+    "usage": {"prompt_tokens": 7, "completion_tokens": 2},
+}
+
+
+class Stub:
+    """A one-route HTTP server replying with scripted (status, headers, body) and recording
+    what it was sent."""
+
+    def __init__(self, replies: list[tuple[int, dict[str, str], bytes]]) -> None:
+        self.replies = replies
+        self.seen: list[dict[str, Any]] = []
+        self.connections: set[int] = set()
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                stub.seen.append(
+                    {"path": self.path, "auth": self.headers["Authorization"], **json.loads(body)}
+                )
+                stub.connections.add(self.client_address[1])
+                status, headers, data = stub.replies.pop(0) if stub.replies else (200, {}, b"")
+                self.send_response(status)
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def stub() -> Iterator[Stub]:
+    server = Stub([])
+    yield server
+    server.close()
+
+
+def _request(**config: Any) -> Request:
+    return Request(
+        model="openai/org/model-7b",
+        messages=(Message.user("question?"),),
+        system="be brief",
+        config=lm15.Config(**config),
+    )
+
+
+def test_wire_format_and_reply(stub: Stub) -> None:
+    stub.replies = [(200, {}, json.dumps(OK).encode())] * 2
+    engine = OpenAICompatibleEngine(api_base=stub.api_base, api_key="secret")
+    response = engine.complete(
+        _request(
+            temperature=0.0,
+            max_tokens=50,
+            stop=("END",),
+            response_format={"type": "json_schema", "schema": {"type": "object"}, "name": "r"},
+        )
+    )
+    assert response.message.text == "hello" and response.finish_reason == "length"
+    assert response.usage.input_tokens == 7 and response.usage.output_tokens == 2
+    sent = stub.seen[0]
+    assert sent["path"] == "/v1/chat/completions" and sent["auth"] == "Bearer secret"
+    assert sent["model"] == "org/model-7b"  # only the provider prefix is dropped
+    assert sent["messages"] == [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "question?"},
+    ]
+    assert sent["temperature"] == 0.0 and sent["max_tokens"] == 50 and sent["stop"] == ["END"]
+    assert sent["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "r", "schema": {"type": "object"}},
+    }
+    engine.complete(_request())
+    assert len(stub.connections) == 1  # the connection is kept alive and reused
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "body", "error", "retry_after"),
+    [
+        (429, {"Retry-After": "3"}, b'{"error": {"message": "slow down"}}', lm15.RateLimitError, 3),
+        (503, {}, b"overloaded", lm15.ServerError, None),
+        (504, {}, b"", lm15.TimeoutError, None),
+        (401, {}, b'{"error": {"message": "bad key"}}', lm15.AuthError, None),
+        (404, {}, b'{"error": "no such model"}', lm15.UnsupportedModelError, None),
+        (
+            400,
+            {},
+            b'{"error": {"message": "maximum context length is 8192 tokens"}}',
+            lm15.ContextLengthError,
+            None,
+        ),
+        (400, {}, b'{"error": {"message": "bad"}}', lm15.InvalidRequestError, None),
+        (200, {}, b"<html>not json</html>", lm15.ServerError, None),
+    ],
+)
+def test_http_failures_become_dspy_engine_errors(
+    stub: Stub,
+    status: int,
+    headers: dict[str, str],
+    body: bytes,
+    error: type[Exception],
+    retry_after: float | None,
+) -> None:
+    stub.replies = [(status, headers, body)]
+    engine = OpenAICompatibleEngine(api_base=stub.api_base)
+    with pytest.raises(error) as caught:
+        engine.complete(_request())
+    assert getattr(caught.value, "retry_after", None) == retry_after
+    if status >= 400:
+        assert f"HTTP {status}" in str(caught.value)
+
+
+def test_connection_refused_is_a_transport_error() -> None:
+    engine = OpenAICompatibleEngine(api_base="http://127.0.0.1:9/v1", timeout=2)
+    with pytest.raises(lm15.TransportError):
+        engine.complete(_request())
+
+
+def test_bad_api_base_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="not an http"):
+        OpenAICompatibleEngine(api_base="127.0.0.1:8000")
+
+
+def test_resolve_lm_uses_it_for_openai_compatible_servers_only() -> None:
+    lm = resolve_lm("openai/m", api_base="http://127.0.0.1:8000/v1", api_key="k", timeout=5)
+    engine = lm._engine_spec
+    assert isinstance(engine, OpenAICompatibleEngine) and engine.timeout == 5
+    assert not isinstance(resolve_lm("openai/m")._engine_spec, OpenAICompatibleEngine)
+    other = resolve_lm("anthropic/claude", api_base="http://127.0.0.1:8000")
+    assert not isinstance(other._engine_spec, OpenAICompatibleEngine)
+
+
+def test_a_proxy_in_the_environment_keeps_dspys_transport(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("http_proxy", "http://proxy.example:3128")
+    monkeypatch.setenv("no_proxy", "")
+    lm = resolve_lm("openai/m", api_base="http://10.0.0.5:8000/v1", api_key="k")
+    assert not isinstance(lm._engine_spec, OpenAICompatibleEngine)
+
+
+def test_judges_through_it_with_threads_and_the_offline_answers() -> None:
+    rows = make_rows(12)
+    with TestServer(delay=0.01) as server:
+        lm = resolve_lm("openai/gpt-4o-mini", api_base=server.api_base, api_key="x", cache=False)
+        results = Faithfulness(lm=lm).batch(rows, concurrency=6)
+        requests = server.stats()["requests"]
+    assert [r.error for r in results] == [None] * 12
+    assert sum(r.lm_calls for r in results) == requests == 24
+    reference = Faithfulness().batch(rows)  # the offline judge in-process
+    assert [r.score for r in results] == [r.score for r in reference]
+    assert isinstance(lm, dspy.LM)

@@ -1,0 +1,122 @@
+"""ragjudge's response cache: DSPy's keys and memory tier over one SQLite file."""
+
+from __future__ import annotations
+
+import pickle
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import dspy
+import pytest
+from _reliability_helpers import make_rows
+from dspy.clients.disk_serialization import DeserializationError
+
+from ragjudge.cache import FILENAME, ResponseCache, SQLiteStore, configure_cache
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import resolve_lm
+from ragjudge.programs import Faithfulness
+from ragjudge.testing_server import TestServer
+
+
+@pytest.fixture(autouse=True)
+def _cache_off_afterwards() -> Iterator[None]:
+    yield
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
+
+
+class Opaque:
+    """Not JSON; pickled, and refused by the restricted unpickler."""
+
+
+def test_store_reads_its_own_queued_writes_then_persists_them(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "c.sqlite3", flush_seconds=60)
+    assert store.get("k") is None
+    assert store.set("k", {"outputs": ["a"], "n": 1})
+    assert store.get("k") == {"outputs": ["a"], "n": 1}  # before any commit
+    assert "k" in store and "other" not in store
+    with sqlite3.connect(tmp_path / "c.sqlite3") as raw:
+        assert raw.execute("SELECT COUNT(*) FROM responses").fetchone() == (0,)
+    store.flush()
+    reopened = SQLiteStore(tmp_path / "c.sqlite3")
+    assert reopened.get("k") == {"outputs": ["a"], "n": 1} and len(reopened) == 1
+    assert reopened.delete("k") and reopened.get("k") is None
+
+
+def test_background_writer_commits_without_a_flush(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "c.sqlite3", flush_seconds=0.05)
+    store.set("k", [1, 2])
+    done = threading.Event()
+    for _ in range(100):
+        with sqlite3.connect(tmp_path / "c.sqlite3") as raw:
+            if raw.execute("SELECT COUNT(*) FROM responses").fetchone() == (1,):
+                done.set()
+                break
+        threading.Event().wait(0.02)
+    assert done.is_set()
+    store.close()
+    assert not store.set("late", 1)  # a closed store ignores writes
+
+
+def test_many_threads_write_and_read(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "c.sqlite3", flush_seconds=0.01, max_pending=7)
+
+    def work(t: int) -> None:
+        for i in range(50):
+            store.set(f"{t}-{i}", {"v": i})
+            assert store.get(f"{t}-{i}") == {"v": i}
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    store.close()
+    assert len(SQLiteStore(tmp_path / "c.sqlite3")) == 800
+
+
+def test_non_json_values_are_pickled_and_read_back_restricted(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "c.sqlite3")
+    store.set("k", Opaque())
+    store.flush()
+    with sqlite3.connect(tmp_path / "c.sqlite3") as raw:
+        fmt, data = raw.execute("SELECT format, value FROM responses").fetchone()
+    assert fmt == "pickle" and pickle.loads(data).__class__.__name__ == "Opaque"
+    with pytest.raises(DeserializationError):  # never unpickles arbitrary classes
+        store.get("k")
+
+
+def test_a_damaged_entry_is_a_miss_and_is_dropped(tmp_path: Path) -> None:
+    cache = configure_cache(cache_dir=tmp_path)
+    assert cache is not None
+    request = {"model": "m", "messages": [{"role": "user", "content": "x"}]}
+    cache.disk_cache.set(cache.cache_key(request), Opaque())
+    assert cache.get(request) is None
+    assert len(cache.disk_cache) == 0
+
+
+def test_configure_cache_installs_it_and_checks_the_folder(tmp_path: Path) -> None:
+    cache = configure_cache(cache_dir=tmp_path / "a")
+    assert dspy.cache is cache and isinstance(cache, ResponseCache)
+    assert (tmp_path / "a" / FILENAME).is_file()
+    assert configure_cache(enabled=False) is None
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ConfigurationError, match="is a file"):
+        configure_cache(cache_dir=tmp_path / "file")
+
+
+def test_a_rerun_in_a_new_cache_object_makes_no_lm_call(tmp_path: Path) -> None:
+    rows = make_rows(8)
+    with TestServer(delay=0.0) as server:
+        lm = resolve_lm("openai/gpt-4o-mini", api_base=server.api_base, api_key="x")
+        first = configure_cache(cache_dir=tmp_path)
+        cold = Faithfulness(lm=lm).batch(rows, concurrency=4)
+        calls = server.stats()["requests"]
+        assert first is not None
+        first.disk_cache.close()  # as at the end of a process
+        configure_cache(cache_dir=tmp_path)  # a new process: empty memory tier
+        warm = Faithfulness(lm=lm).batch(rows, concurrency=4)
+        assert server.stats()["requests"] == calls
+    assert sum(r.lm_calls for r in warm) == 0 and calls == sum(r.lm_calls for r in cold) > 0
+    assert [r.score for r in warm] == [r.score for r in cold]
