@@ -99,3 +99,34 @@ def test_rating_stats_between_repeats() -> None:
     assert stats["between_repeats"].level == "ordinal"
     assert stats["between_repeats"].krippendorff_alpha == 1.0
     assert stats["judge_vs_gold"].krippendorff_alpha == 1.0
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+def test_vectorized_bootstrap_equals_recomputing_each_sample(level: str) -> None:
+    from ragjudge.stats import _alpha_from_counts, _boot_alphas, _boot_spearman, _pairable_counts
+
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        data = rng.random((3, 50)) if level == "interval" else rng.integers(1, 6, (3, 50)) * 1.0
+        data[rng.random(data.shape) < 0.2] = np.nan
+        data = data[:, (~np.isnan(data)).sum(axis=0) >= 2]
+        units = data.shape[1]
+        picks = rng.integers(0, units, (25, units))
+        weights = np.zeros((25, units))
+        np.add.at(weights, (np.arange(25)[:, None], picks), 1.0)
+        slow = [_alpha_from_counts(*_pairable_counts(data[:, p]), level) for p in picks]
+        assert np.allclose(_boot_alphas(data, weights, level), slow, equal_nan=True)
+        rhos = []
+        for p in picks:
+            x, y = data[0, p], data[1, p]
+            both = ~(np.isnan(x) | np.isnan(y))
+            rhos.append(scipy_spearman(x[both], y[both]))
+        assert np.allclose(_boot_spearman(data[:2], weights), rhos, equal_nan=True)
+
+
+def scipy_spearman(x: np.ndarray, y: np.ndarray) -> float:
+    from scipy.stats import spearmanr
+
+    if len(x) < 3 or np.all(x == x[0]) or np.all(y == y[0]):
+        return math.nan
+    return float(spearmanr(x, y).statistic)
