@@ -16,6 +16,13 @@ Values are stored as JSON (DSPy's native responses are plain data); anything els
 response objects) is pickled and read back with DSPy's restricted unpickler, which loads only
 LiteLLM/OpenAI response types.
 
+`ResultMemo` adds a tier above the LM calls: each finished row's result, keyed by everything
+that decides it (the judge's class, parameters and learned state, the LM's model string and
+sampling settings, the adapter, the row's inputs and a fingerprint of ragjudge's own code).
+A re-run of the same evaluation then reads results instead of replaying hundreds of cached LM
+calls through DSPy. It is used exactly when the LM's response cache is (ragjudge's cache
+installed, the LM's `cache=True`), so `--no-cache` and the offline judge bypass it too.
+
 Example:
     >>> from ragjudge.cache import configure_cache
     >>> cache = configure_cache(cache_dir="/tmp/ragjudge-cache")  # doctest: +SKIP
@@ -25,6 +32,8 @@ Example:
 from __future__ import annotations
 
 import atexit
+import functools
+import hashlib
 import io
 import logging
 import os
@@ -42,7 +51,14 @@ from dspy.clients.cache import Cache
 
 from ragjudge.exceptions import ConfigurationError
 
-__all__ = ["ResponseCache", "SQLiteStore", "configure_cache", "default_cache_dir"]
+__all__ = [
+    "ResponseCache",
+    "ResultMemo",
+    "SQLiteStore",
+    "code_fingerprint",
+    "configure_cache",
+    "default_cache_dir",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -271,6 +287,82 @@ class ResponseCache(Cache):
             except TypeError:
                 pass
         return super()._prepare_cached_response(response)
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of ragjudge's source files and DSPy's version: a new release, or an edited
+    checkout, never reads results an older one wrote."""
+    from importlib import metadata
+
+    digest = hashlib.sha256(metadata.version("dspy").encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+_CONNECTION_KEYS = frozenset({"api_key", "api_base", "base_url"})
+_RESULT_PREFIX = "ragjudge-result:"
+
+
+class ResultMemo:
+    """Finished results of one judge, by row inputs, in the response cache's disk store.
+
+    Build it with `ResultMemo.for_judge`; it returns None when results must not be memoized.
+
+    Args:
+        store: The disk store.
+        judge_key: A digest of everything about the judge that decides a result.
+    """
+
+    def __init__(self, store: SQLiteStore, judge_key: str) -> None:
+        self.store = store
+        self.judge_key = judge_key
+
+    @classmethod
+    def for_judge(cls, judge: Any, lm: Any) -> ResultMemo | None:
+        """The memo for `judge` calling `lm`, or None when the LM's responses are not cached.
+
+        Args:
+            judge: The judge (a `ragjudge.Judge`; its parameters and `dump_state()` count).
+            lm: The `dspy.LM` it calls.
+        """
+        cache = vars(dspy).get("cache")
+        if not isinstance(cache, ResponseCache) or not getattr(lm, "cache", False):
+            return None
+        params = {k: v for k, v in judge.get_params().items() if k != "lm"}
+        kwargs = {k: v for k, v in dict(getattr(lm, "kwargs", {})).items()}
+        adapter = dspy.settings.adapter
+        material = {
+            "code": code_fingerprint(),
+            "judge": type(judge).__qualname__,
+            "params": params,
+            "state": judge.dump_state(),
+            "lm": getattr(lm, "model", type(lm).__name__),
+            "lm_kwargs": {k: v for k, v in kwargs.items() if k not in _CONNECTION_KEYS},
+            "adapter": None if adapter is None else type(adapter).__qualname__,
+        }
+        try:
+            blob = orjson.dumps(material, option=orjson.OPT_SORT_KEYS, default=repr)
+        except TypeError:
+            return None
+        return cls(cache.disk_cache, hashlib.sha256(blob).hexdigest())
+
+    def key(self, inputs: dict[str, Any]) -> str:
+        """The key of one row's result."""
+        blob = orjson.dumps(inputs, option=orjson.OPT_SORT_KEYS, default=repr)
+        return _RESULT_PREFIX + hashlib.sha256(self.judge_key.encode() + blob).hexdigest()
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored result (a `JudgeResult` as JSON data), or None."""
+        value = self.store.get(key)
+        return value if isinstance(value, dict) else None
+
+    def put(self, key: str, result: dict[str, Any]) -> None:
+        """Store a finished result (JSON data)."""
+        self.store.set(key, result)
 
 
 def configure_cache(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import math
 import os
@@ -16,6 +17,7 @@ from dspy.utils.usage_tracker import track_usage
 from optuna.distributions import BaseDistribution
 
 from ragjudge.adapters import default_adapter
+from ragjudge.cache import ResultMemo
 from ragjudge.data import GoldRecord
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm import resolve_lm
@@ -70,6 +72,17 @@ def judge_inputs(row: GoldRecord | dict[str, Any]) -> dict[str, Any]:
     return {k: row[k] for k in ("question", "contexts", "answer", "reference") if k in row}
 
 
+def _with_id(row: GoldRecord | dict[str, Any], result: JudgeResult) -> JudgeResult:
+    row_id = row.id if isinstance(row, GoldRecord) else row.get("id")
+    return result.model_copy(update={"id": None if row_id is None else str(row_id)})
+
+
+def _stored_result(stored: dict[str, Any]) -> JudgeResult:
+    """A result read back from the memo: no LM call was made for it."""
+    score = math.nan if stored.get("score") is None else stored["score"]
+    return JudgeResult.model_validate({**stored, "score": score, "lm_calls": 0, "tokens": 0})
+
+
 class Judge(dspy.Module):
     """A judge: `judge(question=..., contexts=..., answer=...)` returns a `JudgeResult`.
 
@@ -83,6 +96,8 @@ class Judge(dspy.Module):
     modes: ClassVar[tuple[str, ...]] = ()
     #: False for judges that never call an LM (deterministic metrics).
     uses_lm: ClassVar[bool] = True
+    #: False for judges whose result depends on more than `resolved_lm()` (several LMs).
+    memoize_results: ClassVar[bool] = True
     #: True when compiling should fit the offline judge's weights on the gold labels.
     fits_offline_model: ClassVar[bool] = False
     lm: str | dspy.BaseLM | None
@@ -179,16 +194,33 @@ class Judge(dspy.Module):
     def iter_batch(
         self, rows: Sequence[GoldRecord | dict[str, Any]], *, concurrency: int = 1
     ) -> Iterator[tuple[int, JudgeResult]]:
-        """Yield `(index, result)` as items finish, `concurrency` at a time."""
+        """Yield `(index, result)` as items finish, `concurrency` at a time.
+
+        Rows whose result is already in the result memo (a re-run) come first, at once;
+        the others are judged `concurrency` at a time.
+        """
+        memo = self._result_memo()
+        keys: list[str | None] = [None] * len(rows)
+        todo: list[int] = []
+        for index, row in enumerate(rows):
+            if memo is not None:
+                keys[index] = memo.key(judge_inputs(row))
+                stored = memo.get(keys[index] or "")
+                if stored is not None:
+                    yield index, _with_id(row, _stored_result(stored))
+                    continue
+            todo.append(index)
 
         def run(index: int) -> JudgeResult:
             row = rows[index]
             result = self(**judge_inputs(row))
-            row_id = row.id if isinstance(row, GoldRecord) else row.get("id")
-            return result.model_copy(update={"id": None if row_id is None else str(row_id)})
+            key = keys[index]
+            if memo is not None and key is not None and result.error is None:
+                memo.put(key, json.loads(result.model_dump_json()))
+            return _with_id(row, result)
 
-        if concurrency <= 1:
-            for index in range(len(rows)):
+        if concurrency <= 1 or len(todo) <= 1:
+            for index in todo:
                 yield index, run(index)
             return
         parent = thread_local_overrides.get().copy()
@@ -201,7 +233,7 @@ class Judge(dspy.Module):
                 thread_local_overrides.reset(token)
 
         pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="ragjudge")
-        pending = [pool.submit(worker, i) for i in range(len(rows))]
+        pending = [pool.submit(worker, i) for i in todo]
         finished = False
         try:
             for future in as_completed(pending):
@@ -211,6 +243,12 @@ class Judge(dspy.Module):
             # On Ctrl-C, or when the consumer stops early, queued rows are cancelled and the
             # calls in flight finish in the background instead of holding up the caller.
             pool.shutdown(wait=finished, cancel_futures=True)
+
+    def _result_memo(self) -> ResultMemo | None:
+        """Where finished results are kept for re-runs (see `ragjudge.cache.ResultMemo`)."""
+        if not (self.memoize_results and self.uses_lm):
+            return None
+        return ResultMemo.for_judge(self, self.resolved_lm())
 
     # -- scoring ------------------------------------------------------------------------
     def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:

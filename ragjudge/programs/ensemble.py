@@ -77,6 +77,8 @@ class Ensemble(Judge):
         ('median', 3)
     """
 
+    memoize_results: ClassVar[bool] = False  # several LMs decide a result
+
     metric: ClassVar[str] = "ensemble"
     modes: ClassVar[tuple[str, ...]] = ()
 

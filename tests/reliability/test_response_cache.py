@@ -17,6 +17,7 @@ from ragjudge.cache import FILENAME, ResponseCache, SQLiteStore, configure_cache
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm import resolve_lm
 from ragjudge.programs import Faithfulness
+from ragjudge.programs._base import judge_inputs
 from ragjudge.testing_server import TestServer
 
 
@@ -120,3 +121,54 @@ def test_a_rerun_in_a_new_cache_object_makes_no_lm_call(tmp_path: Path) -> None:
         assert server.stats()["requests"] == calls
     assert sum(r.lm_calls for r in warm) == 0 and calls == sum(r.lm_calls for r in cold) > 0
     assert [r.score for r in warm] == [r.score for r in cold]
+
+
+def test_rerun_reads_finished_results_without_calling_the_judge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = make_rows(6)
+    with TestServer(delay=0.0) as server:
+        lm = resolve_lm("openai/gpt-4o-mini", api_base=server.api_base, api_key="x")
+        configure_cache(cache_dir=tmp_path)
+        cold = Faithfulness(lm=lm).batch(rows, concurrency=3)
+        configure_cache(cache_dir=tmp_path)  # a new process (the old store flushed at close)
+
+        def never(self: Faithfulness, **inputs: object) -> None:
+            raise AssertionError("a memoized row was judged again")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(Faithfulness, "forward", never)
+            warm = Faithfulness(lm=lm).batch(rows, concurrency=3)
+        assert [r.model_dump() for r in warm] == [
+            r.model_copy(update={"lm_calls": 0, "tokens": 0}).model_dump() for r in cold
+        ]
+        # Anything that decides a result is in the key: another threshold is judged anew
+        # (from the LM cache: no request reaches the server).
+        requests, calls = server.stats()["requests"], []
+        real = Faithfulness.forward
+
+        def counted(self: Faithfulness, **inputs: object) -> object:
+            calls.append(1)
+            return real(self, **inputs)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(Faithfulness, "forward", counted)
+            Faithfulness(lm=lm, threshold=0.3).batch(rows)
+        assert len(calls) == len(rows) and server.stats()["requests"] == requests
+
+
+def test_no_memo_without_the_response_cache_or_for_failed_rows(tmp_path: Path) -> None:
+    rows = make_rows(2)
+    assert Faithfulness()._result_memo() is None  # the offline judge is never cached
+    with TestServer(delay=0.0, script=["500"]) as server:
+        lm = resolve_lm("openai/gpt-4o-mini", api_base=server.api_base, api_key="x", num_retries=0)
+        assert Faithfulness(lm=lm)._result_memo() is None  # DSPy's own cache is installed
+        configure_cache(cache_dir=tmp_path)
+        assert Faithfulness(lm=lm.copy(cache=False))._result_memo() is None  # --no-cache
+        memo = Faithfulness(lm=lm)._result_memo()
+        assert memo is not None
+        failed = Faithfulness(lm=lm).batch(rows[:1])
+        assert failed[0].error is not None
+        assert memo.get(memo.key(judge_inputs(rows[0]))) is None  # errors are not kept
+        retried = Faithfulness(lm=lm).batch(rows[:1])
+        assert retried[0].error is None and retried[0].lm_calls > 0
