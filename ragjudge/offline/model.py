@@ -29,8 +29,9 @@ from ragjudge.offline.features import (
     statement_evidence,
 )
 from ragjudge.offline.text import segment_statements
+from ragjudge.stats import auroc
 
-__all__ = ["OfflineModel", "OfflineParams", "fit_offline"]
+__all__ = ["CrossFit", "OfflineModel", "OfflineParams", "cross_fit_offline", "fit_offline"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -491,7 +492,8 @@ def fit_offline(
         init: Warm start: the fit starts from and is regularized toward these weights
             (default: regularized toward zero).
         seed: Seed for the (deterministic) subsampling of very large statement sets.
-        regularization: L2 strength on standardized weights.
+        regularization: L2 strength on standardized weights (see `cross_fit_offline`
+            to choose it by cross-validation).
 
     Returns:
         The fitted parameters.
@@ -499,7 +501,12 @@ def fit_offline(
     Raises:
         ValueError: If there are no labeled rows or only one class.
     """
-    data = _prepare(rows)
+    return _fit_prepared(_prepare(rows), init=init, seed=seed, regularization=regularization)
+
+
+def _fit_prepared(
+    data: list[_RowData], *, init: OfflineParams | None, seed: int, regularization: float
+) -> OfflineParams:
     labels = np.array([r.label for r in data], dtype=np.float64)
     if len(data) == 0 or labels.min() == labels.max():
         raise ValueError("fit_offline needs labeled rows of both classes")
@@ -520,6 +527,117 @@ def fit_offline(
             "answer_threshold": _best_threshold(pa, labels),
         }
     )
+
+
+#: Candidate L2 strengths for `cross_fit_offline` (standardized weights).
+REGULARIZATION_GRID: tuple[float, ...] = (0.01, 0.03, 0.1, 0.3, 1.0)
+#: Candidates when warm-starting from `init`: up to strong pulls toward its weights.
+INIT_REGULARIZATION_GRID: tuple[float, ...] = (0.01, 0.1, 1.0, 10.0, 100.0)
+
+
+@dataclass
+class CrossFit:
+    """Grouped k-fold cross-fitting of the offline model (see `cross_fit_offline`).
+
+    Attributes:
+        regularization: The chosen L2 strength.
+        scores: Out-of-fold ROC AUC of the answer confidence for each candidate strength.
+        folds: The fold of each row, in row order.
+        fold_params: For each fold, the parameters fitted on the other folds (chosen strength):
+            scoring a row with its fold's parameters gives an out-of-fold score.
+    """
+
+    regularization: float
+    scores: dict[float, float]
+    folds: list[int]
+    fold_params: list[OfflineParams]
+
+
+def cross_fit_offline(
+    rows: Sequence[Any],
+    *,
+    groups: Sequence[str] | None = None,
+    init: OfflineParams | None = None,
+    candidates: Sequence[float] | None = None,
+    folds: int = 5,
+    seed: int = 0,
+) -> CrossFit:
+    """Grouped k-fold cross-fitting of `fit_offline`, choosing its L2 strength.
+
+    Each candidate strength is fitted on all folds but one and scored on the left-out fold;
+    the out-of-fold answer confidences of all rows are pooled, and the candidate with the
+    highest ROC AUC wins (ties: the stronger regularization). With `init`, the strength is how
+    hard the weights are pulled toward `init`'s, so few rows of a new domain keep what
+    transfers. The per-fold fits of the chosen strength are returned too: compiling tunes its
+    policies and calibration on out-of-fold scores, which behave like scores on new rows.
+
+    Args:
+        rows: Labeled gold rows, as for `fit_offline`.
+        groups: Group key of each row (rows of one group share a fold); None: one per row.
+        init: Warm start, as for `fit_offline`.
+        candidates: Strengths to try (default `REGULARIZATION_GRID`, or
+            `INIT_REGULARIZATION_GRID` with `init`).
+        folds: Number of folds (fewer when there are fewer groups).
+        seed: Seed of the fold assignment and of the fits.
+
+    Returns:
+        The `CrossFit`.
+
+    Raises:
+        ValueError: If a row has no label, or there is only one class.
+
+    Example:
+        >>> cv = cross_fit_offline(rows, groups=ids)  # doctest: +SKIP
+        >>> params = fit_offline(rows, regularization=cv.regularization)  # doctest: +SKIP
+    """
+    grid = tuple(candidates or (INIT_REGULARIZATION_GRID if init else REGULARIZATION_GRID))
+    data = _prepare(rows)
+    if len(data) != len(rows):
+        raise ValueError("cross_fit_offline needs a label (faithful) on every row")
+    labels = np.array([r.label for r in data], dtype=np.int64)
+    if len(data) == 0 or labels.min() == labels.max():
+        raise ValueError("cross_fit_offline needs labeled rows of both classes")
+    keys = [str(g) for g in groups] if groups is not None else [str(i) for i in range(len(data))]
+    fold = _group_folds(keys, labels, folds=folds, seed=seed)
+    parts = [int(f) for f in np.unique(fold)]
+    scores: dict[float, float] = {}
+    fitted: dict[float, list[OfflineParams]] = {}
+    for lam in grid:
+        oof = np.full(len(data), 0.5)
+        fitted[lam] = []
+        for f in parts:
+            train = [d for d, g in zip(data, fold, strict=True) if g != f]
+            test = np.flatnonzero(fold == f)
+            if len({d.label for d in train}) < 2:  # a fold holding a whole class
+                params = init if init is not None else OfflineParams()
+            else:
+                params = _fit_prepared(train, init=init, seed=seed, regularization=lam)
+            fitted[lam].append(params)
+            model = OfflineModel(params)
+            xa = _answer_matrix(model, [data[i] for i in test])
+            oof[test] = [model.answer_confidence(list(x)) for x in xa]
+        scores[lam] = auroc(labels, oof)
+    best = max(scores.values())
+    chosen = max(lam for lam, v in scores.items() if v >= best - 1e-9)
+    return CrossFit(
+        regularization=chosen,
+        scores=scores,
+        folds=[parts.index(int(f)) for f in fold],
+        fold_params=fitted[chosen],
+    )
+
+
+def _group_folds(keys: list[str], labels: npt.NDArray[np.int64], *, folds: int, seed: int) -> Any:
+    """A fold number per row: whole groups, label-stratified as far as groups allow."""
+    n_groups = len(set(keys))
+    k = max(2, min(folds, n_groups))
+    from sklearn.model_selection import StratifiedGroupKFold  # slow import: only when fitting
+
+    out = np.zeros(len(keys), dtype=np.int64)
+    splitter = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed)
+    for f, (_, test) in enumerate(splitter.split(np.zeros(len(keys)), labels, keys)):
+        out[test] = f
+    return out
 
 
 def _weakest_statements(

@@ -25,10 +25,10 @@ from ragjudge.evaluation import agreement_of, describe_judge_lm
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.lm import LOCAL
 from ragjudge.offline.engine import OfflineEngine
-from ragjudge.offline.model import OfflineParams, fit_offline
+from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
 from ragjudge.optimize._demos import demo_pool, demo_sets
 from ragjudge.optimize._report import CompileReport, RowPrediction
-from ragjudge.optimize._split import split_gold
+from ragjudge.optimize._split import group_key, split_gold
 from ragjudge.optimize._study import open_storage, suggest, summarize_study
 from ragjudge.programs._base import Judge, calibrated
 from ragjudge.results import JudgeResult, StatementResult
@@ -93,12 +93,17 @@ def _reverdict(result: JudgeResult, threshold: float, margin: float) -> JudgeRes
 
 @dataclass
 class _RawCache:
-    """Raw judge outputs on the tuning rows, per (mode, demo set): LM work happens once."""
+    """Raw judge outputs on the tuning rows, per (mode, demo set): LM work happens once.
 
-    make: Callable[[str, int], Judge]
+    With `folds` (cross-fitted offline weights), each row is judged by its fold's judge, so
+    every output is out-of-fold.
+    """
+
+    make: Callable[[str, int, int], Judge]  # (mode, demo set, fold) -> judge
     rows: Sequence[GoldRecord]
     concurrency: int
     progress: ProgressFactory | None
+    folds: list[int] | None = None  # cross-fitting: row i is judged by fold folds[i]'s judge
     results: dict[tuple[str, int], list[JudgeResult]] = field(default_factory=dict)
     calls: dict[tuple[str, int], int] = field(default_factory=dict)
 
@@ -107,7 +112,7 @@ class _RawCache:
         key = (mode, demos)
         if key in self.results:
             return self.results[key], 0
-        judge = self.make(mode, demos)
+        folds = self.folds if self.folds is not None else [0] * len(self.rows)
         bar = (
             self.progress(len(self.rows), f"raw outputs ({mode}, demos {demos})")
             if self.progress
@@ -118,8 +123,16 @@ class _RawCache:
             if bar is not None:
                 bar.update(1)
 
+        outs: list[JudgeResult] = [None] * len(self.rows)  # type: ignore[list-item]
         try:
-            outs = judge.batch(self.rows, concurrency=self.concurrency, on_result=tick)
+            for fold in sorted(set(folds)):
+                index = [i for i, f in enumerate(folds) if f == fold]
+                judge = self.make(mode, demos, fold)
+                part = judge.batch(
+                    [self.rows[i] for i in index], concurrency=self.concurrency, on_result=tick
+                )
+                for i, result in zip(index, part, strict=True):
+                    outs[i] = result
         finally:
             if bar is not None:
                 bar.close()
@@ -161,6 +174,7 @@ def compile_judge(
     n_boot: int = 1000,
     progress: ProgressFactory | None = None,
     calibrate: bool = True,
+    regularization: float | None = None,
 ) -> Judge:
     """Compile a judge against gold labels.
 
@@ -187,6 +201,8 @@ def compile_judge(
         progress: `(total, description) -> bar` with `update(n)` and `close()`, for a display.
         calibrate: Fit a Platt calibration of the chosen score on the tuning rows (judges with
             a `calibration` parameter), so that the score is a probability of the label.
+        regularization: L2 strength of the offline weights (toward `init`'s weights when
+            given); None chooses it by grouped cross-validation on the train rows.
 
     Returns:
         A new judge with the chosen parameters, demos and weights, and `report_` (a dict, see
@@ -235,10 +251,26 @@ def compile_judge(
 
     # 1. Offline weights, fitted on train.
     t0 = time.perf_counter()
+    # Cross-fitting: each train row is also scored by weights fitted without its fold, and the
+    # study and the calibration use those out-of-fold scores, which behave like scores on new
+    # rows (in-sample scores flatter the fitted modes and make the calibration too steep).
     fitted: OfflineParams | None = None
+    cross: CrossFit | None = None
     if offline and judge.fits_offline_model:
         start_params = init_judge.offline_params_ if init_judge is not None else None
-        fitted = fit_offline(train, init=start_params, seed=seed)
+        cross = cross_fit_offline(
+            train,
+            groups=[group_key(r, group_by) for r in train],
+            init=start_params,
+            candidates=None if regularization is None else [regularization],
+            seed=seed,
+        )
+        logger.info(
+            "regularization %s chosen by cross-validation: %s", cross.regularization, cross.scores
+        )
+        fitted = fit_offline(
+            train, init=start_params, seed=seed, regularization=cross.regularization
+        )
     timings["fit_weights"] = time.perf_counter() - t0
 
     # 2. Demo candidates from gold (LM judges: from a slice of train kept out of tuning).
@@ -263,7 +295,19 @@ def compile_judge(
         _set_demos(candidate, sets[demo_index])
         return candidate
 
-    cache = _RawCache(make=make, rows=tune_rows, concurrency=concurrency, progress=progress)
+    def make_fold(mode: str, demo_index: int, fold: int) -> Judge:
+        candidate = make(mode, demo_index)
+        if cross is not None:
+            candidate.offline_params_ = cross.fold_params[fold]
+        return candidate
+
+    cache = _RawCache(
+        make=make_fold,
+        rows=tune_rows,
+        concurrency=concurrency,
+        progress=progress,
+        folds=cross.folds if cross is not None and tune_rows is train else None,
+    )
     labels = np.array([int(r.faithful or 0) for r in tune_rows])
     policy_space = dict(judge.policy_space())
     # The pass threshold is fitted exactly in every trial (the objective is a step function of
@@ -411,6 +455,7 @@ def compile_judge(
                 if "support_threshold" in params
                 else {}
             ),
+            **({"regularization": cross.regularization} if cross is not None else {}),
             "best_trial": best.number,
         },
         baseline_params=_plain(baseline.get_params()),
