@@ -25,7 +25,7 @@ __all__ = [
 
 
 def add_lm_options(parser: argparse.ArgumentParser) -> None:
-    """`--lm`, `--api-base`, `--no-cache`."""
+    """`--lm`, `--api-base`, `--no-cache`, `--cache-dir`."""
     group = parser.add_argument_group("LM")
     group.add_argument(
         "--lm",
@@ -34,7 +34,15 @@ def add_lm_options(parser: argparse.ArgumentParser) -> None:
         "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama_chat/llama3.1",
     )
     group.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
-    group.add_argument("--no-cache", action="store_true", help="do not use DSPy's response cache")
+    group.add_argument(
+        "--no-cache", action="store_true", help="do not cache LM responses and results"
+    )
+    group.add_argument(
+        "--cache-dir",
+        default=None,
+        help="folder of the on-disk LM response cache (default: $RAGJUDGE_CACHE_DIR, "
+        "$DSPY_CACHEDIR or ~/.cache/ragjudge)",
+    )
 
 
 DETERMINISTIC_SCORES = ("rouge", "token_overlap", "bleu", "mean")

@@ -23,18 +23,12 @@ logger = logging.getLogger(__name__)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """Register `--resume`, `--cache-dir`, `--max-retries` and `--timeout`."""
+    """Register `--resume`, `--max-retries` and `--timeout` (`--cache-dir` is an LM option)."""
     group = parser.add_argument_group("long runs")
     group.add_argument(
         "--resume",
         action="store_true",
         help="keep the rows already in --out and judge only the others (after a crash or Ctrl-C)",
-    )
-    group.add_argument(
-        "--cache-dir",
-        default=None,
-        help="folder of the on-disk LM response cache (default: $RAGJUDGE_CACHE_DIR, "
-        "$DSPY_CACHEDIR or ~/.cache/ragjudge)",
     )
     group.add_argument(
         "--max-retries",

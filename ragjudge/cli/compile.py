@@ -14,6 +14,7 @@ from ragjudge.cli._common import (
     emit,
     progress_factory,
 )
+from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
 from ragjudge.data import parse_mapping
 from ragjudge.exceptions import ConfigurationError
@@ -86,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     """Run `ragjudge compile`."""
     if args.report:
         check_report_path(args.report)
+    configure_run(args)
     if args.init:
         start = load(args.init)
         if args.lm:
@@ -93,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         start = _start_judge(args)
     offline = start.lm in (None, "local")
+    start = judge_with_lm_options(start, args)
     concurrency = args.concurrency or (1 if offline else 8)
     compiled = compile_judge(
         start,

@@ -4,14 +4,16 @@ retry loop classifies (429/5xx/timeouts retried; 4xx not)."""
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import dspy
 import pytest
-from _reliability_helpers import make_rows
+from _reliability_helpers import PYTHON, cli_env, make_rows, write_rows
 from dspy import lm15
 from dspy.lm15 import Message, Request
 
@@ -191,3 +193,36 @@ def test_judges_through_it_with_threads_and_the_offline_answers() -> None:
     reference = Faithfulness().batch(rows)  # the offline judge in-process
     assert [r.score for r in results] == [r.score for r in reference]
     assert isinstance(lm, dspy.LM)
+
+
+def test_cli_compile_uses_api_base_and_shares_the_cache_with_evaluate(tmp_path: Path) -> None:
+    gold = write_rows(tmp_path / "rows.jsonl", make_rows(24))
+    lm = ["--lm", "openai/gpt-4o-mini", "--cache-dir", str(tmp_path / "cache")]
+    judge = str(tmp_path / "judge.json")
+    compile_args = ["--trials", "4", "--group-by", "", "--out", judge, "--format", "json"]
+    evaluate_args = ["--judge", judge, "--format", "json"]
+    with TestServer(delay=0.0) as server:
+        lm += ["--api-base", server.api_base]
+        compiled = subprocess.run(
+            [PYTHON, "-m", "ragjudge", "compile", "--gold", str(gold), *lm, *compile_args],
+            env=cli_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert compiled.returncode == 0, compiled.stderr
+        calls = server.stats()["requests"]
+        assert calls > 0 and json.loads(compiled.stdout)["lm"] == "openai/gpt-4o-mini"
+        evaluated = subprocess.run(
+            [PYTHON, "-m", "ragjudge", "evaluate", "--gold", str(gold), *lm, *evaluate_args],
+            env=cli_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert evaluated.returncode == 0, evaluated.stderr
+        # Compile judged every row but its demo pool's (kept out of the tuning rows) with the
+        # chosen mode: evaluate finds those calls in the shared cache.
+        fresh_calls = json.loads(evaluated.stdout)["lm_calls"]
+        assert fresh_calls < 12  # of 24-48 calls without the cache
+        assert server.stats()["requests"] == calls + fresh_calls
