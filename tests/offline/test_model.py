@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ragjudge.offline.model import OfflineModel, OfflineParams, fit_offline
+from ragjudge.offline.model import OfflineModel, OfflineParams, cross_fit_offline, fit_offline
 from ragjudge.offline.text import (
     negation_scopes,
     segment_statements,
@@ -291,3 +291,32 @@ def test_fit_rejects_single_class() -> None:
 def test_params_validation() -> None:
     with pytest.raises(ValueError):
         OfflineParams(statement_features=["a"], statement_weights=[])
+
+
+def test_cross_fit_keeps_groups_in_one_fold_and_is_seeded() -> None:
+    rows = _gold_rows("halueval", 120)
+    groups = [str(i // 3) for i in range(len(rows))]  # three rows per group
+    cv = cross_fit_offline(rows, groups=groups, candidates=[0.01, 1.0], folds=4, seed=0)
+    assert cv.regularization in (0.01, 1.0)
+    assert set(cv.scores) == {0.01, 1.0}
+    assert all(0.0 <= v <= 1.0 for v in cv.scores.values())
+    assert len(cv.folds) == len(rows) and len(cv.fold_params) == len(set(cv.folds)) == 4
+    for g in set(groups):
+        assert len({f for f, h in zip(cv.folds, groups, strict=True) if h == g}) == 1
+    again = cross_fit_offline(rows, groups=groups, candidates=[0.01, 1.0], folds=4, seed=0)
+    assert again.folds == cv.folds and again.regularization == cv.regularization
+    assert [p.answer_weights for p in again.fold_params] == [
+        p.answer_weights for p in cv.fold_params
+    ]
+
+
+def test_cross_fit_with_init_tries_pulls_toward_it() -> None:
+    rows = _gold_rows("halueval", 80)
+    cv = cross_fit_offline(rows, init=OfflineParams(), folds=3)
+    assert max(cv.scores) >= 100.0  # the warm-start grid reaches strong pulls toward `init`
+
+
+def test_cross_fit_rejects_unlabeled_rows() -> None:
+    rows = [*_gold_rows("halueval", 20), {"question": "", "contexts": [EINSTEIN], "answer": "x"}]
+    with pytest.raises(ValueError, match="label"):
+        cross_fit_offline(rows)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 import threading
 from pathlib import Path
 
 import dspy
+import numpy as np
 import pytest
 from dspy.lm15 import Message, Request, Response, Usage
 
@@ -79,6 +81,7 @@ def test_offline_compile_beats_baseline_and_records_evidence(gold_dir: Path) -> 
     assert len(report["gold"]["sha256"]) == 64
     assert report["study"]["n_trials"] == 25 and report["study"]["seed"] == 0
     assert compiled.offline_params_ is not None
+    assert report["params"]["regularization"] > 0  # chosen by cross-validation on train
     # threshold/policy trials make zero LM calls: only the first trial of each mode computes
     per_trial = report["lm_calls"]["per_trial"]
     modes = len(ragjudge.Faithfulness.modes)
@@ -223,3 +226,21 @@ def test_calibration_is_monotone_and_keeps_decisions(gold_dir: Path) -> None:
     )
     scores = [p["score"] for p in cal.report_["predictions"] if p["score"] is not None]
     assert all(0.0 < s < 1.0 for s in scores)
+
+
+def test_unscored_rows_count_as_failing_in_the_objective() -> None:
+    """Abstaining (NaN score) on a hard row must not raise the tuning objective."""
+    from ragjudge.optimize._compile import _objective_value, _refine_threshold
+    from ragjudge.results import JudgeResult
+
+    def result(score: float, passed: bool | None) -> JudgeResult:
+        return JudgeResult(metric="faithfulness", score=score, passed=passed)
+
+    labels = np.array([1, 1, 0, 0])
+    results = [result(0.9, True), result(math.nan, None), result(0.2, False), result(0.1, False)]
+    assert _objective_value("balanced_accuracy", results, labels) == pytest.approx(0.75)
+    assert _objective_value("auroc", results, labels) == pytest.approx(0.5)
+    cut, value = _refine_threshold(
+        ragjudge.Faithfulness(), results, labels, "balanced_accuracy", 0.5
+    )
+    assert value == pytest.approx(0.75) and 0.2 < cut < 0.9
