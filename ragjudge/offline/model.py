@@ -629,8 +629,9 @@ def cross_fit_offline(
 
 def _group_folds(keys: list[str], labels: npt.NDArray[np.int64], *, folds: int, seed: int) -> Any:
     """A fold number per row: whole groups, label-stratified as far as groups allow."""
-    n_groups = len(set(keys))
-    k = max(2, min(folds, n_groups))
+    if len(set(keys)) < 2:  # one group: fold by row
+        keys = [str(i) for i in range(len(keys))]
+    k = max(2, min(folds, len(set(keys)), len(keys)))
     from sklearn.model_selection import StratifiedGroupKFold  # slow import: only when fitting
 
     out = np.zeros(len(keys), dtype=np.int64)
