@@ -10,7 +10,8 @@ from the offline judge), then judges N rows in statement mode (2 LM calls per ro
    - `dspy`: DSPy's default `dspy.LM("openai/<model>", api_base=URL)` with DSPy's own cache.
    Wall time vs the ideal `rows / concurrency * 2 * delay`, and the client's CPU per call
    (process CPU seconds, all threads, over the calls the server answered). Medians.
-2. warm: the same run again in the same process (memory and disk cache): LM calls and time.
+2. warm: the same run again in the same process: once with the result memo off (each row
+   replays its cached LM calls through DSPy), once as the CLI runs (finished results read back).
 3. the same run again as a new `ragjudge evaluate` process on the warm disk cache: LM calls,
    and the whole process's wall time (interpreter start and imports included).
 
@@ -94,7 +95,13 @@ def server_requests(port: int) -> int:
 
 
 def judge_once(
-    rows: list[GoldRecord], *, api_base: str, model: str, concurrency: int, stack: str = "ragjudge"
+    rows: list[GoldRecord],
+    *,
+    api_base: str,
+    model: str,
+    concurrency: int,
+    stack: str = "ragjudge",
+    memo: bool = True,
 ) -> dict[str, Any]:
     """One run: wall and CPU seconds, LM calls counted by DSPy, errors.
 
@@ -107,6 +114,8 @@ def judge_once(
     else:
         lm = resolve_lm(f"openai/{model}", api_base=api_base, api_key="x")
     judge = Faithfulness(mode="statement", lm=lm)
+    if not memo:  # measure the response cache alone: every row replays its cached LM calls
+        judge.memoize_results = False
     cpu, wall = time.process_time(), time.perf_counter()
     results = run_rows(judge, rows, concurrency=concurrency)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -235,7 +244,7 @@ def main() -> int:
     try:
         port, api_base = info["port"], info["api_base"]
 
-        def measured(stack: str, cache_dir: str) -> dict[str, Any]:
+        def measured(stack: str, cache_dir: str, *, memo: bool = True) -> dict[str, Any]:
             if stack == "dspy":  # DSPy's own cache, as a plain dspy.LM user has it
                 dspy.configure_cache(disk_cache_dir=cache_dir)
             else:
@@ -247,6 +256,7 @@ def main() -> int:
                 model=args.model,
                 concurrency=args.concurrency,
                 stack=stack,
+                memo=memo,
             )
             run["server_requests"] = server_requests(port) - before
             run["cpu_ms_per_call"] = round(
@@ -258,11 +268,9 @@ def main() -> int:
         for repeat in range(args.repeats):
             for stack in ("ragjudge", "dspy"):
                 colds[stack].append(measured(stack, f"{work}/cache-{stack}-{repeat}"))
-        cache_dir = f"{work}/cache-ragjudge-0"
-        configure_cache(cache_dir=cache_dir)  # the first ragjudge cold run's cache, warm now
-        before = server_requests(port)
-        warm = judge_once(rows, api_base=api_base, model=args.model, concurrency=args.concurrency)
-        warm["server_requests"] = server_requests(port) - before
+        cache_dir = f"{work}/cache-ragjudge-0"  # the first ragjudge cold run's cache, warm now
+        warm_calls = measured("ragjudge", cache_dir, memo=False)  # cached LM calls only
+        warm = measured("ragjudge", cache_dir)  # finished results from the result memo
         assert isinstance(dspy.cache, ResponseCache)
         dspy.cache.disk_cache.flush()
         before = server_requests(port)
@@ -282,7 +290,8 @@ def main() -> int:
     in_process = in_process_overhead(rows)
     first = colds["ragjudge"][0]
     same = first["scores"] == warm["scores"] == fresh["scores"] == colds["dspy"][0]["scores"]
-    for run in (*colds["ragjudge"], *colds["dspy"], warm, fresh):
+    same = same and warm_calls["scores"] == warm["scores"]
+    for run in (*colds["ragjudge"], *colds["dspy"], warm_calls, warm, fresh):
         run.pop("scores")
 
     def median(stack: str, key: str) -> float:
@@ -309,6 +318,7 @@ def main() -> int:
             median("dspy", "cpu_ms_per_call") / median("ragjudge", "cpu_ms_per_call"), 2
         ),
         "in_process_engine_cpu_ms_per_call": in_process["cpu_ms_per_call"],
+        "warm_same_process_lm_cache_only": warm_calls,
         "warm_same_process": warm,
         "warm_fresh_cli_process": fresh,
         "same_scores_in_all_runs": same,

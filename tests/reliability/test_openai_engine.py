@@ -197,32 +197,39 @@ def test_judges_through_it_with_threads_and_the_offline_answers() -> None:
 
 def test_cli_compile_uses_api_base_and_shares_the_cache_with_evaluate(tmp_path: Path) -> None:
     gold = write_rows(tmp_path / "rows.jsonl", make_rows(24))
-    lm = ["--lm", "openai/gpt-4o-mini", "--cache-dir", str(tmp_path / "cache")]
     judge = str(tmp_path / "judge.json")
-    compile_args = ["--trials", "4", "--group-by", "", "--out", judge, "--format", "json"]
-    evaluate_args = ["--judge", judge, "--format", "json"]
+
+    def cli(command: str, *args: str) -> dict[str, Any]:
+        lm = ["--lm", "openai/gpt-4o-mini", "--api-base", server.api_base]
+        done = subprocess.run(
+            [
+                PYTHON,
+                "-m",
+                "ragjudge",
+                command,
+                "--gold",
+                str(gold),
+                "--format",
+                "json",
+                *lm,
+                "--cache-dir",
+                str(tmp_path / "cache"),
+                *args,
+            ],
+            env=cli_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)  # type: ignore[no-any-return]
+
     with TestServer(delay=0.0) as server:
-        lm += ["--api-base", server.api_base]
-        compiled = subprocess.run(
-            [PYTHON, "-m", "ragjudge", "compile", "--gold", str(gold), *lm, *compile_args],
-            env=cli_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert compiled.returncode == 0, compiled.stderr
+        compiled = cli("compile", "--trials", "4", "--group-by", "", "--out", judge)
         calls = server.stats()["requests"]
-        assert calls > 0 and json.loads(compiled.stdout)["lm"] == "openai/gpt-4o-mini"
-        evaluated = subprocess.run(
-            [PYTHON, "-m", "ragjudge", "evaluate", "--gold", str(gold), *lm, *evaluate_args],
-            env=cli_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert evaluated.returncode == 0, evaluated.stderr
+        assert calls > 0 and compiled["lm"] == "openai/gpt-4o-mini"
         # Compile judged every row but its demo pool's (kept out of the tuning rows) with the
         # chosen mode: evaluate finds those calls in the shared cache.
-        fresh_calls = json.loads(evaluated.stdout)["lm_calls"]
+        fresh_calls = cli("evaluate", "--judge", judge)["lm_calls"]
         assert fresh_calls < 12  # of 24-48 calls without the cache
         assert server.stats()["requests"] == calls + fresh_calls
