@@ -259,9 +259,8 @@ def main() -> int:
                 memo=memo,
             )
             run["server_requests"] = server_requests(port) - before
-            run["cpu_ms_per_call"] = round(
-                1000 * run["cpu_seconds"] / max(1, run["server_requests"]), 3
-            )
+            calls = run["server_requests"]
+            run["cpu_ms_per_call"] = round(1000 * run["cpu_seconds"] / calls, 3) if calls else None
             return run
 
         # Cold runs, the two stacks alternating, each on an empty cache.

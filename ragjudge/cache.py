@@ -42,10 +42,12 @@ import sqlite3
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import dspy
+import numpy as np
 import orjson
 from dspy.clients.cache import Cache
 
@@ -90,13 +92,20 @@ class SQLiteStore:
         path: The SQLite file (created with its folder).
         flush_seconds: The longest a written value waits before it is committed.
         max_pending: Commit at once when this many values are waiting.
+        index_refresh_seconds: How often the in-memory index of stored keys picks up the keys
+            other processes committed (a key it does not know yet is a miss meanwhile).
 
     Raises:
         ConfigurationError: If the file cannot be created or is not a cache.
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], *, flush_seconds: float = 0.2, max_pending: int = 512
+        self,
+        path: str | os.PathLike[str],
+        *,
+        flush_seconds: float = 0.2,
+        max_pending: int = 512,
+        index_refresh_seconds: float = 5.0,
     ) -> None:
         self.path = Path(path)
         self.flush_seconds = flush_seconds
@@ -109,11 +118,13 @@ class SQLiteStore:
         self._writing: dict[str, tuple[str, bytes]] = {}
         self._closed = False
         self._writer: threading.Thread | None = None
+        self._index = _KeyIndex(refresh_seconds=index_refresh_seconds)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             connection = self._connection()
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute(_SCHEMA)
+            connection.execute("CREATE INDEX IF NOT EXISTS responses_stored ON responses (stored)")
         except (OSError, sqlite3.Error) as exc:
             raise ConfigurationError(f"cache {self.path} cannot be opened ({exc})") from None
         # Flush at interpreter exit without keeping the store alive.
@@ -126,6 +137,8 @@ class SQLiteStore:
             found = self._pending.get(key) or self._writing.get(key)
         if found is None:
             try:
+                if not self._index.may_hold(key, self._connection):
+                    return default  # a sure miss, without a query (and its GIL release)
                 row = (
                     self._connection()
                     .execute("SELECT format, value FROM responses WHERE key = ?", (key,))
@@ -147,6 +160,7 @@ class SQLiteStore:
                 return False
             self._pending[key] = encoded
             full = len(self._pending) >= self.max_pending
+        self._index.add(key)
         self._start_writer()
         if full:
             self._wake.set()
@@ -229,6 +243,59 @@ class SQLiteStore:
             connection.execute("PRAGMA synchronous=NORMAL")
             self._local.connection = connection
         return connection
+
+
+class _KeyIndex:
+    """Which keys the store may hold: 64-bit hashes of the stored keys, loaded once (a sorted
+    array, 8 bytes a key), plus the keys written or committed since (a set).
+
+    A miss is then answered without a query. Keys other processes commit are picked up every
+    `refresh_seconds`; until then such a key is a miss (an extra LM call, never a wrong answer).
+    A hash collision only costs a query.
+    """
+
+    def __init__(self, *, refresh_seconds: float) -> None:
+        self.refresh_seconds = refresh_seconds
+        self._lock = threading.Lock()
+        self._loaded: np.ndarray | None = None
+        self._recent: set[int] = set()
+        self._watermark = 0.0  # `stored` time up to which other processes' keys are known
+        self._refreshed = 0.0
+
+    def add(self, key: str) -> None:
+        self._recent.add(_short(key))
+
+    def may_hold(self, key: str, connection: Callable[[], sqlite3.Connection]) -> bool:
+        now = time.monotonic()
+        if self._loaded is None or now - self._refreshed > self.refresh_seconds:
+            with self._lock:
+                if self._loaded is None or now - self._refreshed > self.refresh_seconds:
+                    self._refresh(connection())
+        short = _short(key)
+        if short in self._recent:
+            return True
+        loaded = self._loaded
+        assert loaded is not None
+        at = int(np.searchsorted(loaded, short))
+        return at < len(loaded) and int(loaded[at]) == short
+
+    def _refresh(self, connection: sqlite3.Connection) -> None:
+        since = self._watermark - 1.0  # writers' clocks and batches: overlap a little
+        rows = connection.execute(
+            "SELECT key, stored FROM responses WHERE stored >= ?", (since,)
+        ).fetchall()
+        if rows:
+            self._watermark = max(self._watermark, max(stored for _, stored in rows))
+        shorts = [_short(key) for key, _ in rows]
+        if self._loaded is None:
+            self._loaded = np.unique(np.array(shorts, dtype=np.uint64))
+        else:
+            self._recent.update(shorts)
+        self._refreshed = time.monotonic()
+
+
+def _short(key: str) -> int:
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
 
 
 def _close_at_exit(ref: weakref.ref[SQLiteStore]) -> None:

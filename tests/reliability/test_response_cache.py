@@ -172,3 +172,17 @@ def test_no_memo_without_the_response_cache_or_for_failed_rows(tmp_path: Path) -
         assert memo.get(memo.key(judge_inputs(rows[0]))) is None  # errors are not kept
         retried = Faithfulness(lm=lm).batch(rows[:1])
         assert retried[0].error is None and retried[0].lm_calls > 0
+
+
+def test_keys_other_processes_commit_are_found_after_the_index_refresh(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    reader = SQLiteStore(path, index_refresh_seconds=0.2)
+    assert reader.get("k") is None  # loads the (empty) index: a miss without a query
+    writer = SQLiteStore(path)  # another process
+    writer.set("k", {"v": 1})
+    writer.flush()
+    assert reader.get("k") is None  # not picked up yet: a miss, never a wrong value
+    threading.Event().wait(0.3)
+    assert reader.get("k") == {"v": 1}
+    reopened = SQLiteStore(path)
+    assert reopened.get("k") == {"v": 1} and reopened.get("other") is None
