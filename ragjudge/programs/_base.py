@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import logging
 import math
 import os
@@ -216,7 +215,7 @@ class Judge(dspy.Module):
             result = self(**judge_inputs(row))
             key = keys[index]
             if memo is not None and key is not None and result.error is None:
-                memo.put(key, json.loads(result.model_dump_json()))
+                memo.put(key, result.model_dump(mode="json"))
             return _with_id(row, result)
 
         if concurrency <= 1 or len(todo) <= 1:
