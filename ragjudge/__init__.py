@@ -10,26 +10,88 @@ Example:
     True
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ragjudge._version import __version__
-from ragjudge.data import GoldRecord, load_gold
-from ragjudge.evaluation import EvaluationReport, evaluate
-from ragjudge.exceptions import (
-    ConfigurationError,
-    GoldDataError,
-    ModifiedJudgeError,
-    NotCompiledError,
-    RagJudgeError,
-    SerializationError,
-    UnsupportedFormatVersionError,
-)
-from ragjudge.lexical import DeterministicFaithfulness
-from ragjudge.lm import offline_lm, resolve_lm
-from ragjudge.optimize import CompileReport, compile
-from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge, Suite
-from ragjudge.programs.deterministic import DeterministicJudge
-from ragjudge.results import JudgeResult, StatementResult
-from ragjudge.serialization import load, register_judge
-from ragjudge.stats import Agreement, agreement
+
+# The public names load on first use (PEP 562): `import ragjudge` and the command line's start
+# do not pay for DSPy, Optuna and the judges until they are needed.
+_EXPORTS = {
+    "Agreement": "ragjudge.stats",
+    "AnswerRelevancy": "ragjudge.programs",
+    "CompileReport": "ragjudge.optimize",
+    "ConfigurationError": "ragjudge.exceptions",
+    "ContextRecall": "ragjudge.programs",
+    "DeterministicFaithfulness": "ragjudge.lexical",
+    "DeterministicJudge": "ragjudge.programs.deterministic",
+    "Ensemble": "ragjudge.programs",
+    "EvaluationReport": "ragjudge.evaluation",
+    "Faithfulness": "ragjudge.programs",
+    "GoldDataError": "ragjudge.exceptions",
+    "GoldRecord": "ragjudge.data",
+    "Judge": "ragjudge.programs",
+    "JudgeResult": "ragjudge.results",
+    "ModifiedJudgeError": "ragjudge.exceptions",
+    "NotCompiledError": "ragjudge.exceptions",
+    "RagJudgeError": "ragjudge.exceptions",
+    "SerializationError": "ragjudge.exceptions",
+    "StatementResult": "ragjudge.results",
+    "Suite": "ragjudge.programs",
+    "UnsupportedFormatVersionError": "ragjudge.exceptions",
+    "agreement": "ragjudge.stats",
+    "compile": "ragjudge.optimize",
+    "evaluate": "ragjudge.evaluation",
+    "load": "ragjudge.serialization",
+    "load_gold": "ragjudge.data",
+    "offline_lm": "ragjudge.lm",
+    "register_judge": "ragjudge.serialization",
+    "resolve_lm": "ragjudge.lm",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ragjudge' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
+
+if TYPE_CHECKING:
+    from ragjudge.data import GoldRecord, load_gold
+    from ragjudge.evaluation import EvaluationReport, evaluate
+    from ragjudge.exceptions import (
+        ConfigurationError,
+        GoldDataError,
+        ModifiedJudgeError,
+        NotCompiledError,
+        RagJudgeError,
+        SerializationError,
+        UnsupportedFormatVersionError,
+    )
+    from ragjudge.lexical import DeterministicFaithfulness
+    from ragjudge.lm import offline_lm, resolve_lm
+    from ragjudge.optimize import CompileReport, compile
+    from ragjudge.programs import (
+        AnswerRelevancy,
+        ContextRecall,
+        Ensemble,
+        Faithfulness,
+        Judge,
+        Suite,
+    )
+    from ragjudge.programs.deterministic import DeterministicJudge
+    from ragjudge.results import JudgeResult, StatementResult
+    from ragjudge.serialization import load, register_judge
+    from ragjudge.stats import Agreement, agreement
 
 __all__ = [
     "Agreement",

@@ -179,7 +179,9 @@ def load(path: str | os.PathLike[str], *, trust_modified: bool = False) -> Judge
     Example:
         >>> judge = load("judges/faithfulness.json")  # doctest: +SKIP
     """
-    import ragjudge.programs  # noqa: F401 - fills the registry
+    # Importing the judges fills the registry.
+    import ragjudge.programs
+    import ragjudge.programs.deterministic  # noqa: F401
 
     name = os.fspath(path)
     try:

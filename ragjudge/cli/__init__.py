@@ -11,10 +11,26 @@ import sys
 from collections.abc import Sequence
 
 from ragjudge._version import __version__
-from ragjudge.cli import compile as compile_cmd
-from ragjudge.cli import evaluate
-from ragjudge.cli import report as report_cmd
-from ragjudge.exceptions import RagJudgeError
+
+
+def _without_ipython() -> None:
+    """Import DSPy without IPython (0.2-0.4 s of a CLI start): DSPy imports it only to show
+    tables in notebooks, and a command-line process is never one. IPython stays importable."""
+    if "IPython" in sys.modules or "dspy" in sys.modules:
+        return
+    sys.modules["IPython"] = None  # type: ignore[assignment]  # DSPy's optional import fails
+    try:
+        import dspy  # noqa: F401
+    finally:
+        del sys.modules["IPython"]
+
+
+_without_ipython()
+
+from ragjudge.cli import compile as compile_cmd  # noqa: E402
+from ragjudge.cli import evaluate  # noqa: E402
+from ragjudge.cli import report as report_cmd  # noqa: E402
+from ragjudge.exceptions import RagJudgeError  # noqa: E402
 
 __all__ = ["main"]
 
