@@ -272,7 +272,29 @@ class Judge(dspy.Module):
         return {}
 
     def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
-        """Re-score a result under other values of `policy_space()` parameters (no LM call)."""
+        """Re-score a result of this judge under other policy values (no LM call).
+
+        Compiling searches `policy_space()` over cached raw outputs this way.
+
+        Args:
+            result: A result this judge (in any policy) produced.
+            **policy: Values for the names in `policy_space()`.
+
+        Returns:
+            The result as the judge with those policies would have returned it (same id, LM
+            calls and tokens); a failed result, or one with nothing to re-score, unchanged.
+        """
+        if result.error:
+            return result
+        new = self._rescored(result, **policy)
+        if new is None:
+            return result
+        return new.model_copy(
+            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
+        )
+
+    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
+        """`rescore` without its bookkeeping; None when there is nothing to re-score."""
         raise NotImplementedError(f"{type(self).__name__} cannot re-score results")
 
     # -- state --------------------------------------------------------------------------

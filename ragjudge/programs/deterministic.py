@@ -209,13 +209,10 @@ class DeterministicJudge(Judge):
             "threshold": FloatDistribution(0.0, 1.0),
         }
 
-    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
-        """Re-score stored per-sentence scores under other policy values."""
-        if result.error:
-            return result
+    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """The stored per-sentence scores under other policy values."""
         raw = {key: result.details.get(key, []) for key in SCORE_KEYS.values()}
-        new = self._from_raw(raw, mode=result.mode, **policy)
-        return new.model_copy(update={"id": result.id})
+        return self._from_raw(raw, mode=result.mode, **policy)
 
     def clone(self, **overrides: Any) -> Judge:
         """A new judge with the same parameters but `overrides` (there is no learned state)."""

@@ -312,23 +312,10 @@ class Ensemble(Judge):
         """The threshold (every judge has one); it is applied to each member and the aggregate."""
         return {"threshold": FloatDistribution(0.0, 1.0)}
 
-    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
-        """Re-score every member under other policy values and re-aggregate (no LM call).
-
-        Args:
-            result: A result this ensemble produced.
-            **policy: Values for the repeated judge's `policy_space()` names.
-
-        Returns:
-            The result as the ensemble with those policies would have returned it.
-        """
+    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
+        """Every member re-scored under the repeated judge's policies, then re-aggregated."""
         members = result.details.get("members")
-        if result.error or not members:
-            return result
-        new = self.aggregate(members, **policy)
-        return new.model_copy(
-            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
-        )
+        return self.aggregate(members, **policy) if members else None
 
     def save(self, path: str | os.PathLike[str], **kwargs: Any) -> None:
         """Save as versioned JSON; member LMs must be named by strings (model names)."""

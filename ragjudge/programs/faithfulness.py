@@ -300,34 +300,19 @@ class Faithfulness(Judge):
         """
         return statement_policy_space()
 
-    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
-        """Re-score a result of this judge under other policy values (no LM call).
-
-        Args:
-            result: A result this judge (in any policy) produced.
-            **policy: Values for the names in `policy_space()`.
-
-        Returns:
-            The result as the judge with those policies would have returned it.
-        """
-        if result.error:
-            return result
+    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult:
         if result.mode == "whole":
             whole = {
                 "verdict": result.details.get("verdict", "no"),
                 "confidence": result.confidence,
                 "reasoning": result.details.get("reasoning", ""),
             }
-            new = self.finish(whole=whole, **policy)
-        elif result.mode == "rubric" and "rubric_score" in result.details:
-            new = self.finish(rubric=result.details, **policy)
-        elif result.mode == "rubric":  # an empty answer, scored by the `empty` policy
-            new = self.finish(statements=[], **policy).model_copy(update={"mode": "rubric"})
-        else:
-            new = self.finish(statements=result.statements, **policy)
-        return new.model_copy(
-            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
-        )
+            return self.finish(whole=whole, **policy)
+        if result.mode == "rubric" and "rubric_score" in result.details:
+            return self.finish(rubric=result.details, **policy)
+        if result.mode == "rubric":  # an empty answer, scored by the `empty` policy
+            return self.finish(statements=[], **policy).model_copy(update={"mode": "rubric"})
+        return self.finish(statements=result.statements, **policy)
 
 
 def _clip(value: Any) -> float | None:

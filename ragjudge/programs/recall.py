@@ -217,27 +217,12 @@ class ContextRecall(Judge):
         """Parameters that change the score without new LM calls, as Optuna distributions."""
         return statement_policy_space()
 
-    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
-        """Re-score a result of this judge under other policy values (no LM call).
-
-        Args:
-            result: A result this judge (in any policy) produced.
-            **policy: Values for the names in `policy_space()`.
-
-        Returns:
-            The result as the judge with those policies would have returned it.
-        """
-        if result.error:
-            return result
+    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
         if result.mode == "rubric":
-            new = self.finish(rubric=result.details, **policy)
-        elif result.mode == "statement" and (result.statements or not math.isnan(result.score)):
-            new = self.finish(statements=result.statements, **policy)
-        else:
-            return result  # no reference: nothing to re-score
-        return new.model_copy(
-            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
-        )
+            return self.finish(rubric=result.details, **policy)
+        if result.mode == "statement" and (result.statements or not math.isnan(result.score)):
+            return self.finish(statements=result.statements, **policy)
+        return None  # no reference: nothing to re-score
 
 
 def _reason(raw: float, statements: Sequence[StatementResult]) -> str:

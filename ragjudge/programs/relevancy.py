@@ -300,19 +300,5 @@ class AnswerRelevancy(Judge):
             "noncommittal": CategoricalDistribution(NONCOMMITTAL),
         }
 
-    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
-        """Re-score a result of this judge under other policy values (no LM call).
-
-        Args:
-            result: A result this judge (in any policy) produced.
-            **policy: Values for the names in `policy_space()`.
-
-        Returns:
-            The result as the judge with those policies would have returned it.
-        """
-        if result.error or not result.details:
-            return result
-        new = self.finish(details=result.details, **policy)
-        return new.model_copy(
-            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
-        )
+    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
+        return self.finish(details=result.details, **policy) if result.details else None
