@@ -52,6 +52,7 @@ import orjson
 from dspy.clients.cache import Cache
 
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import CONNECTION_KEYS
 
 __all__ = [
     "ResponseCache",
@@ -370,7 +371,6 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-_CONNECTION_KEYS = frozenset({"api_key", "api_base", "base_url"})
 _RESULT_PREFIX = "ragjudge-result:"
 
 
@@ -400,7 +400,7 @@ class ResultMemo:
         if not isinstance(cache, ResponseCache) or not getattr(lm, "cache", False):
             return None
         params = {k: v for k, v in judge.get_params().items() if k != "lm"}
-        kwargs = {k: v for k, v in dict(getattr(lm, "kwargs", {})).items()}
+        kwargs = dict(getattr(lm, "kwargs", {}))
         adapter = dspy.settings.adapter
         material = {
             "code": code_fingerprint(),
@@ -408,7 +408,7 @@ class ResultMemo:
             "params": params,
             "state": judge.dump_state(),
             "lm": getattr(lm, "model", type(lm).__name__),
-            "lm_kwargs": {k: v for k, v in kwargs.items() if k not in _CONNECTION_KEYS},
+            "lm_kwargs": {k: v for k, v in kwargs.items() if k not in CONNECTION_KEYS},
             "adapter": None if adapter is None else type(adapter).__qualname__,
         }
         try:

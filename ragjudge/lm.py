@@ -12,9 +12,11 @@ from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import OfflineParams
 from ragjudge.openai_engine import OPENAI_COMPATIBLE_PREFIXES, OpenAICompatibleEngine, uses_proxy
 
-__all__ = ["LOCAL", "describe_lm", "offline_lm", "resolve_lm"]
+__all__ = ["CONNECTION_KEYS", "LOCAL", "describe_lm", "offline_lm", "resolve_lm"]
 
 LOCAL = "local"
+#: `dspy.LM` keyword arguments that say where to connect, not what to ask.
+CONNECTION_KEYS = frozenset({"api_base", "base_url", "api_key"})
 
 # Never fetch LiteLLM's price map from the network: the bundled copy is enough.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

@@ -52,6 +52,16 @@ class JudgeResult(pydantic.BaseModel):
     error: str | None = None
     details: dict[str, Any] = pydantic.Field(default_factory=dict)
 
+    @classmethod
+    def from_json_data(cls, data: dict[str, Any], **update: Any) -> JudgeResult:
+        """A result from its JSON data (strict JSON stores a NaN score as null); keys that are
+        not result fields (an output line's `source`, `gold`) are ignored."""
+        fields = {k: v for k, v in data.items() if k in cls.model_fields}
+        fields.update(update)
+        if fields.get("score") is None:
+            fields["score"] = math.nan
+        return cls.model_validate(fields)
+
     @property
     def ok(self) -> bool:
         """True when the item was judged (no error)."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import math
 import os
 import signal
 import threading
@@ -51,13 +50,6 @@ def result_record(row: GoldRecord, result: JudgeResult) -> dict[str, Any]:
     record["source"] = row.source
     record["gold"] = row.faithful
     return record
-
-
-def _result_from_record(record: dict[str, Any]) -> JudgeResult:
-    data = {k: v for k, v in record.items() if k in JudgeResult.model_fields}
-    if data.get("score") is None:
-        data["score"] = math.nan
-    return JudgeResult.model_validate(data)
 
 
 def read_results(path: str | os.PathLike[str]) -> dict[str, JudgeResult]:
@@ -102,7 +94,7 @@ def _scan_jsonl(target: Path) -> tuple[dict[str, JudgeResult], int]:
                     f"{target}: line {number}: id {row_id!r} appears twice; the file was not "
                     "written by one ragjudge run, so it cannot be resumed"
                 )
-            results[row_id] = _result_from_record(record)
+            results[row_id] = JudgeResult.from_json_data(record)
         good += len(line) + 1
     if lines[-1].strip():
         logger.warning("%s: dropping a half-written last line (%d bytes)", target, len(lines[-1]))
@@ -114,7 +106,7 @@ def _parse_line(target: Path, number: int, line: bytes) -> dict[str, Any]:
         record = json.loads(line)
         if not isinstance(record, dict) or record.get("id") is None:
             raise ValueError("not a result object with an id")
-        _result_from_record(record)
+        JudgeResult.from_json_data(record)
     except (ValueError, UnicodeDecodeError, pydantic.ValidationError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ResumeError(
@@ -136,7 +128,7 @@ def _read_parquet(target: Path) -> dict[str, JudgeResult]:
         for key in ("statements", "details"):
             if isinstance(record.get(key), str):
                 record[key] = json.loads(record[key])
-        results[str(record["id"])] = _result_from_record(record)
+        results[str(record["id"])] = JudgeResult.from_json_data(record)
     return results
 
 

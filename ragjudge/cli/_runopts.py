@@ -12,7 +12,7 @@ from typing import Any
 
 from ragjudge.cache import configure_cache
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm import LOCAL, resolve_lm
+from ragjudge.lm import CONNECTION_KEYS, LOCAL, resolve_lm
 from ragjudge.openai_engine import OpenAICompatibleEngine
 from ragjudge.programs._base import Judge
 from ragjudge.retry import install_jitter, lm_options
@@ -75,7 +75,7 @@ def judge_with_lm_options(judge: Judge, args: argparse.Namespace) -> Judge:
         if api_base or isinstance(engine, OpenAICompatibleEngine):
             # Rebuild it: a connection setting of an engine-backed LM cannot be copied over.
             base = api_base or getattr(engine, "api_base", None)
-            kept = {k: v for k, v in name.kwargs.items() if k not in _CONNECTION_KEYS}
+            kept = {k: v for k, v in name.kwargs.items() if k not in CONNECTION_KEYS}
             kept["num_retries"] = name.num_retries
             kept["api_key"] = name.kwargs.get("api_key") or _api_key(name.model)
             kept.update(options)
@@ -86,9 +86,6 @@ def judge_with_lm_options(judge: Judge, args: argparse.Namespace) -> Judge:
             updates["cache"] = False
         return judge.clone(lm=name.copy(**updates))
     return judge
-
-
-_CONNECTION_KEYS = frozenset({"api_base", "base_url", "api_key"})
 
 
 def _api_key(model: str) -> str:

@@ -76,12 +76,6 @@ def _with_id(row: GoldRecord | dict[str, Any], result: JudgeResult) -> JudgeResu
     return result.model_copy(update={"id": None if row_id is None else str(row_id)})
 
 
-def _stored_result(stored: dict[str, Any]) -> JudgeResult:
-    """A result read back from the memo: no LM call was made for it."""
-    score = math.nan if stored.get("score") is None else stored["score"]
-    return JudgeResult.model_validate({**stored, "score": score, "lm_calls": 0, "tokens": 0})
-
-
 class Judge(dspy.Module):
     """A judge: `judge(question=..., contexts=..., answer=...)` returns a `JudgeResult`.
 
@@ -203,10 +197,11 @@ class Judge(dspy.Module):
         todo: list[int] = []
         for index, row in enumerate(rows):
             if memo is not None:
-                keys[index] = memo.key(judge_inputs(row))
-                stored = memo.get(keys[index] or "")
-                if stored is not None:
-                    yield index, _with_id(row, _stored_result(stored))
+                key = keys[index] = memo.key(judge_inputs(row))
+                stored = memo.get(key)
+                if stored is not None:  # judged before: no LM call for it now
+                    result = JudgeResult.from_json_data(stored, lm_calls=0, tokens=0)
+                    yield index, _with_id(row, result)
                     continue
             todo.append(index)
 
