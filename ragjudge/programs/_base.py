@@ -244,6 +244,10 @@ class Judge(dspy.Module):
             return None
         return ResultMemo.for_judge(self, self.resolved_lm())
 
+    def _policies(self, names: Sequence[str], overrides: dict[str, Any]) -> dict[str, Any]:
+        """This judge's values of the policy parameters `names`, with `overrides` winning."""
+        return {**{name: getattr(self, name) for name in names}, **overrides}
+
     # -- scoring ------------------------------------------------------------------------
     def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
         """A result from an unscaled score under policies `p` (`threshold`, `scale`, and the

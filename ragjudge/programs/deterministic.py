@@ -157,13 +157,7 @@ class DeterministicJudge(Judge):
         yield from enumerate(self.batch(rows, concurrency=concurrency))
 
     def _from_raw(self, raw: dict[str, Any], **overrides: Any) -> JudgeResult:
-        p = {
-            "mode": self.mode,
-            "sentence_threshold": self.sentence_threshold,
-            "aggregation": self.aggregation,
-            "threshold": self.threshold,
-            **overrides,
-        }
+        p = self._policies(("mode", "sentence_threshold", "aggregation", "threshold"), overrides)
         per_sentence = {key: list(raw[key]) for key in SCORE_KEYS.values()}
         n = len(per_sentence["rouge_p_by_sentence"])
         if n == 0:

@@ -43,6 +43,10 @@ AGGREGATIONS = ("fraction", "mean", "min")
 _VERDICT_VALUE = {"yes": 1.0, "no": 0.0, "unsure": 0.5}
 
 
+#: The parameters that turn statement verdicts into a score (`finish`'s policies).
+STATEMENT_POLICIES = ("threshold", "scale", "unsure", "empty", "aggregation")
+
+
 def statement_policy_space() -> dict[str, BaseDistribution]:
     """The policies of judges that score statement verdicts: pass threshold, unsure, aggregation."""
     return {
@@ -252,14 +256,7 @@ class Faithfulness(Judge):
         Returns:
             The scored result.
         """
-        p = {
-            "threshold": self.threshold,
-            "scale": self.scale,
-            "unsure": self.unsure,
-            "empty": self.empty,
-            "aggregation": self.aggregation,
-            **overrides,
-        }
+        p = self._policies(STATEMENT_POLICIES, overrides)
         if rubric is not None:
             return self._rubric_result(rubric, p)
         if whole is not None:

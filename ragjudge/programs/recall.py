@@ -16,6 +16,7 @@ from ragjudge.programs._base import Judge, check_choice
 from ragjudge.programs.faithfulness import (
     AGGREGATIONS,
     EMPTY,
+    STATEMENT_POLICIES,
     UNSURE,
     score_statements,
     statement_policy_space,
@@ -189,14 +190,7 @@ class ContextRecall(Judge):
         Returns:
             The scored result.
         """
-        p = {
-            "threshold": self.threshold,
-            "scale": self.scale,
-            "unsure": self.unsure,
-            "empty": self.empty,
-            "aggregation": self.aggregation,
-            **overrides,
-        }
+        p = self._policies(STATEMENT_POLICIES, overrides)
         if rubric is not None:
             return self._rubric_result(rubric, p)
         raw = score_statements(

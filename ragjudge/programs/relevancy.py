@@ -263,13 +263,7 @@ class AnswerRelevancy(Judge):
         Returns:
             The scored result.
         """
-        p = {
-            "threshold": self.threshold,
-            "scale": self.scale,
-            "aggregation": self.aggregation,
-            "noncommittal": self.noncommittal,
-            **overrides,
-        }
+        p = self._policies(("threshold", "scale", "aggregation", "noncommittal"), overrides)
         if "rubric_score" in details:
             return self._rubric_result(details, p)
         sims = [min(1.0, max(0.0, float(s))) for s in details.get("similarities", [])]
