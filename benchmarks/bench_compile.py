@@ -27,7 +27,7 @@ from _common import PEER_RAGAS_ROUGE_L, gold_args
 
 import ragjudge
 from ragjudge.optimize import compile_judge, split_gold
-from ragjudge.stats import auroc, balanced_accuracy
+from ragjudge.stats._agreement import auroc, balanced_accuracy
 
 PAIRS = (("lfqa_verification", "faithbench"), ("begin", "wice"), ("summedits", "halueval"))
 UNSCORED = -1.0  # below every score: an unscored row never passes and ranks lowest

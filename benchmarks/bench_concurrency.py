@@ -1,6 +1,6 @@
 """Concurrency, overhead and caching of the real client stack against a local test server.
 
-Starts `ragjudge.testing_server` in its own process (127.0.0.1, a fixed delay per call, answers
+Starts `ragjudge.testing._server` in its own process (127.0.0.1, a fixed delay per call, answers
 from the offline judge), then judges N rows in statement mode (2 LM calls per row) with
 `--concurrency` rows in flight:
 
@@ -39,11 +39,11 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import dspy
 import numpy as np
 
-from ragjudge.cache import ResponseCache, configure_cache
-from ragjudge.data import GoldRecord, load_gold
-from ragjudge.lm import resolve_lm
+from ragjudge.data._gold import GoldRecord, load_gold
+from ragjudge.evaluation._runner import run_rows
+from ragjudge.lm._cache import ResponseCache, configure_cache
+from ragjudge.lm._resolve import resolve_lm
 from ragjudge.programs import Faithfulness
-from ragjudge.runner import run_rows
 
 GOLD = Path(__file__).resolve().parents[1].parent / "shared" / "gold"
 
@@ -75,7 +75,7 @@ def start_server(delay: float, seconds: float) -> tuple[subprocess.Popen[str], d
         [
             sys.executable,
             "-m",
-            "ragjudge.testing_server",
+            "ragjudge.testing._server",
             "--delay",
             str(delay),
             "--max-seconds",
@@ -136,7 +136,7 @@ class CannedEngine:
     def complete(self, request: Any) -> Any:
         from dspy.lm15 import Message, Response, Usage
 
-        from ragjudge.testing import render
+        from ragjudge.testing._scripted import render
 
         if "`verdicts`" in (request.system or ""):
             reply = render(

@@ -155,7 +155,7 @@ def run_ce(rows_path: str, repeats: int) -> dict[str, Any] | None:
 # -- agreement with gold ---------------------------------------------------------------------
 def agreement_table(rows: list[dict[str, Any]], scores: list[float]) -> dict[str, dict[str, float]]:
     sys.path.insert(0, str(ROOT))
-    from ragjudge.stats import auroc, balanced_accuracy
+    from ragjudge.stats._agreement import auroc, balanced_accuracy
 
     by_source: dict[str, list[int]] = {}
     for k, r in enumerate(rows):
@@ -179,7 +179,7 @@ def compile_words(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> 
 
     sys.path.insert(0, str(ROOT))
     from ragjudge.lexical import aggregate_scores
-    from ragjudge.stats import auroc, balanced_accuracy
+    from ragjudge.stats._agreement import auroc, balanced_accuracy
 
     y = np.array([int(bool(r["faithful"])) for r in rows])
     even = np.arange(len(rows)) % 2 == 0

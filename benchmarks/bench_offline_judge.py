@@ -15,7 +15,7 @@ import numpy as np
 from _common import PEER_RAGAS_ROUGE_L, gold_args
 
 import ragjudge
-from ragjudge.stats import auroc, balanced_accuracy
+from ragjudge.stats._agreement import auroc, balanced_accuracy
 
 
 def main() -> None:

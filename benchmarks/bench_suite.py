@@ -3,7 +3,7 @@
 1. LM calls per item, counted with a scripted LM (it answers every signature with a canned,
    well-formed reply, so each call is one request and nothing is cached), for each judge and mode
    and for the suite in statement and rubric modes.
-2. Offline judge quality on the shared dev data, against derived gold (`ragjudge.derived_gold`):
+2. Offline judge quality on the shared dev data, against derived gold (`ragjudge.data._derived`):
    relevancy ROC AUC separating on-topic from off-topic (question, answer) pairs, recall ROC AUC
    and Spearman against the LFQA supported-sentence share; BEGIN dialogue pairs (not part of the
    derived gold) are reported apart for reference.
@@ -26,11 +26,11 @@ import dspy
 from dspy.lm15 import Message, Request, Response, Usage
 
 from ragjudge import AnswerRelevancy, ContextRecall, Faithfulness, Suite
-from ragjudge.data import GoldRecord, load_gold
-from ragjudge.derived_gold import derive_gold, derive_relevancy, derived_label
+from ragjudge.data._derived import derive_gold, derive_relevancy, derived_label
+from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.offline.engine import parse_prompt
 from ragjudge.programs import Judge, SuiteResult
-from ragjudge.stats import auroc, rating_agreement
+from ragjudge.stats._agreement import auroc, rating_agreement
 
 CANNED: dict[frozenset[str], dict[str, Any]] = {
     frozenset({"statements"}): {"statements": ["s1", "s2"]},

@@ -33,21 +33,21 @@ _EXPORTS = {
     "GoldDataError": "ragjudge.exceptions",
     "GoldRecord": "ragjudge.data",
     "Judge": "ragjudge.programs",
-    "JudgeResult": "ragjudge.results",
+    "JudgeResult": "ragjudge.programs",
     "ModifiedJudgeError": "ragjudge.exceptions",
     "NotCompiledError": "ragjudge.exceptions",
     "RagJudgeError": "ragjudge.exceptions",
     "SerializationError": "ragjudge.exceptions",
-    "StatementResult": "ragjudge.results",
+    "StatementResult": "ragjudge.programs",
     "Suite": "ragjudge.programs",
     "UnsupportedFormatVersionError": "ragjudge.exceptions",
     "agreement": "ragjudge.stats",
     "compile": "ragjudge.optimize",
     "evaluate": "ragjudge.evaluation",
-    "load": "ragjudge.serialization",
+    "load": "ragjudge.programs",
     "load_gold": "ragjudge.data",
     "offline_lm": "ragjudge.lm",
-    "register_judge": "ragjudge.serialization",
+    "register_judge": "ragjudge.programs",
     "resolve_lm": "ragjudge.lm",
 }
 
@@ -86,11 +86,13 @@ if TYPE_CHECKING:
         Ensemble,
         Faithfulness,
         Judge,
+        JudgeResult,
+        StatementResult,
         Suite,
+        load,
+        register_judge,
     )
     from ragjudge.programs.deterministic import DeterministicJudge
-    from ragjudge.results import JudgeResult, StatementResult
-    from ragjudge.serialization import load, register_judge
     from ragjudge.stats import Agreement, agreement
 
 __all__ = [

@@ -11,7 +11,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ragjudge.data import GoldRecord, load_gold, parse_mapping
+from ragjudge.data._gold import GoldRecord, load_gold, parse_mapping
 from ragjudge.exceptions import ConfigurationError
 
 __all__ = [

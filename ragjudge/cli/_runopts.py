@@ -10,12 +10,12 @@ import logging
 import os
 from typing import Any
 
-from ragjudge.cache import configure_cache
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm import CONNECTION_KEYS, LOCAL, resolve_lm
-from ragjudge.openai_engine import OpenAICompatibleEngine
+from ragjudge.lm._cache import configure_cache
+from ragjudge.lm._openai_engine import OpenAICompatibleEngine
+from ragjudge.lm._resolve import CONNECTION_KEYS, LOCAL, resolve_lm
+from ragjudge.lm._retry import install_jitter, lm_options
 from ragjudge.programs._base import Judge
-from ragjudge.retry import install_jitter, lm_options
 
 __all__ = ["add_run_options", "configure_cache", "configure_run", "judge_with_lm_options"]
 

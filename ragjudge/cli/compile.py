@@ -16,12 +16,12 @@ from ragjudge.cli._common import (
 )
 from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
-from ragjudge.data import parse_mapping
+from ragjudge.data._gold import parse_mapping
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness, Judge
+from ragjudge.programs._serialization import load
 from ragjudge.programs.deterministic import DeterministicJudge
-from ragjudge.serialization import load
 
 __all__ = ["add_parser", "run"]
 

@@ -19,13 +19,13 @@ from ragjudge.cli._common import (
 )
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, write_evaluate_report
-from ragjudge.data import GoldRecord
-from ragjudge.derived_gold import derive_gold, derived_label, is_derived
-from ragjudge.evaluation import EvaluationReport, evaluate
+from ragjudge.data._derived import derive_gold, derived_label, is_derived
+from ragjudge.data._gold import GoldRecord
+from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge
+from ragjudge.programs._serialization import load
 from ragjudge.programs.deterministic import DeterministicJudge
-from ragjudge.serialization import load
 
 __all__ = ["add_parser", "build_judge", "run"]
 
@@ -145,7 +145,7 @@ def rows_for(metric: str, rows: list[GoldRecord]) -> tuple[list[GoldRecord], str
 
     Faithfulness uses the rows' human labels (derived rows are left out). Relevancy and recall
     use the rows' derived labels for that metric when the file carries them, else gold derived
-    from the rows by `ragjudge.derived_gold` (documented in docs/derived-gold.md).
+    from the rows by `ragjudge.data._derived` (documented in docs/derived-gold.md).
     """
     if metric == "faithfulness":
         own = [r for r in rows if not is_derived(r)]

@@ -16,12 +16,12 @@ from typing import Any
 
 from ragjudge.cli._common import add_data_options, add_lm_options, load_rows, progress
 from ragjudge.cli._runopts import configure_run, judge_with_lm_options
-from ragjudge.data import GoldRecord, load_gold, parse_mapping
-from ragjudge.evaluation import EvaluationReport, evaluate
+from ragjudge.data._gold import GoldRecord, load_gold, parse_mapping
+from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs import Faithfulness, Judge
-from ragjudge.results import JudgeResult
-from ragjudge.serialization import load
+from ragjudge.programs._results import JudgeResult
+from ragjudge.programs._serialization import load
 
 __all__ = [
     "add_parser",

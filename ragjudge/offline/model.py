@@ -29,7 +29,7 @@ from ragjudge.offline.features import (
     statement_evidence,
 )
 from ragjudge.offline.text import segment_statements
-from ragjudge.stats import auroc
+from ragjudge.stats._agreement import auroc
 
 __all__ = ["CrossFit", "OfflineModel", "OfflineParams", "cross_fit_offline", "fit_offline"]
 

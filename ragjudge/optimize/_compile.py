@@ -20,10 +20,10 @@ import numpy as np
 import optuna
 from optuna.trial import TrialState
 
-from ragjudge.data import GoldRecord, gold_fingerprint, load_gold
-from ragjudge.evaluation import agreement_of, describe_judge_lm
+from ragjudge.data._gold import GoldRecord, gold_fingerprint, load_gold
+from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
 from ragjudge.exceptions import ConfigurationError, GoldDataError
-from ragjudge.lm import LOCAL
+from ragjudge.lm._resolve import LOCAL
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
 from ragjudge.optimize._demos import demo_pool, demo_sets
@@ -31,9 +31,9 @@ from ragjudge.optimize._report import CompileReport, RowPrediction
 from ragjudge.optimize._split import group_key, split_gold
 from ragjudge.optimize._study import open_storage, suggest, summarize_study
 from ragjudge.programs._base import Judge, calibrated
-from ragjudge.results import JudgeResult, StatementResult
-from ragjudge.serialization import _versions
-from ragjudge.stats import _ba, _f1, _kappa, auroc, balanced_accuracy, cohen_kappa, f1
+from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.programs._serialization import _versions
+from ragjudge.stats._agreement import _ba, _f1, _kappa, auroc, balanced_accuracy, cohen_kappa, f1
 
 __all__ = ["OBJECTIVES", "compile_judge"]
 
@@ -513,10 +513,10 @@ def labeled_rows(rows: Sequence[GoldRecord], metric: str) -> list[GoldRecord]:
     """The rows to compile `metric` on, with that metric's label in `faithful`.
 
     Faithfulness uses the human labels. Answer relevancy and context recall use the labels
-    derived rows carry (`ragjudge.derived_gold`), or derive them from the faithfulness gold;
+    derived rows carry (`ragjudge.data._derived`), or derive them from the faithfulness gold;
     those labels are derived, never human, and the report says so (`labels`).
     """
-    from ragjudge.derived_gold import derive_gold, derived_label, is_derived
+    from ragjudge.data._derived import derive_gold, derived_label, is_derived
 
     if metric == "faithfulness":
         return [r for r in rows if not is_derived(r) and r.faithful is not None]
@@ -569,7 +569,7 @@ def _demos_of(judge: Judge) -> list[dspy.Example]:
 def _load_init(init: Judge | str | os.PathLike[str] | None) -> Judge | None:
     if init is None or isinstance(init, Judge):
         return init
-    from ragjudge.serialization import load
+    from ragjudge.programs._serialization import load
 
     return load(init)
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import dspy
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 from ragjudge.offline.model import OfflineModel
 from ragjudge.signatures import StatementVerdict
 

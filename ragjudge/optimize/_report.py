@@ -6,7 +6,7 @@ from typing import Any
 
 import pydantic
 
-from ragjudge.stats import Agreement
+from ragjudge.stats._agreement import Agreement
 
 __all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord"]
 

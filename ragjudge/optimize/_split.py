@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 
 __all__ = ["group_key", "split_gold"]

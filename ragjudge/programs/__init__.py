@@ -1,6 +1,9 @@
-"""Judges: DSPy modules that chain signatures into metrics."""
+"""Judges: DSPy modules that chain signatures into metrics, their results and judge files."""
 
 from ragjudge.programs._base import Judge
+from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.programs._serialization import load, register_judge, registry, save_judge
+from ragjudge.programs.deterministic import DeterministicJudge
 from ragjudge.programs.ensemble import Ensemble
 from ragjudge.programs.faithfulness import Faithfulness, score_statements
 from ragjudge.programs.recall import ContextRecall
@@ -10,10 +13,17 @@ from ragjudge.programs.suite import Suite, SuiteResult
 __all__ = [
     "AnswerRelevancy",
     "ContextRecall",
+    "DeterministicJudge",
     "Ensemble",
     "Faithfulness",
     "Judge",
+    "JudgeResult",
+    "StatementResult",
     "Suite",
     "SuiteResult",
+    "load",
+    "register_judge",
+    "registry",
+    "save_judge",
     "score_statements",
 ]

@@ -15,13 +15,13 @@ from dspy.dsp.utils.settings import thread_local_overrides
 from dspy.utils.usage_tracker import track_usage
 from optuna.distributions import BaseDistribution
 
-from ragjudge.adapters import default_adapter
-from ragjudge.cache import ResultMemo
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm import resolve_lm
+from ragjudge.lm._adapters import default_adapter
+from ragjudge.lm._cache import ResultMemo
+from ragjudge.lm._resolve import resolve_lm
 from ragjudge.offline.model import OfflineParams
-from ragjudge.results import JudgeResult
+from ragjudge.programs._results import JudgeResult
 from ragjudge.signatures.rubric import rubric_fraction
 
 __all__ = ["Judge", "calibrated", "check_calibration", "check_choice", "judge_inputs"]
@@ -117,7 +117,7 @@ class Judge(dspy.Module):
 
     # -- LM -----------------------------------------------------------------------------
     def resolved_lm(self, *, cache: bool = True) -> dspy.BaseLM:
-        """The LM this judge talks to (see `ragjudge.lm.resolve_lm`)."""
+        """The LM this judge talks to (see `ragjudge.lm._resolve.resolve_lm`)."""
         return resolve_lm(self.lm, offline_params=self.offline_params_, cache=cache)
 
     # -- calling ------------------------------------------------------------------------
@@ -239,7 +239,7 @@ class Judge(dspy.Module):
             pool.shutdown(wait=finished, cancel_futures=True)
 
     def _result_memo(self) -> ResultMemo | None:
-        """Where finished results are kept for re-runs (see `ragjudge.cache.ResultMemo`)."""
+        """Where finished results are kept for re-runs (see `ragjudge.lm._cache.ResultMemo`)."""
         if not (self.memoize_results and self.uses_lm):
             return None
         return ResultMemo.for_judge(self, self.resolved_lm())
@@ -331,7 +331,7 @@ class Judge(dspy.Module):
 
     def save(self, path: str | os.PathLike[str], **_: Any) -> None:
         """Save the judge as versioned JSON (never pickle). See `ragjudge.load`."""
-        from ragjudge.serialization import save_judge
+        from ragjudge.programs._serialization import save_judge
 
         save_judge(self, path)
 

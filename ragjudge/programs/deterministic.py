@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lexical import SCORE_KEYS, DeterministicFaithfulness, aggregate_scores
 from ragjudge.programs._base import (
@@ -23,8 +23,8 @@ from ragjudge.programs._base import (
     check_choice,
     judge_inputs,
 )
-from ragjudge.results import JudgeResult
-from ragjudge.serialization import register_judge
+from ragjudge.programs._results import JudgeResult
+from ragjudge.programs._serialization import register_judge
 
 __all__ = ["DeterministicJudge"]
 

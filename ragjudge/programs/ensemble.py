@@ -26,12 +26,12 @@ from dspy.utils.usage_tracker import track_usage
 from optuna.distributions import BaseDistribution, FloatDistribution
 
 from ragjudge.exceptions import ConfigurationError, SerializationError
-from ragjudge.lm import describe_lm, resolve_lm
+from ragjudge.lm._resolve import describe_lm, resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, _usage_counts
+from ragjudge.programs._results import JudgeResult
+from ragjudge.programs._serialization import register_judge, registry
 from ragjudge.programs.relevancy import is_offline_lm
-from ragjudge.results import JudgeResult
-from ragjudge.serialization import register_judge, registry
 from ragjudge.signatures.rubric import rubric_fraction
 
 __all__ = ["Ensemble", "aggregation_kind"]

@@ -15,11 +15,11 @@ from optuna.distributions import (
 
 import ragjudge.offline.tasks  # noqa: F401 - the offline judge's rubric handler
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, check_calibration, check_choice
-from ragjudge.results import JudgeResult, StatementResult
-from ragjudge.safety import fence
-from ragjudge.serialization import register_judge
+from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.programs._serialization import register_judge
 from ragjudge.signatures import (
     ExtractStatements,
     JudgeAnswer,

@@ -11,8 +11,11 @@ from optuna.distributions import BaseDistribution
 
 import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of these signatures
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, check_choice
+from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.programs._serialization import register_judge
 from ragjudge.programs.faithfulness import (
     AGGREGATIONS,
     EMPTY,
@@ -22,9 +25,6 @@ from ragjudge.programs.faithfulness import (
     statement_policy_space,
 )
 from ragjudge.programs.relevancy import check_unit
-from ragjudge.results import JudgeResult, StatementResult
-from ragjudge.safety import fence
-from ragjudge.serialization import register_judge
 from ragjudge.signatures import (
     ExtractReferenceStatements,
     JudgeAttribution,

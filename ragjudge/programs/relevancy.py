@@ -14,13 +14,13 @@ from optuna.distributions import BaseDistribution, CategoricalDistribution, Floa
 
 import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of these signatures
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm import describe_lm
+from ragjudge.lm._resolve import describe_lm
+from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
 from ragjudge.offline.tasks import lexical_similarity
 from ragjudge.programs._base import Judge, check_choice
-from ragjudge.results import JudgeResult
-from ragjudge.safety import fence
-from ragjudge.serialization import register_judge
+from ragjudge.programs._results import JudgeResult
+from ragjudge.programs._serialization import register_judge
 from ragjudge.signatures import (
     GenerateQuestions,
     RateRelevancy,
@@ -60,9 +60,9 @@ def check_unit(owner: str, name: str, value: float) -> None:
 
 @functools.cache
 def _embedding_model() -> tuple[Any, str]:
-    """The MiniLM model of `ragjudge.embeddings` and "", or None and why it is unavailable."""
+    """The MiniLM model of `ragjudge.offline.embeddings` and "", or None and why not."""
     try:
-        module = importlib.import_module("ragjudge.embeddings")
+        module = importlib.import_module("ragjudge.offline.embeddings")
         return module.load_minilm("cpu"), ""
     except Exception as exc:  # an optional model may fail to load in many ways
         logger.debug("embeddings unavailable", exc_info=True)
@@ -88,7 +88,7 @@ def question_similarities(
 ) -> tuple[list[float], str]:
     """Cosine similarity of `question` to each text, clipped to [0, 1], and the method used.
 
-    Uses sentence embeddings (all-MiniLM-L6-v2 through `ragjudge.embeddings`, an optional
+    Uses sentence embeddings (all-MiniLM-L6-v2 through `ragjudge.offline.embeddings`, an optional
     extra) when they can be loaded, else the offline judge's lexical similarity.
 
     Args:

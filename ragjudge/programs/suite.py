@@ -8,14 +8,14 @@ from typing import Any, Literal
 import dspy
 import pydantic
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm import resolve_lm
+from ragjudge.lm._resolve import resolve_lm
 from ragjudge.programs._base import Judge, judge_inputs
+from ragjudge.programs._results import JudgeResult
 from ragjudge.programs.faithfulness import Faithfulness
 from ragjudge.programs.recall import ContextRecall
 from ragjudge.programs.relevancy import AnswerRelevancy
-from ragjudge.results import JudgeResult
 
 __all__ = ["Suite", "SuiteResult"]
 

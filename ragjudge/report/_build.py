@@ -13,11 +13,12 @@ from typing import Any
 import plotly.graph_objects as go
 
 from ragjudge._version import __version__
-from ragjudge.data import GoldRecord, gold_fingerprint
-from ragjudge.evaluation import EvaluationReport, agreement_of, evaluate
+from ragjudge.data._gold import GoldRecord, gold_fingerprint
+from ragjudge.evaluation._evaluate import EvaluationReport, agreement_of, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize._report import CompileReport
 from ragjudge.programs._base import Judge
+from ragjudge.programs._results import JudgeResult
 from ragjudge.report._data import Variant, variant_from_predictions, worst_disagreements
 from ragjudge.report._figures import (
     agreement_figure,
@@ -37,8 +38,7 @@ from ragjudge.report._html import (
     params_table,
 )
 from ragjudge.report._study import study_figures
-from ragjudge.results import JudgeResult
-from ragjudge.stats import Agreement
+from ragjudge.stats._agreement import Agreement
 
 __all__ = ["baseline_of", "build_report", "report_judge", "write_report"]
 

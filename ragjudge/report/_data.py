@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 from ragjudge.optimize._report import RowPrediction
-from ragjudge.results import JudgeResult
+from ragjudge.programs._results import JudgeResult
 
 __all__ = [
     "Disagreement",

@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 from sklearn.metrics import roc_auc_score, roc_curve
 
 from ragjudge.report._data import Variant
-from ragjudge.stats import Agreement
+from ragjudge.stats._agreement import Agreement
 
 __all__ = [
     "COLORS",
@@ -73,7 +73,7 @@ def agreement_figure(
 
     Args:
         table: scope -> judge name -> agreement (None where not measured).
-        metric: One of `ragjudge.stats.METRICS`.
+        metric: One of `ragjudge.stats._agreement.METRICS`.
         title: The figure's title.
 
     Returns:

@@ -11,10 +11,10 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
+from ragjudge.programs._results import JudgeResult
 from ragjudge.report._data import Disagreement
-from ragjudge.results import JudgeResult
-from ragjudge.stats import Agreement
+from ragjudge.stats._agreement import Agreement
 
 __all__ = ["esc", "page"]
 

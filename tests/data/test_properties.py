@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score, roc_auc_score
 
-from ragjudge.data import GoldRecord, load_gold
+from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.exceptions import GoldDataError
+from ragjudge.programs._results import StatementResult
 from ragjudge.programs.faithfulness import score_statements
-from ragjudge.results import StatementResult
-from ragjudge.stats import agreement, auroc, balanced_accuracy, cohen_kappa
+from ragjudge.stats._agreement import agreement, auroc, balanced_accuracy, cohen_kappa
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -1,4 +1,4 @@
-"""Tests for ragjudge.embeddings (the optional `ragjudge[embeddings]` extra)."""
+"""Tests for ragjudge.offline.embeddings (the optional `ragjudge[embeddings]` extra)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,11 @@ import importlib.util
 
 import pytest
 
-from ragjudge.embeddings import EmbeddingSimilarity, EmbeddingsNotInstalledError, load_minilm
+from ragjudge.offline.embeddings import (
+    EmbeddingSimilarity,
+    EmbeddingsNotInstalledError,
+    load_minilm,
+)
 
 _HAVE_EXTRA = all(
     importlib.util.find_spec(m) is not None

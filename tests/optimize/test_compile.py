@@ -13,7 +13,7 @@ import pytest
 from dspy.lm15 import Message, Request, Response, Usage
 
 import ragjudge
-from ragjudge.data import GoldRecord, load_gold
+from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.offline.engine import _TASKS, _render, parse_prompt
 from ragjudge.offline.model import OfflineModel
 from ragjudge.optimize import compile_judge, split_gold
@@ -231,7 +231,7 @@ def test_calibration_is_monotone_and_keeps_decisions(gold_dir: Path) -> None:
 def test_unscored_rows_count_as_failing_in_the_objective() -> None:
     """Abstaining (NaN score) on a hard row must not raise the tuning objective."""
     from ragjudge.optimize._compile import _objective_value, _refine_threshold
-    from ragjudge.results import JudgeResult
+    from ragjudge.programs._results import JudgeResult
 
     def result(score: float, passed: bool | None) -> JudgeResult:
         return JudgeResult(metric="faithfulness", score=score, passed=passed)

@@ -7,9 +7,9 @@ import math
 import pytest
 
 from ragjudge import ConfigurationError, Faithfulness
+from ragjudge.programs._results import StatementResult
 from ragjudge.programs.faithfulness import score_statements
-from ragjudge.results import StatementResult
-from ragjudge.testing import scripted_lm
+from ragjudge.testing._scripted import scripted_lm
 
 Q = "What is the new product's capacity?"
 CTX = ["The Model X battery stores 100 kWh.", "It charges in 30 minutes."]

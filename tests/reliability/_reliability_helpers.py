@@ -9,9 +9,9 @@ from typing import Any
 
 import dspy
 
-from ragjudge.data import GoldRecord
-from ragjudge.lm import resolve_lm
-from ragjudge.testing_server import TestServer
+from ragjudge.data._gold import GoldRecord
+from ragjudge.lm._resolve import resolve_lm
+from ragjudge.testing._server import TestServer
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import dspy
 import pytest
 
-from ragjudge.retry import uninstall_jitter
-from ragjudge.testing_server import TestServer
+from ragjudge.lm._retry import uninstall_jitter
+from ragjudge.testing._server import TestServer
 
 
 @pytest.fixture

@@ -10,11 +10,11 @@ import dspy
 import pytest
 from _reliability_helpers import PYTHON, cli_env, make_rows, server_lm, write_rows
 
-from ragjudge.adapters import CachedChatAdapter
+from ragjudge.evaluation._runner import run_rows
+from ragjudge.lm._adapters import CachedChatAdapter
 from ragjudge.programs import Faithfulness
-from ragjudge.runner import run_rows
 from ragjudge.signatures import ExtractStatements, JudgeAnswer, JudgeStatements, default_demos
-from ragjudge.testing_server import TestServer
+from ragjudge.testing._server import TestServer
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_cached_adapter_notices_an_edited_demo() -> None:
 
 
 def test_a_configured_adapter_wins() -> None:
-    from ragjudge.adapters import default_adapter
+    from ragjudge.lm._adapters import default_adapter
 
     assert isinstance(default_adapter(), CachedChatAdapter)
     with dspy.context(adapter=dspy.JSONAdapter()):

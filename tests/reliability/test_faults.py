@@ -13,10 +13,10 @@ from _reliability_helpers import make_rows, server_lm
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragjudge.evaluation import evaluate
+from ragjudge.evaluation._evaluate import evaluate
+from ragjudge.lm._retry import backoff_delay, install_jitter, lm_options
 from ragjudge.programs import Faithfulness
-from ragjudge.retry import backoff_delay, install_jitter, lm_options
-from ragjudge.testing_server import TestServer
+from ragjudge.testing._server import TestServer
 
 
 @pytest.fixture

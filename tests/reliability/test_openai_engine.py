@@ -18,10 +18,10 @@ from dspy import lm15
 from dspy.lm15 import Message, Request
 
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm import resolve_lm
-from ragjudge.openai_engine import OpenAICompatibleEngine
+from ragjudge.lm._openai_engine import OpenAICompatibleEngine
+from ragjudge.lm._resolve import resolve_lm
 from ragjudge.programs import Faithfulness
-from ragjudge.testing_server import TestServer
+from ragjudge.testing._server import TestServer
 
 OK = {
     "id": "c1",

@@ -13,12 +13,12 @@ import pytest
 from _reliability_helpers import make_rows
 from dspy.clients.disk_serialization import DeserializationError
 
-from ragjudge.cache import FILENAME, ResponseCache, SQLiteStore, configure_cache
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm import resolve_lm
+from ragjudge.lm._cache import FILENAME, ResponseCache, SQLiteStore, configure_cache
+from ragjudge.lm._resolve import resolve_lm
 from ragjudge.programs import Faithfulness
 from ragjudge.programs._base import judge_inputs
-from ragjudge.testing_server import TestServer
+from ragjudge.testing._server import TestServer
 
 
 @pytest.fixture(autouse=True)

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from _reliability_helpers import PYTHON, cli_env, make_rows, server_lm, write_rows
 
+from ragjudge.evaluation._runner import ResumeError, read_results, run_rows
 from ragjudge.programs import Faithfulness
-from ragjudge.results import JudgeResult
-from ragjudge.runner import ResumeError, read_results, run_rows
-from ragjudge.testing_server import TestServer
+from ragjudge.programs._results import JudgeResult
+from ragjudge.testing._server import TestServer
 
 
 def _ids(path: Path) -> list[str]:
@@ -130,7 +130,7 @@ def test_parquet_output_resumes_through_a_partial_file(tmp_path: Path) -> None:
 
 def _start_server_process(delay: float) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [PYTHON, "-m", "ragjudge.testing_server", "--delay", str(delay), "--max-seconds", "120"],
+        [PYTHON, "-m", "ragjudge.testing._server", "--delay", str(delay), "--max-seconds", "120"],
         stdout=subprocess.PIPE,
         text=True,
         env=cli_env(),

@@ -11,7 +11,7 @@ import pytest
 from _reliability_helpers import make_rows, server_lm
 
 from ragjudge.programs import Faithfulness
-from ragjudge.testing_server import TestServer
+from ragjudge.testing._server import TestServer
 
 
 def _post(url: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:

@@ -12,10 +12,10 @@ import optuna
 import pytest
 from optuna.distributions import distribution_to_json
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 from ragjudge.optimize._report import CompileReport, RowPrediction, StudySummary, TrialRecord
-from ragjudge.results import JudgeResult, StatementResult
-from ragjudge.stats import agreement
+from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.stats._agreement import agreement
 
 #: Text that would run script or fetch from the network if the report did not escape it.
 HOSTILE = (

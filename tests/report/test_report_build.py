@@ -13,9 +13,10 @@ import pytest
 from conftest import HOSTILE, make_compile_report, make_summary
 from optuna.trial import TrialState
 
-from ragjudge.data import GoldRecord
-from ragjudge.evaluation import agreement_of
+from ragjudge.data._gold import GoldRecord
+from ragjudge.evaluation._evaluate import agreement_of
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.programs._results import JudgeResult
 from ragjudge.report import build_report, rebuild_study, study_figures, write_report
 from ragjudge.report._data import (
     Variant,
@@ -23,7 +24,6 @@ from ragjudge.report._data import (
     variant_from_predictions,
     worst_disagreements,
 )
-from ragjudge.results import JudgeResult
 
 Judged = tuple[list[GoldRecord], list[JudgeResult], list[JudgeResult]]
 

@@ -175,7 +175,7 @@ def test_report_with_an_lm_over_http(
     compiled_judge_file: Path, sample_path: Path, tmp_path: Path
 ) -> None:
     """The real client stack (dspy.LM over HTTP to a local OpenAI-compatible server)."""
-    from ragjudge.testing_server import TestServer
+    from ragjudge.testing._server import TestServer
 
     out = tmp_path / "lm.html"
     with TestServer(delay=0.0) as server:

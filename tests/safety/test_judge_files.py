@@ -15,7 +15,7 @@ import pytest
 
 from ragjudge.exceptions import ModifiedJudgeError, SerializationError
 from ragjudge.programs import Faithfulness
-from ragjudge.serialization import _checksum, load
+from ragjudge.programs._serialization import _checksum, load
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -12,10 +12,10 @@ import re
 
 import pytest
 
+from ragjudge.lm._safety import fence, fence_value
 from ragjudge.programs import Faithfulness
-from ragjudge.safety import fence, fence_value
 from ragjudge.signatures import ExtractStatements, JudgeAnswer, JudgeStatements
-from ragjudge.testing import ScriptedEngine, scripted_lm
+from ragjudge.testing._scripted import ScriptedEngine, scripted_lm
 
 QUESTION = "Where was Marie Curie born?"
 CONTEXT = "Marie Curie was born in Warsaw, in Poland, in 1867. She moved to Paris in 1891."

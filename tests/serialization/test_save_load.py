@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import ragjudge
-from ragjudge.serialization import FORMAT_VERSION, _checksum
+from ragjudge.programs._serialization import FORMAT_VERSION, _checksum
 
 
 def _save(tmp_path: Path, judge: ragjudge.Judge | None = None) -> Path:

@@ -10,9 +10,9 @@ import pytest
 from ragjudge import AnswerRelevancy, ConfigurationError, ContextRecall, Faithfulness
 from ragjudge.programs import Judge
 from ragjudge.programs import relevancy as relevancy_module
-from ragjudge.serialization import load
+from ragjudge.programs._serialization import load
 from ragjudge.signatures.rubric import LENGTH_NOTE
-from ragjudge.testing import scripted_lm
+from ragjudge.testing._scripted import scripted_lm
 
 Q = "Where was Albert Einstein born?"
 CTX = ["Albert Einstein was born in Ulm, Germany, in 1879.", "He died in Princeton in 1955."]

@@ -9,10 +9,10 @@ import pytest
 
 from ragjudge import AnswerRelevancy, ContextRecall, Faithfulness, Suite
 from ragjudge.cli import main
-from ragjudge.data import load_gold
-from ragjudge.derived_gold import derive_gold, derive_recall, derive_relevancy, derived_label
+from ragjudge.data._derived import derive_gold, derive_recall, derive_relevancy, derived_label
+from ragjudge.data._gold import load_gold
 from ragjudge.offline.tasks import is_noncommittal, lexical_similarity, to_rating
-from ragjudge.stats import auroc
+from ragjudge.stats._agreement import auroc
 
 Q = "Where was Albert Einstein born?"
 CTX = ["Albert Einstein was born in Ulm, Germany, in 1879."]

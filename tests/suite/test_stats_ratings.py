@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from ragjudge.data import GoldRecord
-from ragjudge.evaluation import agreement_of, gold_label, rating_stats
-from ragjudge.results import JudgeResult
-from ragjudge.stats import krippendorff_alpha, rating_agreement
+from ragjudge.data._gold import GoldRecord
+from ragjudge.evaluation._evaluate import agreement_of, gold_label, rating_stats
+from ragjudge.programs._results import JudgeResult
+from ragjudge.stats._agreement import krippendorff_alpha, rating_agreement
 
 NAN = math.nan
 # Krippendorff (2011), "Computing Krippendorff's alpha-reliability", the 4 observers x 12 units
@@ -103,7 +103,12 @@ def test_rating_stats_between_repeats() -> None:
 
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
 def test_vectorized_bootstrap_equals_recomputing_each_sample(level: str) -> None:
-    from ragjudge.stats import _alpha_from_counts, _boot_alphas, _boot_spearman, _pairable_counts
+    from ragjudge.stats._agreement import (
+        _alpha_from_counts,
+        _boot_alphas,
+        _boot_spearman,
+        _pairable_counts,
+    )
 
     rng = np.random.default_rng(3)
     for _ in range(5):

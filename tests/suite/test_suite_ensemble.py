@@ -16,8 +16,8 @@ from ragjudge import (
     Suite,
 )
 from ragjudge.exceptions import SerializationError
-from ragjudge.serialization import load
-from ragjudge.testing import ScriptedEngine, scripted_lm
+from ragjudge.programs._serialization import load
+from ragjudge.testing._scripted import ScriptedEngine, scripted_lm
 
 Q = "Where was Albert Einstein born?"
 CTX = ["Albert Einstein was born in Ulm, Germany, in 1879."]

@@ -14,7 +14,7 @@ exponential backoff (half the backoff fixed, half random); a `Retry-After` hint 
 retries it once through its JSON fallback; after that the row carries `error`.
 
 Example:
-    >>> from ragjudge.retry import install_jitter, lm_options
+    >>> from ragjudge.lm._retry import install_jitter, lm_options
     >>> install_jitter()
     True
     >>> lm_options(max_retries=5, timeout=30)
@@ -139,7 +139,7 @@ def lm_options(*, max_retries: int | None = None, timeout: float | None = None) 
         timeout: Seconds each attempt may take; None keeps the engine's default.
 
     Returns:
-        Keyword arguments for `dspy.LM` / `ragjudge.lm.resolve_lm`.
+        Keyword arguments for `dspy.LM` / `ragjudge.lm._resolve.resolve_lm`.
 
     Raises:
         ConfigurationError: For a negative retry count or a non-positive timeout.

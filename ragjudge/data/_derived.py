@@ -32,7 +32,7 @@ Every derived row has `faithful=None` (so it never counts as a faithfulness labe
 from human labels.
 
 Example:
-    >>> from ragjudge.data import GoldRecord
+    >>> from ragjudge.data._gold import GoldRecord
     >>> rows = [GoldRecord(id="a", task="qa", source="s", question="Where is Ulm?",
     ...                    answer="In Germany.", meta={"group_id": "1"}),
     ...         GoldRecord(id="b", task="qa", source="s", question="Who wrote Faust?",
@@ -48,7 +48,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 
 __all__ = [
     "DERIVED_METRICS",

@@ -8,7 +8,7 @@ the Hugging Face Hub is switched to offline mode before loading.
 Install: `pip install "ragjudge[embeddings]"` (CPU build of torch, pinned `torch==2.13.0`).
 
 Example:
-    >>> from ragjudge.embeddings import EmbeddingSimilarity     # doctest: +SKIP
+    >>> from ragjudge.offline.embeddings import EmbeddingSimilarity     # doctest: +SKIP
     >>> sim = EmbeddingSimilarity()                              # doctest: +SKIP
     >>> sim(answer="Paris is in France. It has 9 moons.",
     ...     contexts=["Paris is the capital of France."])        # doctest: +SKIP

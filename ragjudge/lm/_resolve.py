@@ -8,9 +8,13 @@ from typing import Any
 
 import dspy
 
+from ragjudge.lm._openai_engine import (
+    OPENAI_COMPATIBLE_PREFIXES,
+    OpenAICompatibleEngine,
+    uses_proxy,
+)
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import OfflineParams
-from ragjudge.openai_engine import OPENAI_COMPATIBLE_PREFIXES, OpenAICompatibleEngine, uses_proxy
 
 __all__ = ["CONNECTION_KEYS", "LOCAL", "describe_lm", "offline_lm", "resolve_lm"]
 

@@ -8,7 +8,7 @@ produces are byte-identical to `dspy.ChatAdapter`'s (so DSPy's response cache ke
 change), and parsing, the JSON-adapter fallback for unparseable output and everything else are
 ChatAdapter's own.
 
-It also fences every input and demo value (`ragjudge.safety.fence_value`): judged text cannot
+It also fences every input and demo value (`ragjudge.lm._safety.fence_value`): judged text cannot
 forge a `[[ ## field ## ]]` header, whichever field it reaches (statements an LM extracted
 included). For text without such headers the prompt is unchanged.
 
@@ -34,7 +34,7 @@ from dspy.adapters.types.base_type import Type as DspyType
 from dspy.adapters.utils import apply_output_field_defaults, format_field_value, parse_value
 from dspy.utils.exceptions import AdapterParseError
 
-from ragjudge.safety import fence_value
+from ragjudge.lm._safety import fence_value
 
 __all__ = ["CachedChatAdapter", "default_adapter"]
 

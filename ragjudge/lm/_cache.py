@@ -24,7 +24,7 @@ calls through DSPy. It is used exactly when the LM's response cache is (ragjudge
 installed, the LM's `cache=True`), so `--no-cache` and the offline judge bypass it too.
 
 Example:
-    >>> from ragjudge.cache import configure_cache
+    >>> from ragjudge.lm._cache import configure_cache
     >>> cache = configure_cache(cache_dir="/tmp/ragjudge-cache")  # doctest: +SKIP
     >>> cache.disk_cache.flush()  # doctest: +SKIP
 """
@@ -52,7 +52,7 @@ import orjson
 from dspy.clients.cache import Cache
 
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm import CONNECTION_KEYS
+from ragjudge.lm._resolve import CONNECTION_KEYS
 
 __all__ = [
     "ResponseCache",

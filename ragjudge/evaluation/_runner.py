@@ -29,12 +29,12 @@ from typing import IO, Any
 
 import pydantic
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import RagJudgeError
 from ragjudge.programs._base import Judge
-from ragjudge.results import JudgeResult
+from ragjudge.programs._results import JudgeResult
 
-__all__ = ["ResumeError", "read_results", "result_record", "run_rows"]
+__all__ = ["ResumeError", "read_results", "result_record", "run_rows", "write_results"]
 
 logger = logging.getLogger(__name__)
 
@@ -262,8 +262,6 @@ def run_rows(
         writer.close()
     complete = _complete(results)
     if final_parquet is not None:
-        from ragjudge.evaluation import write_results
-
         write_results(final_parquet, rows, complete)
         stream.unlink()
     return complete
@@ -298,3 +296,25 @@ def _complete(results: list[JudgeResult | None]) -> list[JudgeResult]:
     if missing:
         raise RuntimeError(f"{len(missing)} rows were not judged (first index {missing[0]})")
     return [r for r in results if r is not None]
+
+
+def write_results(
+    path: str | os.PathLike[str], rows: Sequence[GoldRecord], results: Sequence[JudgeResult]
+) -> None:
+    """Write per-row results as JSONL or Parquet (by the file suffix)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    records = [result_record(row, res) for row, res in zip(rows, results, strict=True)]
+    if target.suffix == ".parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        flat = [
+            {**r, "statements": json.dumps(r["statements"]), "details": json.dumps(r["details"])}
+            for r in records
+        ]
+        pq.write_table(pa.Table.from_pylist(flat), target)
+        return
+    with target.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, allow_nan=False) + "\n")

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import pydantic
 
-from ragjudge.data import GoldRecord
+from ragjudge.data._gold import GoldRecord
+from ragjudge.evaluation._runner import run_rows
 from ragjudge.programs._base import Judge
-from ragjudge.results import JudgeResult
-from ragjudge.runner import run_rows
-from ragjudge.stats import Agreement, RatingAgreement, agreement, rating_agreement
+from ragjudge.programs._results import JudgeResult
+from ragjudge.stats._agreement import Agreement, RatingAgreement, agreement, rating_agreement
 
 __all__ = [
     "EvaluationReport",
@@ -25,7 +23,6 @@ __all__ = [
     "evaluate",
     "gold_label",
     "rating_stats",
-    "write_results",
 ]
 
 
@@ -41,7 +38,7 @@ class EvaluationReport(pydantic.BaseModel):
     agreement: Agreement | None
     by_source: dict[str, Agreement] = pydantic.Field(default_factory=dict)
     #: Where the labels come from: "human" (the rows' `faithful` labels) or "derived" (rules
-    #: of `ragjudge.derived_gold`); the two are never mixed in one report.
+    #: of `ragjudge.data._derived`); the two are never mixed in one report.
     labels: str = "human"
     #: Krippendorff's alpha / Spearman: "judge_vs_gold", "judge_vs_gold_score",
     #: "between_repeats" (see `rating_stats`).
@@ -89,8 +86,8 @@ class EvaluationReport(pydantic.BaseModel):
 
 def gold_label(row: GoldRecord, metric: str = "faithfulness") -> int | None:
     """The row's label for `metric`: its human `faithful` label for faithfulness, its derived
-    label (`ragjudge.derived_gold`) for the other metrics; None where it has none."""
-    from ragjudge.derived_gold import derived_label, is_derived
+    label (`ragjudge.data._derived`) for the other metrics; None where it has none."""
+    from ragjudge.data._derived import derived_label, is_derived
 
     if metric == "faithfulness":
         return None if is_derived(row) else row.faithful
@@ -116,7 +113,7 @@ def rating_stats(
     Returns:
         The statistics that apply, by name.
     """
-    from ragjudge.derived_gold import derived_label
+    from ragjudge.data._derived import derived_label
 
     out: dict[str, RatingAgreement] = {}
     pairs = [
@@ -234,7 +231,7 @@ def evaluate(
         concurrency: Items judged at once.
         on_result: Called as each item finishes.
         n_boot: Bootstrap resamples for the intervals.
-        out: Stream per-row results to this `.jsonl`/`.parquet` file (see `ragjudge.runner`).
+        out: Stream per-row results to this `.jsonl`/`.parquet` file (see `run_rows`).
         resume: Keep the rows already in `out` and judge only the others.
 
     Returns:
@@ -265,34 +262,3 @@ def evaluate(
         error_messages=dict(Counter(r.error for r in results if r.error).most_common(5)),
     )
     return results, report
-
-
-def write_results(
-    path: str | os.PathLike[str], rows: Sequence[GoldRecord], results: Sequence[JudgeResult]
-) -> None:
-    """Write per-row results as JSONL or Parquet (by the file suffix)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    records = [result_record(row, res) for row, res in zip(rows, results, strict=True)]
-    if target.suffix == ".parquet":
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        flat = [
-            {**r, "statements": json.dumps(r["statements"]), "details": json.dumps(r["details"])}
-            for r in records
-        ]
-        pq.write_table(pa.Table.from_pylist(flat), target)
-        return
-    with target.open("w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, allow_nan=False) + "\n")
-
-
-def result_record(row: GoldRecord, result: JudgeResult) -> dict[str, Any]:
-    """One output line: the result plus the row's id, source and label."""
-    record = json.loads(result.model_dump_json())
-    record["id"] = row.id
-    record["source"] = row.source
-    record["gold"] = row.faithful
-    return record

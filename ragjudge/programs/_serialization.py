@@ -179,10 +179,7 @@ def load(path: str | os.PathLike[str], *, trust_modified: bool = False) -> Judge
     Example:
         >>> judge = load("judges/faithfulness.json")  # doctest: +SKIP
     """
-    # Importing the judges fills the registry.
-    import ragjudge.programs
-    import ragjudge.programs.deterministic  # noqa: F401
-
+    # The judges register themselves when `ragjudge.programs` (this module's package) is imported.
     name = os.fspath(path)
     try:
         raw = Path(name).read_text(encoding="utf-8")

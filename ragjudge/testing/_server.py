@@ -12,7 +12,7 @@ against a server with a known latency and known faults, without any network:
 - bounded: it stops after `max_requests` requests or `max_seconds` seconds;
 - `GET /stats` returns the request counters as JSON.
 
-Run it as a process (`python -m ragjudge.testing_server --delay 0.1`; it prints
+Run it as a process (`python -m ragjudge.testing --delay 0.1`; it prints
 `{"port": N, ...}` on its first stdout line) or in-process with `TestServer`.
 
 Example:
@@ -349,7 +349,7 @@ def _request_from_openai(data: dict[str, Any]) -> Request:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the server until its limits are reached; print its port as JSON first."""
     parser = argparse.ArgumentParser(
-        prog="python -m ragjudge.testing_server",
+        prog="python -m ragjudge.testing",
         description="A local OpenAI-compatible test server (127.0.0.1 only).",
     )
     parser.add_argument("--port", type=int, default=0)

@@ -1,0 +1,16 @@
+"""Gold rows: reading and validating labeled data, and labels derived from it for other metrics."""
+
+from ragjudge.data._derived import DERIVED_METRICS, derive_gold, derived_label, is_derived
+from ragjudge.data._gold import FIELDS, GoldRecord, gold_fingerprint, load_gold, parse_mapping
+
+__all__ = [
+    "DERIVED_METRICS",
+    "FIELDS",
+    "GoldRecord",
+    "derive_gold",
+    "derived_label",
+    "gold_fingerprint",
+    "is_derived",
+    "load_gold",
+    "parse_mapping",
+]

@@ -1,0 +1,144 @@
+"""The package layout: no import circles (lazy imports inside functions included), and the
+public API that the move into subpackages kept."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import ragjudge
+
+PACKAGE = Path(ragjudge.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imported(tree: ast.AST, name: str, is_package: bool, modules: set[str]) -> set[str]:
+    """Every ragjudge module that `name` imports at run time, at any depth of its code."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative (the project bans them, but resolve them anyway)
+                anchor = name if is_package else name.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    anchor = anchor.rpartition(".")[0]
+                base = f"{anchor}.{base}".strip(".")
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module":
+            if node.args and isinstance(node.args[0], ast.Constant):
+                found.add(str(node.args[0].value))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return {m for m in found if m in modules}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules its import runs, parent packages included.
+
+    Importing `a.b.c` runs `a/__init__` and `a/b/__init__` first, except those the importer is
+    itself inside (they are already being imported when its code runs)."""
+    paths = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        targets = _imported(ast.parse(path.read_text()), name, path.name == "__init__.py", set(paths))
+        edges: set[str] = set()
+        for target in targets:
+            parts = target.split(".")
+            for i in range(1, len(parts) + 1):
+                prefix = ".".join(parts[:i])
+                if prefix in paths and not (name == prefix or name.startswith(prefix + ".")):
+                    edges.add(prefix)
+        graph[name] = edges - {name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_no_import_circles() -> None:
+    found = circles(import_graph())
+    assert not found, "import circles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_the_checker_sees_a_lazy_circle() -> None:
+    graph = {"a": {"b"}, "b": set(), "c": set()}
+    assert circles(graph) == []
+    tree = ast.parse("def f():\n    from b import x\n")
+    graph["a"] = _imported(tree, "a", False, {"a", "b"})
+    graph["b"] = _imported(ast.parse("import a\n"), "b", False, {"a", "b"})
+    assert circles(graph) == [["a", "b"]]
+    skipped = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import b\n"
+    assert _imported(ast.parse(skipped), "a", False, {"a", "b"}) == set()
+
+
+def test_no_loose_modules_at_the_package_root() -> None:
+    loose = sorted(p.stem for p in PACKAGE.glob("*.py"))
+    assert loose == ["__init__", "__main__", "_version", "exceptions"]
+
+
+@pytest.mark.parametrize("package", ["lm", "data", "evaluation", "stats", "testing", "programs"])
+def test_subpackages_reexport_with_all(package: str) -> None:
+    module = importlib.import_module(f"ragjudge.{package}")
+    assert len(set(module.__all__)) == len(module.__all__)
+    for name in module.__all__:
+        assert getattr(module, name) is not None
