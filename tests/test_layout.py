@@ -68,7 +68,9 @@ def import_graph() -> dict[str, set[str]]:
     paths = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
-        targets = _imported(ast.parse(path.read_text()), name, path.name == "__init__.py", set(paths))
+        targets = _imported(
+            ast.parse(path.read_text()), name, path.name == "__init__.py", set(paths)
+        )
         edges: set[str] = set()
         for target in targets:
             parts = target.split(".")
