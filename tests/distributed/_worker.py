@@ -5,7 +5,9 @@ Usage: python _worker.py LOGFILE SLEEP -- <ragjudge compile arguments>
 Each trial this process evaluates is logged as `<pid> start <number>` before its objective runs,
 `<pid> mid <number>` once the objective has chosen the trial's parameters and scored them (its
 first `set_user_attr`), then SLEEP seconds pass, and `<pid> finish <number>` after it returns;
-so a test can kill the process while a trial with known parameters is running.
+so a test can kill the process while a trial with known parameters is running. SLEEP `hang`
+finishes one trial (pausing 0.5 s) and then stays at the "mid" point of the next one until the
+process is killed, so the test does not race the other worker for trials.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ def _log(path: str, event: str, number: int) -> None:
 
 def run(argv: list[str]) -> int:
     """Patch `Study.optimize` to log trials, then run the CLI."""
-    log, sleep = argv[0], float(argv[1])
+    log, hang = argv[0], argv[1] == "hang"
+    sleep = 0.5 if hang else float(argv[1])
     args = argv[argv.index("--") + 1 :]
     original = optuna.study.Study.optimize
 
@@ -53,6 +56,8 @@ def run(argv: list[str]) -> int:
             paused.add(self.number)
             _log(log, "mid", self.number)
             time.sleep(sleep)
+            while hang and len(paused) > 1:  # inside its second trial: wait to be killed
+                time.sleep(1)
 
     optuna.trial.Trial.set_user_attr = set_user_attr  # type: ignore[method-assign]
     return main(args)

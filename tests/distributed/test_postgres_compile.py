@@ -82,12 +82,18 @@ def _events(log: Path) -> list[tuple[int, str, int]]:
     return out
 
 
-def _wait_for(predicate: object, timeout: float, what: str) -> None:
+def _wait_for(predicate: object, timeout: float, what: str, proc: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():  # type: ignore[operator]
             return
+        if proc.poll() is not None:  # it died: show why instead of waiting out the clock
+            _, err = proc.communicate()
+            raise AssertionError(
+                f"worker exited ({proc.returncode}) before {what}: {err.decode()[-2000:]}"
+            )
         time.sleep(0.05)
+    proc.kill()
     raise AssertionError(f"timed out waiting for {what}")
 
 
@@ -103,12 +109,12 @@ def test_two_workers_one_killed_mid_trial(tmp_path: Path) -> None:
     study = f"ragjudge-test-{uuid.uuid4().hex[:10]}"
     log = tmp_path / "trials.log"
 
-    def worker(name: str, sleep: float) -> subprocess.Popen[bytes]:
+    def worker(name: str, sleep: str) -> subprocess.Popen[bytes]:
         cmd = [
             sys.executable,
             str(WORKER),
             str(log),
-            str(sleep),
+            sleep,
             "--",
             "compile",
             "--gold",
@@ -128,19 +134,29 @@ def test_two_workers_one_killed_mid_trial(tmp_path: Path) -> None:
             cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
         )
 
-    # The survivor keeps working for longer than the storage's heartbeat grace period (20 s)
-    # after the kill, so it sees the victim's trial go stale, fails it and retries it.
-    survivor = worker("survivor", 1.5)
-    victim = worker("victim", 0.6)
+    # The victim finishes one trial and then stays inside its second one (see _worker.py); the
+    # survivor starts once the victim is there, so neither can take all the trials before the
+    # other is up, however slow the machine. The survivor keeps working for longer than the
+    # storage's heartbeat grace period (20 s) after the kill, so it sees the victim's trial go
+    # stale, fails it and retries it.
+    victim = worker("victim", "hang")
+    survivor: subprocess.Popen[bytes] | None = None
     try:
-        # Kill the victim once it has finished a trial and is inside the next one.
+
         def victim_mid_trial() -> bool:
             mine = [(e, n) for pid, e, n in _events(log) if pid == victim.pid]
             finished = [n for e, n in mine if e == "finish"]
             return bool(finished) and mine[-1][0] == "mid"
 
-        _wait_for(victim_mid_trial, 240, "the victim to start a second trial")
-        victim.send_signal(signal.SIGKILL)  # it pauses 0.6 s at "mid": killed mid-trial
+        _wait_for(victim_mid_trial, 300, "the victim to start a second trial", victim)
+        survivor = worker("survivor", "1.5")
+        started = survivor
+
+        def survivor_finished_one() -> bool:
+            return any(pid == started.pid and e == "finish" for pid, e, _ in _events(log))
+
+        _wait_for(survivor_finished_one, 300, "the survivor to finish a trial", survivor)
+        victim.send_signal(signal.SIGKILL)  # it waits at "mid": killed mid-trial
         victim.wait(timeout=30)
         last_event, killed_trial = [(e, n) for pid, e, n in _events(log) if pid == victim.pid][-1]
         assert last_event == "mid"
@@ -154,7 +170,7 @@ def test_two_workers_one_killed_mid_trial(tmp_path: Path) -> None:
         assert survivor.returncode == 0, err.decode()[-2000:]
     finally:
         for proc in (victim, survivor):
-            if proc.poll() is None:
+            if proc is not None and proc.poll() is None:
                 proc.kill()
                 proc.wait()
 
