@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
+from ragjudge.offline.numbers import Quantity, number_values, same_slot, supports
+from ragjudge.offline.statements import is_hedged
 from ragjudge.offline.text import (
     ANTONYMS,
     Token,
@@ -49,6 +51,10 @@ STATEMENT_FEATURES: tuple[str, ...] = (
     "negation_removed",
     "antonym_conflict",
     "log_length",
+    "number_conflict",
+    "entity_conflict",
+    "word_substitution",
+    "hedged",
 )
 
 ANSWER_FEATURES: tuple[str, ...] = (
@@ -66,6 +72,11 @@ ANSWER_FEATURES: tuple[str, ...] = (
     "any_antonym_conflict",
     "novel_from_question",
     "log_statements",
+    "any_number_conflict",
+    "any_entity_conflict",
+    "any_word_substitution",
+    "fraction_hedged",
+    "fraction_contradicted",
 )
 
 _WINDOW = 2
@@ -85,6 +96,11 @@ class ContextIndex:
         stems: Every stem (and lower-cased form) in the context.
         bigrams: Every adjacent content-stem pair in the context.
         numbers: Every normalized number in the context.
+        passage_names: Capitalized-word stems of each passage (names, weekdays, months).
+        passage_content: Content stems of each passage.
+        passage_hedged: Whether each passage hedges (may, might, plans to, ...).
+        quantities: Every quantity of the context (`number_values`).
+        passage_quantities: The quantities of each passage.
     """
 
     passages: list[str] = field(default_factory=list)
@@ -95,6 +111,11 @@ class ContextIndex:
     stems: frozenset[str] = frozenset()
     bigrams: frozenset[tuple[str, str]] = frozenset()
     numbers: frozenset[str] = frozenset()
+    passage_names: list[frozenset[str]] = field(default_factory=list)
+    passage_content: list[frozenset[str]] = field(default_factory=list)
+    passage_hedged: list[bool] = field(default_factory=list)
+    quantities: tuple[Quantity, ...] = ()
+    passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=256)
@@ -125,6 +146,11 @@ def context_index(context: str) -> ContextIndex:
                 frozenset().union(*(p.plain for p in window)),
             )
         )
+        index.passage_names.append(frozenset().union(*(p.names for p in window)))
+        index.passage_content.append(frozenset(s for p in window for s in p.content))
+        passage_text = index.passages[-1]
+        index.passage_hedged.append(is_hedged(passage_text))
+        index.passage_quantities.append(number_values(passage_text))
         for stem in {s for p in window for s in p.content}:
             index.postings.setdefault(stem, []).append(pid)
     words: set[str] = set()
@@ -135,6 +161,7 @@ def context_index(context: str) -> ContextIndex:
         words.update(p.norms)
         numbers.update(p.numbers)
         pairs.update(pairwise(p.content))
+    index.quantities = tuple(q for t in texts for q in number_values(t))
     index.stems, index.numbers, index.bigrams = (
         frozenset(words),
         frozenset(numbers),
@@ -154,6 +181,8 @@ class StatementEvidence:
         novel_numbers: Numbers of the statement absent from the context.
         negation_note: A note on a negation mismatch, or "".
         antonym_note: A note on an antonym conflict, or "".
+        conflict_note: A note on a different number, name or word in the same slot, or "".
+        hedged: Whether the statement hedges or speaks of the future where the passage does not.
     """
 
     features: list[float]
@@ -162,6 +191,15 @@ class StatementEvidence:
     novel_numbers: list[str] = field(default_factory=list)
     negation_note: str = ""
     antonym_note: str = ""
+    conflict_note: str = ""
+    hedged: bool = False
+
+    @property
+    def contradicted(self) -> bool:
+        """Whether the context contradicts the statement (negation, antonym, swapped value)."""
+        names = ("negation_added", "negation_removed", "antonym_conflict")
+        names += ("number_conflict", "entity_conflict")
+        return any(self.value(n) > 0 for n in names)
 
     def value(self, name: str) -> float:
         """One feature by name.
@@ -300,8 +338,20 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
     best_set = set(index.passage_stems[best]) if best >= 0 else set()
     weights = [token_weight(t) for t in content]
     ones = [1.0] * len(content)
-    in_ctx = [(t.stem in index.stems or t.norm in index.stems) for t in content]
-    in_best = [t.stem in best_set for t in content]
+    quantities = number_values(statement)
+    in_context_q = [any(supports(c, q) for c in index.quantities) for q in quantities]
+    best_q = index.passage_quantities[best] if best >= 0 else ()
+    in_best_q = [any(supports(c, q) for c in best_q) for q in quantities]
+    in_ctx = [
+        _number_support(t, quantities, in_context_q)
+        if t.is_number and quantities
+        else (t.stem in index.stems or t.norm in index.stems)
+        for t in content
+    ]
+    in_best = [
+        _number_support(t, quantities, in_best_q) if t.is_number and quantities else t.stem in best_set
+        for t in content
+    ]
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
     novel_numbers = _unique([t.text for t in novel if t.is_number])
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
@@ -309,6 +359,9 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
     antonym = _antonym_conflict(set(all_stems), best_set) if best >= 0 else ""
+    number_note = _number_conflict(quantities, in_context_q, best_q)
+    entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
+    hedged = is_hedged(statement) and not (best >= 0 and index.passage_hedged[best])
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,
@@ -324,6 +377,10 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         neg_removed,
         1.0 if antonym else 0.0,
         math.log1p(len(stems)),
+        1.0 if number_note else 0.0,
+        1.0 if entity_note else 0.0,
+        1.0 if word_note else 0.0,
+        1.0 if hedged else 0.0,
     ]
     return StatementEvidence(
         features=features,
@@ -332,7 +389,81 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         novel_numbers=novel_numbers,
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
+        conflict_note="; ".join(n for n in (number_note, entity_note, word_note) if n),
+        hedged=hedged,
     )
+
+
+def _number_support(token: Token, quantities: tuple[Quantity, ...], ok: list[bool]) -> bool:
+    """Whether the quantity a number token belongs to is supported (by value)."""
+    for q, supported in zip(quantities, ok, strict=True):
+        if q.start <= token.start < q.end:
+            return supported
+    return False
+
+
+def _number_conflict(
+    quantities: tuple[Quantity, ...], supported: list[bool], passage: tuple[Quantity, ...]
+) -> str:
+    """A claimed quantity the context lacks where the passage gives another in the same slot."""
+    for q, ok in zip(quantities, supported, strict=True):
+        if ok:
+            continue
+        for c in passage:
+            if same_slot(q, c):
+                return f"{_show(q)} where the passage says {_show(c)}"
+    return ""
+
+
+def _show(q: Quantity) -> str:
+    value = f"{q.low:g}" if q.low == q.high else f"{q.low:g}-{q.high:g}"
+    return f"'{value}{' ' + q.unit if q.unit else ''}'"
+
+
+_WEEKDAYS_MONTHS = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december""".split()
+)
+
+
+def _substitutions(
+    index: ContextIndex, best: int, tokens: list[Token], in_ctx: list[bool], content: list[Token]
+) -> tuple[str, str]:
+    """Words of the statement that the context lacks, where the best passage has another word
+    in the same slot (same neighbours): a swapped name/date, or a swapped word."""
+    if best < 0:
+        return "", ""
+    novel = {t.start for t, ok in zip(content, in_ctx, strict=True) if not ok and not t.is_number}
+    if not novel:
+        return "", ""
+    stems = [t.stem for t in tokens]
+    own = set(stems)
+    passage = index.passage_stems[best]
+    names = index.passage_names[best]
+    pcontent = index.passage_content[best]
+    entity = word = ""
+    for i, token in enumerate(tokens):
+        if token.start not in novel:
+            continue
+        left = stems[i - 1] if i > 0 else None
+        right = stems[i + 1] if i + 1 < len(stems) else None
+        for j, other in enumerate(passage):
+            if other in own or other not in pcontent:
+                continue
+            l_ok = left is not None and j > 0 and passage[j - 1] == left
+            r_ok = right is not None and j + 1 < len(passage) and passage[j + 1] == right
+            if not (l_ok and r_ok) and not (
+                (l_ok and tokens[i - 1].is_content) or (r_ok and tokens[i + 1].is_content)
+            ):
+                continue
+            is_name = (token.is_capital and not token.sentence_initial) or token.norm in _WEEKDAYS_MONTHS
+            note = f"'{token.text}' where the passage says '{other}'"
+            if is_name and (other in names or other in _WEEKDAYS_MONTHS):
+                entity = entity or note
+            else:
+                word = word or note
+            break
+    return entity, word
 
 
 def _negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tuple[float, float]:
@@ -414,4 +545,9 @@ def answer_features(
         max(e.value("antonym_conflict") for e in ev),
         from_question,
         math.log1p(len(evidence)),
+        max(e.value("number_conflict") for e in ev),
+        max(e.value("entity_conflict") for e in ev),
+        max(e.value("word_substitution") for e in ev),
+        sum(e.value("hedged") for e in ev) / len(ev),
+        sum(1.0 for e in ev if e.contradicted) / len(ev),
     ]
