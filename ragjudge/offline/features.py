@@ -134,6 +134,8 @@ def context_index(context: str) -> ContextIndex:
     index = ContextIndex()
     if not profiles:
         return index
+    hedged = [is_hedged(t) for t in texts]
+    quantities = [number_values(t) for t in texts]
     for i in range(max(1, len(profiles) - _WINDOW + 1)):
         window = profiles[i : i + _WINDOW]
         pid = len(index.passages)
@@ -148,9 +150,8 @@ def context_index(context: str) -> ContextIndex:
         )
         index.passage_names.append(frozenset().union(*(p.names for p in window)))
         index.passage_content.append(frozenset(s for p in window for s in p.content))
-        passage_text = index.passages[-1]
-        index.passage_hedged.append(is_hedged(passage_text))
-        index.passage_quantities.append(number_values(passage_text))
+        index.passage_hedged.append(any(hedged[i : i + _WINDOW]))
+        index.passage_quantities.append(tuple(q for qs in quantities[i : i + _WINDOW] for q in qs))
         for stem in {s for p in window for s in p.content}:
             index.postings.setdefault(stem, []).append(pid)
     words: set[str] = set()
@@ -161,7 +162,7 @@ def context_index(context: str) -> ContextIndex:
         words.update(p.norms)
         numbers.update(p.numbers)
         pairs.update(pairwise(p.content))
-    index.quantities = tuple(q for t in texts for q in number_values(t))
+    index.quantities = tuple(q for qs in quantities for q in qs)
     index.stems, index.numbers, index.bigrams = (
         frozenset(words),
         frozenset(numbers),
@@ -452,13 +453,16 @@ def _substitutions(
                 continue
             l_ok = left is not None and j > 0 and passage[j - 1] == left
             r_ok = right is not None and j + 1 < len(passage) and passage[j + 1] == right
+            is_name = (token.is_capital and not token.sentence_initial) or token.norm in _WEEKDAYS_MONTHS
+            other_name = other in names or other in _WEEKDAYS_MONTHS
             if not (l_ok and r_ok) and not (
-                (l_ok and tokens[i - 1].is_content) or (r_ok and tokens[i + 1].is_content)
+                (l_ok and tokens[i - 1].is_content)
+                or (r_ok and tokens[i + 1].is_content)
+                or (is_name and other_name and (l_ok or r_ok))
             ):
                 continue
-            is_name = (token.is_capital and not token.sentence_initial) or token.norm in _WEEKDAYS_MONTHS
             note = f"'{token.text}' where the passage says '{other}'"
-            if is_name and (other in names or other in _WEEKDAYS_MONTHS):
+            if is_name and other_name:
                 entity = entity or note
             else:
                 word = word or note

@@ -50,8 +50,9 @@ _CURRENCY_WORDS = {
 _NUM = r"\d+(?:[.,\u202f ]\d{3})*(?:[.,]\d+)?"
 _SCALE_RE = r"(?:\s*(?:hundred|thousand|million|billion|trillion|millionen|milliarden|millions|milliards|millones|bn|mn|k|m|b)\b|[万億亿千])?"
 _RANGE_SEP = r"\s*(?:-|–|—|〜|～|~|to|bis|à)\s*"
+_APPROX_BEFORE_RE = re.compile(rf"{_APPROX}\s*[$€£¥]?\s*$", re.IGNORECASE)
 _QUANTITY_RE = re.compile(
-    rf"(?P<approx>{_APPROX}\s*)?(?P<cur>[$€£¥])?\s*(?P<a>{_NUM})(?P<sa>{_SCALE_RE})"
+    rf"(?P<cur>[$€£¥]\s*)?(?P<a>{_NUM})(?P<sa>{_SCALE_RE})"
     rf"(?:(?P<sep>{_RANGE_SEP})(?P<cur2>[$€£¥])?\s*(?P<b>{_NUM})(?P<sb>{_SCALE_RE}))?"
     r"(?P<pct>\s*(?:%|percent\b|per cent\b|prozent\b|pour cent\b|por ciento\b|％))?"
     r"(?P<after>\s*[^\W\d_]+)?",
@@ -64,6 +65,9 @@ _WORD_NUMBER_RE = re.compile(
     + r"))*\b",
     re.IGNORECASE,
 )
+_HAS_DIGIT_RE = re.compile(r"\d")
+_LOWER_WORD_RE = re.compile(r"[^\W\d_]+")
+_NUMBER_WORDS = frozenset(_UNITS_WORDS)
 _UNIT_STOP = frozenset(
     "in of and or the a an to by at on for from as with is was were are be been now per".split()
 )
@@ -151,7 +155,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     """
     out: list[Quantity] = []
     taken: list[tuple[int, int]] = []
-    for m in _QUANTITY_RE.finditer(text):
+    matches = _QUANTITY_RE.finditer(text) if _HAS_DIGIT_RE.search(text) else ()
+    for m in matches:
         if m.start("a") > 0 and (text[m.start("a") - 1].isalpha() and text[m.start("a") - 1].isascii()):
             continue  # part of a word like "COVID19" or "A4"
         a = _to_float(m.group("a"))
@@ -186,9 +191,11 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         if unit.startswith("年") and kind == "year":
             unit = ""
         end = m.end("after") if unit else m.end("pct") if m.group("pct") else m.end("b") if b is not None else m.end("sa")
-        out.append(Quantity(low, high, bool(m.group("approx")), kind, unit[:12], m.start(), end))
+        approx = bool(_APPROX_BEFORE_RE.search(text, max(0, m.start() - 24), m.start()))
+        out.append(Quantity(low, high, approx, kind, unit[:12], m.start(), end))
         taken.append((m.start(), m.end()))
-    for m in _WORD_NUMBER_RE.finditer(text):
+    words = _WORD_NUMBER_RE.finditer(text) if _NUMBER_WORDS & set(_LOWER_WORD_RE.findall(text.lower())) else ()
+    for m in words:
         if any(s <= m.start() < e for s, e in taken) or m.group(0).lower() in ("a", "one"):
             continue
         value = _words_value(m.group(0))

@@ -61,7 +61,7 @@ _AUX = frozenset(
     do also then later still became becomes become remains remained plans planned intends
     aims hopes employs employed ist sind war waren hat haben hatte wird wurde kann könnte est
     sont était a ont avait sera peut pourrait es son era fue tiene tienen tenía puede podría
-    será""".split()
+    será compte emploie possède cuenta emplea posee beschäftigt zählt besitzt""".split()
 )
 _IRREGULAR_PAST = frozenset(
     """won made wrote became went took gave found led began left built held ran sold bought
@@ -74,6 +74,7 @@ _COORD_RE = re.compile(
     r"it|they|we|er|sie|il|elle|ils|él|ella)\s+\w)",
     re.IGNORECASE,
 )
+_DETERMINER_NEXT_RE = re.compile(r"[a-z]\w*s\s+(?:the|a|an|his|her|its|their|\d)\b")
 _RELATIVE_RE = re.compile(r",\s+(?:which|who|whose|where|der|die|das|qui|que|quien|que)\s+", re.I)
 _APPOSITION_RE = re.compile(
     r"^(?P<subj>(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*),\s+(?P<np>(?:a|an|the)\s+[^,]{3,80}),"
@@ -83,6 +84,11 @@ _FROM_TO_RE = re.compile(
     r"^(?P<pre>.*?)\b(?P<verb>(?:has |have |had )?(?:grown|grew|increased|rose|risen|fallen|fell|"
     r"dropped|declined|gone|went|expanded|shrunk|shrank|climbed|jumped|changed))\s+from\s+"
     r"(?P<x>.+?)\s+to\s+(?P<y>.+?)$",
+    re.IGNORECASE,
+)
+_PARTICIPLE_RE = re.compile(
+    r",\s+(?=(?:\w+ly\s+)?(?:known|regarded|considered|acknowledged|recognized|recognised|"
+    r"described|called|named|seen|credited|praised|remembered|celebrated)\b)",
     re.IGNORECASE,
 )
 _CJK_CLAUSE_RE = re.compile(r"[、，,]")
@@ -135,7 +141,7 @@ def _split_coordination(text: str) -> list[str]:
             left = piece[cursor : match.start()]
             if len(_words(left)) < _MIN_WORDS or len(_words(right)) < 2:
                 continue
-            if not (pronoun or _is_verbish(first)):
+            if not (pronoun or _is_verbish(first) or _DETERMINER_NEXT_RE.match(right)):
                 continue
             parts.append(left)
             cursor = match.end()
@@ -144,10 +150,22 @@ def _split_coordination(text: str) -> list[str]:
         for i, part in enumerate(parts):
             part = part.strip().rstrip(",")
             first = part.split(maxsplit=1)[0] if part else ""
-            if i > 0 and subject and _is_verbish(first):
+            if i > 0 and subject and (_is_verbish(first) or _DETERMINER_NEXT_RE.match(part)):
                 part = f"{subject} {part}"
             out.append(part)
     return out
+
+
+def _split_participle(text: str) -> list[str]:
+    """"X was a physicist, widely acknowledged to be ..." -> "X was widely acknowledged ..." too."""
+    match = _PARTICIPLE_RE.search(text)
+    if not match:
+        return [text]
+    left, right = text[: match.start()], text[match.end() :]
+    subject = _subject(left)
+    if not subject or len(_words(left)) < _MIN_WORDS or len(_words(right)) < 3:
+        return [text]
+    return [left, f"{subject} was {right}"]
 
 
 def _split_relative(text: str) -> list[str]:
@@ -249,7 +267,8 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
             for part in _split_apposition(piece):
                 for clause in _split_coordination(part):
                     for sub in _split_relative(clause):
-                        claims.extend(_split_from_to(sub))
+                        for atom in _split_participle(sub):
+                            claims.extend(_split_from_to(atom))
         for claim in claims:
             claim = claim.strip().strip(",;")
             if not claim or is_filler(claim):

@@ -37,6 +37,7 @@ _TOKEN_RE = re.compile(
     rf"|[^\W_{_CJK}]*[^\W\d_{_CJK}][^\W_{_CJK}]*(?:['’][^\W\d_]+)?",
     re.UNICODE,
 )
+_CJK_RE = re.compile(f"[{_CJK}]")
 _SCRIPT_RUN_RE = re.compile(r"[\u3040-\u309f]+|[\u30a0-\u30ff]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
@@ -59,6 +60,8 @@ def _surfaces(text: str) -> list[tuple[str, int]]:
     a run of ideographs longer than two becomes its overlapping character bigrams, so that
     "従業員" matches "従業員" inside "従業員がいます" and "设立" matches "设立于".
     """
+    if not _CJK_RE.search(text):
+        return [(m.group(0), m.start()) for m in _TOKEN_RE.finditer(text)]
     out: list[tuple[str, int]] = []
     for match in _TOKEN_RE.finditer(text):
         surface = match.group(0)
@@ -499,9 +502,10 @@ _FILLER_RE = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_RE = re.compile(r";\s+|:\s+(?=[A-Z])|,\s+(?:but|while|whereas|although)\s+")
-_MAX_CLAUSE_TOKENS = 6
+_MAX_CLAUSE_TOKENS = 4
 
 
+@lru_cache(maxsize=65536)
 def is_filler(sentence: str) -> bool:
     """Whether a sentence is pure filler with nothing to verify.
 
