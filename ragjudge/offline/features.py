@@ -198,8 +198,13 @@ class StatementEvidence:
     @property
     def contradicted(self) -> bool:
         """Whether the context contradicts the statement (negation, antonym, swapped value)."""
-        names = ("negation_added", "negation_removed", "antonym_conflict")
-        names += ("number_conflict", "entity_conflict")
+        names = (
+            "negation_added",
+            "negation_removed",
+            "antonym_conflict",
+            "number_conflict",
+            "entity_conflict",
+        )
         return any(self.value(n) > 0 for n in names)
 
     def value(self, name: str) -> float:
@@ -350,7 +355,9 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         for t in content
     ]
     in_best = [
-        _number_support(t, quantities, in_best_q) if t.is_number and quantities else t.stem in best_set
+        _number_support(t, quantities, in_best_q)
+        if t.is_number and quantities
+        else t.stem in best_set
         for t in content
     ]
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
@@ -453,7 +460,9 @@ def _substitutions(
                 continue
             l_ok = left is not None and j > 0 and passage[j - 1] == left
             r_ok = right is not None and j + 1 < len(passage) and passage[j + 1] == right
-            is_name = (token.is_capital and not token.sentence_initial) or token.norm in _WEEKDAYS_MONTHS
+            is_name = (
+                token.is_capital and not token.sentence_initial
+            ) or token.norm in _WEEKDAYS_MONTHS
             other_name = other in names or other in _WEEKDAYS_MONTHS
             if not (l_ok and r_ok) and not (
                 (l_ok and tokens[i - 1].is_content)

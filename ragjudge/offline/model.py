@@ -302,7 +302,9 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
             "all content words appear in the context but not together "
             f"(best passage {passage} covers {coverage:.0%})"
         )
-    notes = [n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n]
+    notes = [
+        n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n
+    ]
     if evidence.hedged:
         notes.append("a hedged or future claim the context does not make")
     if verdict == "unsure" and not evidence.contradicted:
@@ -377,7 +379,9 @@ def _prepare(rows: Sequence[Any]) -> list[_RowData]:
         answer = str(_field(row, "answer", "") or "")
         contexts = _field(row, "contexts") or []
         index = context_index("\n\n".join(str(c) for c in contexts))
-        statements = atomic_statements(question=str(_field(row, "question", "") or ""), answer=answer)
+        statements = atomic_statements(
+            question=str(_field(row, "question", "") or ""), answer=answer
+        )
         spans = [(st.start, st.end) for st in statements]
         evidence = [statement_evidence(index, st.text) for st in statements]
         data.append(

@@ -48,7 +48,10 @@ _CURRENCY_WORDS = {
     "eur": "eur", "pound": "gbp", "pounds": "gbp", "yen": "jpy", "yuan": "cny",
 }  # fmt: skip
 _NUM = r"\d+(?:[.,\u202f ]\d{3})*(?:[.,]\d+)?"
-_SCALE_RE = r"(?:\s*(?:hundred|thousand|million|billion|trillion|millionen|milliarden|millions|milliards|millones|bn|mn|k|m|b)\b|[万億亿千])?"
+_SCALE_RE = (
+    r"(?:\s*(?:hundred|thousand|million|billion|trillion|millionen|milliarden|millions|"
+    r"milliards|millones|bn|mn|k|m|b)\b|[万億亿千])?"
+)
 _RANGE_SEP = r"\s*(?:-|–|—|〜|～|~|to|bis|à)\s*"
 _APPROX_BEFORE_RE = re.compile(rf"{_APPROX}\s*[$€£¥]?\s*$", re.IGNORECASE)
 _QUANTITY_RE = re.compile(
@@ -129,7 +132,14 @@ def _words_value(text: str) -> float | None:
             continue
         if word in _UNITS_WORDS:
             value = _UNITS_WORDS[word]
-            if value in (100, 1000) and word in ("hundert", "tausend", "cent", "mille", "cien", "mil"):
+            if value in (100, 1000) and word in (
+                "hundert",
+                "tausend",
+                "cent",
+                "mille",
+                "cien",
+                "mil",
+            ):
                 current = (current or 1) * value
             else:
                 current += value
@@ -157,7 +167,9 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     taken: list[tuple[int, int]] = []
     matches = _QUANTITY_RE.finditer(text) if _HAS_DIGIT_RE.search(text) else ()
     for m in matches:
-        if m.start("a") > 0 and (text[m.start("a") - 1].isalpha() and text[m.start("a") - 1].isascii()):
+        if m.start("a") > 0 and (
+            text[m.start("a") - 1].isalpha() and text[m.start("a") - 1].isascii()
+        ):
             continue  # part of a word like "COVID19" or "A4"
         a = _to_float(m.group("a"))
         if a is None:
@@ -190,11 +202,23 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             kind = "number"
         if unit.startswith("年") and kind == "year":
             unit = ""
-        end = m.end("after") if unit else m.end("pct") if m.group("pct") else m.end("b") if b is not None else m.end("sa")
+        end = (
+            m.end("after")
+            if unit
+            else m.end("pct")
+            if m.group("pct")
+            else m.end("b")
+            if b is not None
+            else m.end("sa")
+        )
         approx = bool(_APPROX_BEFORE_RE.search(text, max(0, m.start() - 24), m.start()))
         out.append(Quantity(low, high, approx, kind, unit[:12], m.start(), end))
         taken.append((m.start(), m.end()))
-    words = _WORD_NUMBER_RE.finditer(text) if _NUMBER_WORDS & set(_LOWER_WORD_RE.findall(text.lower())) else ()
+    words = (
+        _WORD_NUMBER_RE.finditer(text)
+        if _NUMBER_WORDS & set(_LOWER_WORD_RE.findall(text.lower()))
+        else ()
+    )
     for m in words:
         if any(s <= m.start() < e for s, e in taken) or m.group(0).lower() in ("a", "one"):
             continue

@@ -157,7 +157,7 @@ def _split_coordination(text: str) -> list[str]:
 
 
 def _split_participle(text: str) -> list[str]:
-    """"X was a physicist, widely acknowledged to be ..." -> "X was widely acknowledged ..." too."""
+    """Split off a participial phrase: "X was a physicist, widely acknowledged to be ..."."""
     match = _PARTICIPLE_RE.search(text)
     if not match:
         return [text]
@@ -242,7 +242,10 @@ def _resolve(text: str, antecedent: str) -> str:
     suffix = _PRONOUNS.get(word.lower())
     if suffix is None:
         return text
-    if word.lower() in ("es", "sie", "il", "elle", "it", "this") and not text[match.end() :].strip():
+    if (
+        word.lower() in ("es", "sie", "il", "elle", "it", "this")
+        and not text[match.end() :].strip()
+    ):
         return text
     return antecedent + suffix + text[match.end() :]
 

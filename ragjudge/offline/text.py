@@ -38,7 +38,9 @@ _TOKEN_RE = re.compile(
     re.UNICODE,
 )
 _CJK_RE = re.compile(f"[{_CJK}]")
-_SCRIPT_RUN_RE = re.compile(r"[\u3040-\u309f]+|[\u30a0-\u30ff]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_SCRIPT_RUN_RE = re.compile(
+    r"[\u3040-\u309f]+|[\u30a0-\u30ff]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
+)
 
 
 def is_cjk(char: str) -> bool:
@@ -50,7 +52,9 @@ def is_cjk(char: str) -> bool:
     Returns:
         True for hiragana, katakana and CJK ideographs.
     """
-    return "\u3040" <= char <= "\u30ff" or "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+    return (
+        "\u3040" <= char <= "\u30ff" or "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+    )
 
 
 def _surfaces(text: str) -> list[tuple[str, int]]:
@@ -75,6 +79,8 @@ def _surfaces(text: str) -> list[tuple[str, int]]:
             else:
                 out.append((piece, offset))
     return out
+
+
 _NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
@@ -123,6 +129,7 @@ def _is_negation_norm(norm: str) -> bool:
     if norm in NEGATIONS or norm.endswith("n't"):
         return True
     return bool(norm) and is_cjk(norm[0]) and any(n in norm for n in _CJK_NEGATIONS)
+
 
 _ANTONYM_PAIRS = """increase decrease|increase decline|increase reduce|rise fall|rise drop
 rise decline|grow shrink|grow decline|gain loss|gain lose|win lose|win loss|up down
@@ -304,11 +311,7 @@ def _word_info(surface: str) -> tuple[str, str, bool, bool]:
     number = is_digit or lower in _NUMBER_WORDS
     if lower in _NUMBER_WORDS:
         norm = _NUMBER_WORDS[lower]
-    content = (
-        norm not in STOPWORDS
-        and not _is_negation_norm(norm)
-        and (number or len(norm) > 1)
-    )
+    content = norm not in STOPWORDS and not _is_negation_norm(norm) and (number or len(norm) > 1)
     return norm, (norm if number else stem(norm)), number, content
 
 

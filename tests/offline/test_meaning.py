@@ -36,7 +36,10 @@ def _statements(answer: str, question: str = "") -> list[str]:
 def test_mastra_company_example_is_fully_supported() -> None:
     result = ragjudge.Faithfulness()(
         question="",
-        contexts=["The company was established in 1995.", "Currently employs around 450-550 people."],
+        contexts=[
+            "The company was established in 1995.",
+            "Currently employs around 450-550 people.",
+        ],
         answer="The company was founded in 1995 and has 500 employees.",
     )
     assert result.score == 1.0
@@ -105,7 +108,11 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
         (
             "Where is the Louvre?",
             "The Louvre is in Paris. It opened in 1793 and houses the Mona Lisa.",
-            ["The Louvre is in Paris.", "The Louvre opened in 1793", "The Louvre houses the Mona Lisa."],
+            [
+                "The Louvre is in Paris.",
+                "The Louvre opened in 1793",
+                "The Louvre houses the Mona Lisa.",
+            ],
         ),
         (
             "",
@@ -115,7 +122,10 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
         (
             "Tell me about Ada Lovelace.",
             "She wrote the first algorithm; her notes were published in 1843.",
-            ["Ada Lovelace wrote the first algorithm", "Ada Lovelace's notes were published in 1843."],
+            [
+                "Ada Lovelace wrote the first algorithm",
+                "Ada Lovelace's notes were published in 1843.",
+            ],
         ),
         (
             "",
@@ -177,21 +187,56 @@ def test_same_slot_needs_the_same_unit() -> None:
 
 CASES: list[tuple[str, str, str, str]] = [
     # (capability, context, statement, verdict)
-    ("paraphrase", "The firm was established in 1990 in Oslo.", "The company was founded in 1990.", "yes"),
-    ("paraphrase", "The novel was written by Jane Austen.", "Jane Austen is the author of the novel.", "yes"),
+    (
+        "paraphrase",
+        "The firm was established in 1990 in Oslo.",
+        "The company was founded in 1990.",
+        "yes",
+    ),
+    (
+        "paraphrase",
+        "The novel was written by Jane Austen.",
+        "Jane Austen is the author of the novel.",
+        "yes",
+    ),
     ("paraphrase", "Sales grew by 5% last year.", "Sales increased by 5% last year.", "yes"),
     ("numbers", "The bridge is about 1,200 meters long.", "The bridge is 1200 meters long.", "yes"),
     ("numbers", "The deal was worth $4.2 million.", "The deal was worth 4,200,000 dollars.", "yes"),
     ("numbers", "The team has five hundred members.", "The team has 500 members.", "yes"),
     ("contradiction", "The bridge opened in 1932.", "The bridge opened in 1936.", "no"),
-    ("contradiction", "The meeting took place on Monday in Berlin.", "The meeting took place on Friday in Berlin.", "no"),
-    ("contradiction", "The film was directed by Steven Spielberg.", "The film was directed by George Lucas.", "no"),
+    (
+        "contradiction",
+        "The meeting took place on Monday in Berlin.",
+        "The meeting took place on Friday in Berlin.",
+        "no",
+    ),
+    (
+        "contradiction",
+        "The film was directed by Steven Spielberg.",
+        "The film was directed by George Lucas.",
+        "no",
+    ),
     ("contradiction", "Turnout was 62% in the election.", "Turnout was 48% in the election.", "no"),
     ("contradiction", "The company has 300 employees.", "The company has 900 employees.", "no"),
-    ("contradiction", "The drug reduced mortality in the trial.", "The drug did not reduce mortality in the trial.", "no"),
+    (
+        "contradiction",
+        "The drug reduced mortality in the trial.",
+        "The drug did not reduce mortality in the trial.",
+        "no",
+    ),
     ("contradiction", "Exports increased in 2020.", "Exports decreased in 2020.", "no"),
-    ("not said", "The museum opened in 1980 in Madrid.", "The museum has a famous rooftop garden.", "unsure"),
-    ("hedge", "The factory employs 400 people.", "The factory might hire 200 more workers next year.", "unsure"),
+    (
+        "not said",
+        "The museum opened in 1980 in Madrid.",
+        "The museum has a famous rooftop garden.",
+        "unsure",
+    ),
+    (
+        "hedge",
+        "The factory employs 400 people.",
+        "The factory might hire 200 more workers next year.",
+        "unsure",
+    ),
     ("de", "Die Firma wurde 1990 gegründet.", "Die Firma wurde 1990 gegründet.", "yes"),
     ("de", "Die Firma hat 300 Mitarbeiter.", "Die Firma hat 900 Mitarbeiter.", "no"),
     ("fr", "L'usine emploie environ 800 ouvriers.", "L'usine emploie 790 ouvriers.", "yes"),
@@ -215,7 +260,12 @@ def test_verdicts(
 
 def test_pronoun_resolution_feeds_the_verdicts(model: OfflineModel) -> None:
     context = "Marie Curie was born in Warsaw. Marie Curie won the Nobel Prize in 1903."
-    verdicts = _verdicts(model, context, "She was born in Warsaw. She won the Nobel Prize in 1911.", "Who was Marie Curie?")
+    verdicts = _verdicts(
+        model,
+        context,
+        "She was born in Warsaw. She won the Nobel Prize in 1911.",
+        "Who was Marie Curie?",
+    )
     assert verdicts == ["yes", "no"]
 
 
@@ -223,5 +273,7 @@ def test_old_params_keep_their_verdict_meaning() -> None:
     from ragjudge.offline.model import OfflineParams
 
     old = OfflineModel(OfflineParams(schema_version=1))
-    out = old.judge_statements(context="The museum opened in 1980.", statements=["The zoo has pandas."])
+    out = old.judge_statements(
+        context="The museum opened in 1980.", statements=["The zoo has pandas."]
+    )
     assert out[0]["verdict"] == "no"
