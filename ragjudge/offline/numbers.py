@@ -183,7 +183,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         high = b * sb if b is not None else low
         if high < low:
             low, high = high, low
-        cur = m.group("cur") or m.group("cur2")
+        cur = (m.group("cur") or m.group("cur2") or "").strip()
         after = (m.group("after") or "").strip().lower()
         if after and _is_cjk(after[0]):
             after = after[0]  # a counter word: 人, 年, 円
