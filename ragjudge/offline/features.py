@@ -10,13 +10,14 @@ aggregates over its statements (`ANSWER_FEATURES`).
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
 from ragjudge.offline.numbers import Quantity, number_values, same_slot, supports
-from ragjudge.offline.statements import is_hedged
+from ragjudge.offline.statements import HEDGE_RE, is_hedged
 from ragjudge.offline.text import (
     ANTONYMS,
     Token,
@@ -134,8 +135,7 @@ def context_index(context: str) -> ContextIndex:
     index = ContextIndex()
     if not profiles:
         return index
-    hedged = [is_hedged(t) for t in texts]
-    quantities = [number_values(t) for t in texts]
+    hedged, quantities = _per_sentence(context, spans)
     for i in range(max(1, len(profiles) - _WINDOW + 1)):
         window = profiles[i : i + _WINDOW]
         pid = len(index.passages)
@@ -169,6 +169,24 @@ def context_index(context: str) -> ContextIndex:
         frozenset(pairs),
     )
     return index
+
+
+def _per_sentence(
+    context: str, spans: list[tuple[int, int]]
+) -> tuple[list[bool], list[tuple[Quantity, ...]]]:
+    """Hedges and quantities of each sentence, read from the whole context in one pass each."""
+    starts = [a for a, _ in spans]
+    hedged = [False] * len(spans)
+    for match in HEDGE_RE.finditer(context):
+        i = bisect_right(starts, match.start()) - 1
+        if i >= 0 and match.start() < spans[i][1]:
+            hedged[i] = True
+    found: list[list[Quantity]] = [[] for _ in spans]
+    for q in number_values(context):
+        i = bisect_right(starts, q.start) - 1
+        if i >= 0 and q.start < spans[i][1]:
+            found[i].append(q)
+    return hedged, [tuple(f) for f in found]
 
 
 @dataclass

@@ -125,6 +125,7 @@ STOPWORDS = STOPWORDS | frozenset(
 _CJK_NEGATIONS = ("不", "没", "沒", "未", "无", "無", "非", "ない", "ません", "なかった", "なく")
 
 
+@lru_cache(maxsize=131072)
 def _is_negation_norm(norm: str) -> bool:
     if norm in NEGATIONS or norm.endswith("n't"):
         return True
