@@ -482,11 +482,8 @@ def _substitutions(
                 token.is_capital and not token.sentence_initial
             ) or token.norm in _WEEKDAYS_MONTHS
             other_name = other in names or other in _WEEKDAYS_MONTHS
-            if not (l_ok and r_ok) and not (
-                (l_ok and tokens[i - 1].is_content)
-                or (r_ok and tokens[i + 1].is_content)
-                or (is_name and other_name and (l_ok or r_ok))
-            ):
+            entity_slot = is_name and other_name and (l_ok or r_ok)
+            if not (entity_slot or (l_ok and r_ok)):
                 continue
             note = f"'{token.text}' where the passage says '{other}'"
             if is_name and other_name:
