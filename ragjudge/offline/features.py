@@ -97,8 +97,8 @@ class ContextIndex:
         stems: Every stem (and lower-cased form) in the context.
         bigrams: Every adjacent content-stem pair in the context.
         numbers: Every normalized number in the context.
-        passage_names: Capitalized-word stems of each passage (names, weekdays, months).
-        passage_content: Content stems of each passage.
+        sentence_names: Capitalized-word stems of each sentence (names, weekdays, months).
+        sentence_content: Content stems of each sentence.
         passage_hedged: Whether each passage hedges (may, might, plans to, ...).
         quantities: Every quantity of the context (`number_values`).
         passage_quantities: The quantities of each passage.
@@ -112,8 +112,8 @@ class ContextIndex:
     stems: frozenset[str] = frozenset()
     bigrams: frozenset[tuple[str, str]] = frozenset()
     numbers: frozenset[str] = frozenset()
-    passage_names: list[frozenset[str]] = field(default_factory=list)
-    passage_content: list[frozenset[str]] = field(default_factory=list)
+    sentence_names: list[frozenset[str]] = field(default_factory=list)
+    sentence_content: list[list[str]] = field(default_factory=list)
     passage_hedged: list[bool] = field(default_factory=list)
     quantities: tuple[Quantity, ...] = ()
     passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
@@ -148,8 +148,6 @@ def context_index(context: str) -> ContextIndex:
                 frozenset().union(*(p.plain for p in window)),
             )
         )
-        index.passage_names.append(frozenset().union(*(p.names for p in window)))
-        index.passage_content.append(frozenset(s for p in window for s in p.content))
         index.passage_hedged.append(any(hedged[i : i + _WINDOW]))
         index.passage_quantities.append(tuple(q for qs in quantities[i : i + _WINDOW] for q in qs))
         for stem in {s for p in window for s in p.content}:
@@ -157,6 +155,8 @@ def context_index(context: str) -> ContextIndex:
     words: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     numbers: set[str] = set()
+    index.sentence_names = [p.names for p in profiles]
+    index.sentence_content = [p.content for p in profiles]
     for p in profiles:
         words.update(p.stems)
         words.update(p.norms)
@@ -465,8 +465,9 @@ def _substitutions(
     stems = [t.stem for t in tokens]
     own = set(stems)
     passage = index.passage_stems[best]
-    names = index.passage_names[best]
-    pcontent = index.passage_content[best]
+    window = slice(best, best + _WINDOW)  # passage i is sentences i .. i + _WINDOW - 1
+    names = frozenset().union(*index.sentence_names[window])
+    pcontent = {s for content in index.sentence_content[window] for s in content}
     entity = word = ""
     for i, token in enumerate(tokens):
         if token.start not in novel:

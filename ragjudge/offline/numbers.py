@@ -53,19 +53,15 @@ _SCALE_RE = (
     r"milliards|millones|bn|mn|k|m|b)\b|[万億亿千])?"
 )
 _RANGE_SEP = r"\s*(?:-|–|—|〜|～|~|to|bis|à)\s*"
-_APPROX_BEFORE_RE = re.compile(rf"{_APPROX}\s*[$€£¥]?\s*$", re.IGNORECASE)
+_APPROX_WORDS = tuple(
+    w.replace("\\", "")
+    for w in _APPROX.removeprefix("(?:").removesuffix(")").replace("\\.?", "").split("|")
+)
 _QUANTITY_RE = re.compile(
     rf"(?P<cur>[$€£¥]\s*)?(?P<a>{_NUM})(?P<sa>{_SCALE_RE})"
     rf"(?:(?P<sep>{_RANGE_SEP})(?P<cur2>[$€£¥])?\s*(?P<b>{_NUM})(?P<sb>{_SCALE_RE}))?"
     r"(?P<pct>\s*(?:%|percent\b|per cent\b|prozent\b|pour cent\b|por ciento\b|％))?"
     r"(?P<after>\s*[^\W\d_]+)?",
-    re.IGNORECASE,
-)
-_WORD_NUMBER_RE = re.compile(
-    r"\b(?:" + "|".join(sorted(_UNITS_WORDS, key=len, reverse=True)) + r")(?:[\s-]+(?:"
-    r"hundred|thousand|million|billion|and|"
-    + "|".join(sorted(_UNITS_WORDS, key=len, reverse=True))
-    + r"))*\b",
     re.IGNORECASE,
 )
 _HAS_DIGIT_RE = re.compile(r"\d")
@@ -211,25 +207,20 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             if b is not None
             else m.end("sa")
         )
-        approx = bool(_APPROX_BEFORE_RE.search(text, max(0, m.start() - 24), m.start()))
+        approx = _approx_before(text, m.start())
         out.append(Quantity(low, high, approx, kind, unit[:12], m.start(), end))
         taken.append((m.start(), m.end()))
-    words = (
-        _WORD_NUMBER_RE.finditer(text)
-        if _NUMBER_WORDS & set(_LOWER_WORD_RE.findall(text.lower()))
-        else ()
-    )
-    for m in words:
-        if any(s <= m.start() < e for s, e in taken) or m.group(0).lower() in ("a", "one"):
+    for start, stop in _word_number_runs(text):
+        if any(s <= start < e for s, e in taken) or text[start:stop].lower() in ("a", "one"):
             continue
-        value = _words_value(m.group(0))
+        value = _words_value(text[start:stop])
         if value is None:
             continue
-        rest = text[m.end() : m.end() + 20]
+        rest = text[stop : stop + 20]
         word = re.match(r"\s*([^\W\d_]+)", rest)
         after = word.group(1).lower() if word else ""
         unit = "" if after in _UNIT_STOP else after
-        out.append(Quantity(value, value, False, "number", unit[:12], m.start(), m.end()))
+        out.append(Quantity(value, value, False, "number", unit[:12], start, stop))
     out.sort(key=lambda q: q.start)
     return tuple(out)
 
@@ -237,6 +228,44 @@ def number_values(text: str) -> tuple[Quantity, ...]:
 def _is_year(raw: str, a: float, b: float | None, scale: float, unit: str) -> bool:
     plain = b is None and scale == 1.0 and "," not in raw and "." not in raw
     return plain and 1500 <= a <= 2100 and unit in ("", "年")
+
+
+def _approx_before(text: str, start: int) -> bool:
+    """Whether an approximation word ("around", "約") stands right before a number."""
+    tail = text[max(0, start - 24) : start].rstrip(" $€£¥.").lower()
+    for word in _APPROX_WORDS:
+        if tail.endswith(word):
+            cut = len(tail) - len(word)
+            return cut == 0 or not tail[cut - 1].isalpha() or not word[0].isalpha()
+    return False
+
+
+_RUN_WORDS = frozenset(["hundred", "thousand", "million", "billion", "and"])
+
+
+def _word_number_runs(text: str) -> list[tuple[int, int]]:
+    """Spans of written numbers ("five hundred", "twenty-five"), found word by word."""
+    runs: list[tuple[int, int]] = []
+    start = stop = -1
+    for m in _LOWER_WORD_RE.finditer(text):
+        word = m.group(0).lower()
+        joined = start >= 0 and text[stop : m.start()].strip(" -") == ""
+        if joined and (word in _NUMBER_WORDS or word in _RUN_WORDS):
+            stop = m.end()
+            continue
+        if start >= 0:
+            runs.append((start, stop))
+            start = -1
+        if word in _NUMBER_WORDS:
+            start, stop = m.start(), m.end()
+    if start >= 0:
+        runs.append((start, stop))
+    out = []
+    for a, b in runs:
+        while text[a:b].lower().endswith(" and"):
+            b -= 4
+        out.append((a, b))
+    return out
 
 
 def supports(context: Quantity, claim: Quantity) -> bool:
