@@ -1,6 +1,6 @@
 """Fit the offline judge's default weights on the train rows of the shared gold sources.
 
-    python benchmarks/fit_offline_defaults.py [--per-source 600] [--out ragjudge/offline/pretrained.json]
+    python benchmarks/fit_offline_defaults.py [--per-source 600] [--out PATH]
 
 Each source is split exactly as `ragjudge compile` splits it (grouped, stratified, seed 0) and
 only its train rows are used (at most `--per-source` of them, so no source dominates); the
