@@ -10,11 +10,14 @@ aggregates over its statements (`ANSWER_FEATURES`).
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
+from ragjudge.offline.numbers import Quantity, number_values, same_slot, supports
+from ragjudge.offline.statements import HEDGE_RE, is_hedged
 from ragjudge.offline.text import (
     ANTONYMS,
     Token,
@@ -49,6 +52,10 @@ STATEMENT_FEATURES: tuple[str, ...] = (
     "negation_removed",
     "antonym_conflict",
     "log_length",
+    "number_conflict",
+    "entity_conflict",
+    "word_substitution",
+    "hedged",
 )
 
 ANSWER_FEATURES: tuple[str, ...] = (
@@ -66,6 +73,11 @@ ANSWER_FEATURES: tuple[str, ...] = (
     "any_antonym_conflict",
     "novel_from_question",
     "log_statements",
+    "any_number_conflict",
+    "any_entity_conflict",
+    "any_word_substitution",
+    "fraction_hedged",
+    "fraction_contradicted",
 )
 
 _WINDOW = 2
@@ -85,6 +97,11 @@ class ContextIndex:
         stems: Every stem (and lower-cased form) in the context.
         bigrams: Every adjacent content-stem pair in the context.
         numbers: Every normalized number in the context.
+        sentence_names: Capitalized-word stems of each sentence (names, weekdays, months).
+        sentence_content: Content stems of each sentence.
+        passage_hedged: Whether each passage hedges (may, might, plans to, ...).
+        quantities: Every quantity of the context (`number_values`).
+        passage_quantities: The quantities of each passage.
     """
 
     passages: list[str] = field(default_factory=list)
@@ -95,6 +112,11 @@ class ContextIndex:
     stems: frozenset[str] = frozenset()
     bigrams: frozenset[tuple[str, str]] = frozenset()
     numbers: frozenset[str] = frozenset()
+    sentence_names: list[frozenset[str]] = field(default_factory=list)
+    sentence_content: list[list[str]] = field(default_factory=list)
+    passage_hedged: list[bool] = field(default_factory=list)
+    quantities: tuple[Quantity, ...] = ()
+    passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=256)
@@ -113,6 +135,7 @@ def context_index(context: str) -> ContextIndex:
     index = ContextIndex()
     if not profiles:
         return index
+    hedged, quantities = _per_sentence(context, spans)
     for i in range(max(1, len(profiles) - _WINDOW + 1)):
         window = profiles[i : i + _WINDOW]
         pid = len(index.passages)
@@ -125,22 +148,45 @@ def context_index(context: str) -> ContextIndex:
                 frozenset().union(*(p.plain for p in window)),
             )
         )
+        index.passage_hedged.append(any(hedged[i : i + _WINDOW]))
+        index.passage_quantities.append(tuple(q for qs in quantities[i : i + _WINDOW] for q in qs))
         for stem in {s for p in window for s in p.content}:
             index.postings.setdefault(stem, []).append(pid)
     words: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     numbers: set[str] = set()
+    index.sentence_names = [p.names for p in profiles]
+    index.sentence_content = [p.content for p in profiles]
     for p in profiles:
         words.update(p.stems)
         words.update(p.norms)
         numbers.update(p.numbers)
         pairs.update(pairwise(p.content))
+    index.quantities = tuple(q for qs in quantities for q in qs)
     index.stems, index.numbers, index.bigrams = (
         frozenset(words),
         frozenset(numbers),
         frozenset(pairs),
     )
     return index
+
+
+def _per_sentence(
+    context: str, spans: list[tuple[int, int]]
+) -> tuple[list[bool], list[tuple[Quantity, ...]]]:
+    """Hedges and quantities of each sentence, read from the whole context in one pass each."""
+    starts = [a for a, _ in spans]
+    hedged = [False] * len(spans)
+    for match in HEDGE_RE.finditer(context):
+        i = bisect_right(starts, match.start()) - 1
+        if i >= 0 and match.start() < spans[i][1]:
+            hedged[i] = True
+    found: list[list[Quantity]] = [[] for _ in spans]
+    for q in number_values(context):
+        i = bisect_right(starts, q.start) - 1
+        if i >= 0 and q.start < spans[i][1]:
+            found[i].append(q)
+    return hedged, [tuple(f) for f in found]
 
 
 @dataclass
@@ -154,6 +200,8 @@ class StatementEvidence:
         novel_numbers: Numbers of the statement absent from the context.
         negation_note: A note on a negation mismatch, or "".
         antonym_note: A note on an antonym conflict, or "".
+        conflict_note: A note on a different number, name or word in the same slot, or "".
+        hedged: Whether the statement hedges or speaks of the future where the passage does not.
     """
 
     features: list[float]
@@ -162,6 +210,20 @@ class StatementEvidence:
     novel_numbers: list[str] = field(default_factory=list)
     negation_note: str = ""
     antonym_note: str = ""
+    conflict_note: str = ""
+    hedged: bool = False
+
+    @property
+    def contradicted(self) -> bool:
+        """Whether the context contradicts the statement (negation, antonym, swapped value)."""
+        names = (
+            "negation_added",
+            "negation_removed",
+            "antonym_conflict",
+            "number_conflict",
+            "entity_conflict",
+        )
+        return any(self.value(n) > 0 for n in names)
 
     def value(self, name: str) -> float:
         """One feature by name.
@@ -300,8 +362,22 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
     best_set = set(index.passage_stems[best]) if best >= 0 else set()
     weights = [token_weight(t) for t in content]
     ones = [1.0] * len(content)
-    in_ctx = [(t.stem in index.stems or t.norm in index.stems) for t in content]
-    in_best = [t.stem in best_set for t in content]
+    quantities = number_values(statement)
+    in_context_q = [any(supports(c, q) for c in index.quantities) for q in quantities]
+    best_q = index.passage_quantities[best] if best >= 0 else ()
+    in_best_q = [any(supports(c, q) for c in best_q) for q in quantities]
+    in_ctx = [
+        _number_support(t, quantities, in_context_q)
+        if t.is_number and quantities
+        else (t.stem in index.stems or t.norm in index.stems)
+        for t in content
+    ]
+    in_best = [
+        _number_support(t, quantities, in_best_q)
+        if t.is_number and quantities
+        else t.stem in best_set
+        for t in content
+    ]
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
     novel_numbers = _unique([t.text for t in novel if t.is_number])
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
@@ -309,6 +385,9 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
     antonym = _antonym_conflict(set(all_stems), best_set) if best >= 0 else ""
+    number_note = _number_conflict(quantities, in_context_q, best_q)
+    entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
+    hedged = is_hedged(statement) and not (best >= 0 and index.passage_hedged[best])
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,
@@ -324,6 +403,10 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         neg_removed,
         1.0 if antonym else 0.0,
         math.log1p(len(stems)),
+        1.0 if number_note else 0.0,
+        1.0 if entity_note else 0.0,
+        1.0 if word_note else 0.0,
+        1.0 if hedged else 0.0,
     ]
     return StatementEvidence(
         features=features,
@@ -332,7 +415,84 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         novel_numbers=novel_numbers,
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
+        conflict_note="; ".join(n for n in (number_note, entity_note, word_note) if n),
+        hedged=hedged,
     )
+
+
+def _number_support(token: Token, quantities: tuple[Quantity, ...], ok: list[bool]) -> bool:
+    """Whether the quantity a number token belongs to is supported (by value)."""
+    for q, supported in zip(quantities, ok, strict=True):
+        if q.start <= token.start < q.end:
+            return supported
+    return False
+
+
+def _number_conflict(
+    quantities: tuple[Quantity, ...], supported: list[bool], passage: tuple[Quantity, ...]
+) -> str:
+    """A claimed quantity the context lacks where the passage gives another in the same slot."""
+    for q, ok in zip(quantities, supported, strict=True):
+        if ok:
+            continue
+        for c in passage:
+            if same_slot(q, c):
+                return f"{_show(q)} where the passage says {_show(c)}"
+    return ""
+
+
+def _show(q: Quantity) -> str:
+    value = f"{q.low:g}" if q.low == q.high else f"{q.low:g}-{q.high:g}"
+    return f"'{value}{' ' + q.unit if q.unit else ''}'"
+
+
+_WEEKDAYS_MONTHS = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december""".split()
+)
+
+
+def _substitutions(
+    index: ContextIndex, best: int, tokens: list[Token], in_ctx: list[bool], content: list[Token]
+) -> tuple[str, str]:
+    """Words of the statement that the context lacks, where the best passage has another word
+    in the same slot (same neighbours): a swapped name/date, or a swapped word."""
+    if best < 0:
+        return "", ""
+    novel = {t.start for t, ok in zip(content, in_ctx, strict=True) if not ok and not t.is_number}
+    if not novel:
+        return "", ""
+    stems = [t.stem for t in tokens]
+    own = set(stems)
+    passage = index.passage_stems[best]
+    window = slice(best, best + _WINDOW)  # passage i is sentences i .. i + _WINDOW - 1
+    names = frozenset().union(*index.sentence_names[window])
+    pcontent = {s for content in index.sentence_content[window] for s in content}
+    entity = word = ""
+    for i, token in enumerate(tokens):
+        if token.start not in novel:
+            continue
+        left = stems[i - 1] if i > 0 else None
+        right = stems[i + 1] if i + 1 < len(stems) else None
+        for j, other in enumerate(passage):
+            if other in own or other not in pcontent:
+                continue
+            l_ok = left is not None and j > 0 and passage[j - 1] == left
+            r_ok = right is not None and j + 1 < len(passage) and passage[j + 1] == right
+            is_name = (
+                token.is_capital and not token.sentence_initial
+            ) or token.norm in _WEEKDAYS_MONTHS
+            other_name = other in names or other in _WEEKDAYS_MONTHS
+            entity_slot = is_name and other_name and (l_ok or r_ok)
+            if not (entity_slot or (l_ok and r_ok)):
+                continue
+            note = f"'{token.text}' where the passage says '{other}'"
+            if is_name and other_name:
+                entity = entity or note
+            else:
+                word = word or note
+            break
+    return entity, word
 
 
 def _negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tuple[float, float]:
@@ -414,4 +574,9 @@ def answer_features(
         max(e.value("antonym_conflict") for e in ev),
         from_question,
         math.log1p(len(evidence)),
+        max(e.value("number_conflict") for e in ev),
+        max(e.value("entity_conflict") for e in ev),
+        max(e.value("word_substitution") for e in ev),
+        sum(e.value("hedged") for e in ev) / len(ev),
+        sum(1.0 for e in ev if e.contradicted) / len(ev),
     ]

@@ -8,11 +8,13 @@ the other the probability that a whole answer is faithful, from aggregates over 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,10 +30,17 @@ from ragjudge.offline.features import (
     context_index,
     statement_evidence,
 )
-from ragjudge.offline.text import segment_statements
+from ragjudge.offline.statements import atomic_statements
 from ragjudge.stats._agreement import auroc
 
-__all__ = ["CrossFit", "OfflineModel", "OfflineParams", "cross_fit_offline", "fit_offline"]
+__all__ = [
+    "CrossFit",
+    "OfflineModel",
+    "OfflineParams",
+    "cross_fit_offline",
+    "fit_offline",
+    "pretrained_params",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -50,6 +59,10 @@ _DEFAULT_STATEMENT_WEIGHTS: dict[str, float] = {
     "negation_removed": -6.0,
     "antonym_conflict": -6.0,
     "log_length": 0.0,
+    "number_conflict": -4.0,
+    "entity_conflict": -4.0,
+    "word_substitution": -1.5,
+    "hedged": -1.0,
 }
 _DEFAULT_STATEMENT_BIAS = -6.0
 _DEFAULT_ANSWER_WEIGHTS: dict[str, float] = {
@@ -61,6 +74,10 @@ _DEFAULT_ANSWER_WEIGHTS: dict[str, float] = {
     "max_novel_names": -0.3,
     "any_negation_mismatch": -0.5,
     "any_antonym_conflict": -0.5,
+    "any_number_conflict": -0.5,
+    "any_entity_conflict": -0.5,
+    "any_word_substitution": -0.3,
+    "fraction_contradicted": -1.0,
 }
 _DEFAULT_ANSWER_BIAS = -2.0
 
@@ -69,7 +86,11 @@ class OfflineParams(pydantic.BaseModel):
     """Every fitted weight and threshold of the offline judge (JSON round-trips).
 
     Attributes:
-        schema_version: Version of this layout.
+        schema_version: Version of this layout. From 2 on, a statement the judge does not find
+            supported is "no" only when the context contradicts it (negation, antonym, another
+            number, name or date in the same slot) and "unsure" when the context does not say;
+            files of version 1 keep their meaning ("unsure" only within `unsure_margin` of the
+            threshold).
         statement_features: Feature names of the statement-level model, in weight order.
         statement_weights: Weights of the statement-level logistic model (raw feature scale).
         statement_bias: Its intercept.
@@ -83,7 +104,7 @@ class OfflineParams(pydantic.BaseModel):
 
     model_config = pydantic.ConfigDict(extra="forbid")
 
-    schema_version: int = 1
+    schema_version: int = 2
     statement_features: list[str] = pydantic.Field(default_factory=lambda: list(STATEMENT_FEATURES))
     statement_weights: list[float] = pydantic.Field(
         default_factory=lambda: [_DEFAULT_STATEMENT_WEIGHTS.get(n, 0.0) for n in STATEMENT_FEATURES]
@@ -140,15 +161,33 @@ def _quote(words: list[str], limit: int = 6) -> str:
     return shown + (f" and {len(words) - limit} more" if len(words) > limit else "")
 
 
+_PRETRAINED = Path(__file__).with_name("pretrained.json")
+
+
+@functools.cache
+def pretrained_params() -> OfflineParams:
+    """The default weights: fitted on the train rows of the six public gold sources.
+
+    `benchmarks/fit_offline_defaults.py` writes them (the validation rows that compile reports
+    stay unseen); without the file, the hand-set `OfflineParams()`.
+
+    Returns:
+        The parameters every `OfflineModel()` without explicit parameters uses.
+    """
+    if not _PRETRAINED.exists():
+        return OfflineParams()
+    return OfflineParams.model_validate_json(_PRETRAINED.read_text(encoding="utf-8"))
+
+
 class OfflineModel:
     """The offline judge: lexical support features through two logistic models.
 
     Args:
-        params: Fitted parameters; None uses hand-set defaults.
+        params: Fitted parameters; None uses `pretrained_params()`.
     """
 
     def __init__(self, params: OfflineParams | None = None) -> None:
-        self.params: OfflineParams = params if params is not None else OfflineParams()
+        self.params: OfflineParams = params if params is not None else pretrained_params()
         self._w_statement = self.params.statement_vector()
         self._w_answer = self.params.answer_vector()
 
@@ -162,17 +201,16 @@ class OfflineModel:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
 
     def extract_statements(self, *, question: str, answer: str) -> list[str]:
-        """Split an answer into atomic-ish statements (sentences and clauses, no filler).
+        """Split an answer into atomic statements (see `ragjudge.offline.statements`).
 
         Args:
-            question: The question (unused by the lexical segmenter; kept for the contract).
+            question: The question (its named subject resolves a leading pronoun).
             answer: The answer text.
 
         Returns:
             The statements in order; [] when the answer has nothing to verify.
         """
-        del question
-        return [answer[a:b] for a, b in segment_statements(answer)]
+        return [s.text for s in atomic_statements(question=question, answer=answer)]
 
     def statement_confidence(self, evidence: StatementEvidence) -> float:
         """Probability that a statement is supported, from its evidence.
@@ -211,8 +249,12 @@ class OfflineModel:
         p = self.params
         if abs(confidence - p.support_threshold) < p.unsure_margin:
             verdict = "unsure"
+        elif confidence >= p.support_threshold:
+            verdict = "yes"
+        elif p.schema_version >= 2 and not evidence.contradicted:
+            verdict = "unsure"  # the context does not say
         else:
-            verdict = "yes" if confidence >= p.support_threshold else "no"
+            verdict = "no"
         reason = _statement_reason(evidence, verdict)
         return _verdict(statement, reason, verdict, confidence), evidence
 
@@ -287,7 +329,13 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
             "all content words appear in the context but not together "
             f"(best passage {passage} covers {coverage:.0%})"
         )
-    notes = [n for n in (evidence.negation_note, evidence.antonym_note) if n]
+    notes = [
+        n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n
+    ]
+    if evidence.hedged:
+        notes.append("a hedged or future claim the context does not make")
+    if verdict == "unsure" and not evidence.contradicted:
+        notes.append("the context does not say")
     if notes:
         text += "; " + "; ".join(notes)
     if verdict == "yes" and not evidence.missing:
@@ -358,8 +406,11 @@ def _prepare(rows: Sequence[Any]) -> list[_RowData]:
         answer = str(_field(row, "answer", "") or "")
         contexts = _field(row, "contexts") or []
         index = context_index("\n\n".join(str(c) for c in contexts))
-        spans = segment_statements(answer)
-        evidence = [statement_evidence(index, answer[a:b]) for a, b in spans]
+        statements = atomic_statements(
+            question=str(_field(row, "question", "") or ""), answer=answer
+        )
+        spans = [(st.start, st.end) for st in statements]
+        evidence = [statement_evidence(index, st.text) for st in statements]
         data.append(
             _RowData(
                 label=int(label),

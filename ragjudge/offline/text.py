@@ -19,6 +19,7 @@ __all__ = [
     "SentenceProfile",
     "Token",
     "content_stems",
+    "is_cjk",
     "is_filler",
     "negation_count",
     "negation_scopes",
@@ -30,9 +31,56 @@ __all__ = [
     "tokenize",
 ]
 
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RE = re.compile(
-    r"\d+(?:[.,:/]\d+)*(?![^\W\d_])|[^\W_]*[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?", re.UNICODE
+    rf"[{_CJK}]+|\d+(?:[.,:/]\d+)*(?![^\W\d_{_CJK}])"
+    rf"|[^\W_{_CJK}]*[^\W\d_{_CJK}][^\W_{_CJK}]*(?:['’][^\W\d_]+)?",
+    re.UNICODE,
 )
+_CJK_RE = re.compile(f"[{_CJK}]")
+_SCRIPT_RUN_RE = re.compile(
+    r"[\u3040-\u309f]+|[\u30a0-\u30ff]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
+)
+
+
+def is_cjk(char: str) -> bool:
+    """Whether a character is Japanese kana or a CJK ideograph (scripts without spaces).
+
+    Args:
+        char: One character.
+
+    Returns:
+        True for hiragana, katakana and CJK ideographs.
+    """
+    return (
+        "\u3040" <= char <= "\u30ff" or "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+    )
+
+
+def _surfaces(text: str) -> list[tuple[str, int]]:
+    """Word surfaces with offsets; runs of CJK script become script-aware pieces.
+
+    Text written without spaces is cut where the script changes (kanji, hiragana, katakana);
+    a run of ideographs longer than two becomes its overlapping character bigrams, so that
+    "従業員" matches "従業員" inside "従業員がいます" and "设立" matches "设立于".
+    """
+    if not _CJK_RE.search(text):
+        return [(m.group(0), m.start()) for m in _TOKEN_RE.finditer(text)]
+    out: list[tuple[str, int]] = []
+    for match in _TOKEN_RE.finditer(text):
+        surface = match.group(0)
+        if not is_cjk(surface[0]):
+            out.append((surface, match.start()))
+            continue
+        for run in _SCRIPT_RUN_RE.finditer(surface):
+            piece, offset = run.group(0), match.start() + run.start()
+            if "\u3400" <= piece[0] and len(piece) > 2:
+                out.extend((piece[i : i + 2], offset + i) for i in range(len(piece) - 1))
+            else:
+                out.append((piece, offset))
+    return out
+
+
 _NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
@@ -59,8 +107,30 @@ STOPWORDS: frozenset[str] = frozenset(
 NEGATIONS: frozenset[str] = frozenset(
     """not no never none nobody nothing neither nowhere cannot can't don't doesn't didn't isn't
     aren't wasn't weren't won't wouldn't shouldn't couldn't hasn't haven't hadn't without
-    n't""".split()
+    n't nicht kein keine keinen keiner nie niemals ohne pas jamais aucun aucune sans nunca
+    ningún ninguna ninguno jamás""".split()
 )
+# German, French and Spanish function words (none of which is an English content word).
+STOPWORDS = STOPWORDS | frozenset(
+    """der das den dem des ein eine einer eines einem einen und oder aber ist sind waren
+    wird werden wurde wurden haben hatte hatten sich von zu zum zur im auf für bei aus
+    nach über unter vor es er sie wir ihr ich auch noch nur sehr schon dass wie wenn
+    le les un une des du et ou mais est sont était étaient sera fut été avoir ont avait
+    il elle ils elles nous vous je ce cette ces qui que dans sur avec en au aux
+    aussi très plus où dont leur leurs ses sa
+    el los las unos unas del y o pero es eran fue fueron ser sido ha había
+    tiene tienen tenía él ella ellos ellas nosotros que en con para por sobre también
+    muy más donde cuyo su sus lo se""".split()
+)
+_CJK_NEGATIONS = ("不", "没", "沒", "未", "无", "無", "非", "ない", "ません", "なかった", "なく")
+
+
+@lru_cache(maxsize=131072)
+def _is_negation_norm(norm: str) -> bool:
+    if norm in NEGATIONS or norm.endswith("n't"):
+        return True
+    return bool(norm) and is_cjk(norm[0]) and any(n in norm for n in _CJK_NEGATIONS)
+
 
 _ANTONYM_PAIRS = """increase decrease|increase decline|increase reduce|rise fall|rise drop
 rise decline|grow shrink|grow decline|gain loss|gain lose|win lose|win loss|up down
@@ -173,9 +243,39 @@ def stem(word: str) -> str:
             break
     if w.endswith("e") and len(w) > 4:
         w = w[:-1]
-    return w
+    return _CANON.get(w, w)
 
 
+# Paraphrases that factual answers use for what their sources say: each group matches as one
+# word (by its first member). Small on purpose: near-synonyms only, no topical relatedness.
+_SYNONYM_GROUPS = """establish found founded establishment foundation|author write wrote written
+writer|born birth|die died death|begin start began started commence|buy purchase bought
+acquire acquired acquisition|big large huge|small little tiny|show demonstrate reveal indicate
+|help assist aid|end finish conclude|increase rise grow rose grew risen raise|decrease decline
+drop fall fell fallen reduce|locate situate base|company firm corporation business enterprise
+|car automobile vehicle|doctor physician|famous renowned celebrated well-known|main primary
+principal chief|employee staff worker personnel|employ hire|currently presently nowadays
+|move relocate|marry married wed|create invent invented devise|win won|lose lost|award prize
+|city town|nation country|kid child children|fast quick rapid|build construct built
+|gründen gegründet|fondé fondée fonder|fundada fundado fundar|設立 創立 成立 设立 创立
+|mitarbeiter beschäftigte|employés salariés|empleados trabajadores"""
+_CANON: dict[str, str] = {}
+
+
+def _build_synonyms() -> None:
+    for group in _SYNONYM_GROUPS.replace("\n", " ").split("|"):
+        words = group.split()
+        if not words:
+            continue
+        head = stem(words[0])
+        for word in words[1:]:
+            key = stem(word)
+            if key != head:
+                _CANON.setdefault(key, head)
+
+
+_build_synonyms()
+stem.cache_clear()
 _build_antonyms()
 
 
@@ -190,32 +290,29 @@ def tokenize(text: str) -> list[Token]:
     """
     tokens: list[Token] = []
     prev_end = 0
-    for match in _TOKEN_RE.finditer(text):
-        surface = match.group(0)
-        gap = text[prev_end : match.start()].rstrip(" \t")
+    for surface, start in _surfaces(text):
+        gap = text[prev_end:start].rstrip(" \t")
         initial = not tokens or (bool(gap) and gap[-1] in _SENTENCE_BREAK)
-        prev_end = match.end()
-        tokens.append(_make_token(surface, initial, match.start()))
+        prev_end = start + len(surface)
+        tokens.append(_make_token(surface, initial, start))
     return tokens
 
 
-_SENTENCE_BREAK = frozenset('.!?:\n"“')
+_SENTENCE_BREAK = frozenset('.!?:\n"“。！？')
 
 
 @lru_cache(maxsize=131072)
 def _word_info(surface: str) -> tuple[str, str, bool, bool]:
     lower = surface.lower().replace("’", "'")
+    if is_cjk(surface[0]):  # kana runs are particles and endings; ideographs carry content
+        content = not ("\u3040" <= surface[0] <= "\u309f") and not _is_negation_norm(lower)
+        return lower, lower, False, content
     is_digit = surface[0].isdigit()
     norm = normalize_number(lower) if is_digit else lower
     number = is_digit or lower in _NUMBER_WORDS
     if lower in _NUMBER_WORDS:
         norm = _NUMBER_WORDS[lower]
-    content = (
-        norm not in STOPWORDS
-        and norm not in NEGATIONS
-        and not norm.endswith("n't")
-        and (number or len(norm) > 1)
-    )
+    content = norm not in STOPWORDS and not _is_negation_norm(norm) and (number or len(norm) > 1)
     return norm, (norm if number else stem(norm)), number, content
 
 
@@ -252,7 +349,7 @@ _SCOPE = 3
 
 
 def _is_negation(token: Token) -> bool:
-    return token.norm in NEGATIONS or token.norm.endswith("n't")
+    return _is_negation_norm(token.norm)
 
 
 def negation_scopes(tokens: list[Token]) -> tuple[frozenset[str], frozenset[str]]:
@@ -293,6 +390,7 @@ class SentenceProfile(NamedTuple):
         negations: Number of negation words.
         negated: Content stems within a negation's scope.
         plain: Content stems outside any negation's scope.
+        names: Stems of capitalized words inside the sentence (names, weekdays, months).
     """
 
     stems: list[str]
@@ -302,6 +400,7 @@ class SentenceProfile(NamedTuple):
     negations: int
     negated: frozenset[str]
     plain: frozenset[str]
+    names: frozenset[str] = frozenset()
 
 
 def sentence_profile(sentence: str) -> SentenceProfile:
@@ -320,13 +419,16 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     negated: set[str] = set()
     plain: set[str] = set()
     negations = remaining = 0
-    for surface in _TOKEN_RE.findall(sentence):
+    names: set[str] = set()
+    for i, (surface, _) in enumerate(_surfaces(sentence)):
         norm, stemmed, number, is_content = _word_info(surface)
+        if i and surface[0].isupper() and is_content:
+            names.add(stemmed)
         stems.append(stemmed)
         norms.append(norm)
         if number:
             numbers.append(norm)
-        if norm in NEGATIONS or norm.endswith("n't"):
+        if _is_negation_norm(norm):
             negations += 1
             remaining = _SCOPE
             continue
@@ -335,7 +437,14 @@ def sentence_profile(sentence: str) -> SentenceProfile:
             (negated if remaining else plain).add(stemmed)
         remaining = max(0, remaining - 1)
     return SentenceProfile(
-        stems, content, numbers, norms, negations, frozenset(negated), frozenset(plain)
+        stems,
+        content,
+        numbers,
+        norms,
+        negations,
+        frozenset(negated),
+        frozenset(plain),
+        frozenset(names),
     )
 
 
@@ -344,7 +453,7 @@ _ABBREVIATIONS = (
     "co", "corp", "no", "fig", "approx", "u.s", "u.k", "jan", "feb", "mar", "apr", "jun", "jul",
     "aug", "sep", "sept", "oct", "nov", "dec", "mt", "gen", "gov", "sen", "rep", "col", "lt",
 )  # fmt: skip
-_SENT_END_RE = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+)|\n+")
+_SENT_END_RE = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+)|[。！？]+[」』”）)]*|\n+")
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -397,9 +506,10 @@ _FILLER_RE = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_RE = re.compile(r";\s+|:\s+(?=[A-Z])|,\s+(?:but|while|whereas|although)\s+")
-_MAX_CLAUSE_TOKENS = 6
+_MAX_CLAUSE_TOKENS = 4
 
 
+@lru_cache(maxsize=65536)
 def is_filler(sentence: str) -> bool:
     """Whether a sentence is pure filler with nothing to verify.
 

@@ -55,7 +55,7 @@ def test_segmentation_drops_filler_and_splits_clauses(model: OfflineModel) -> No
     )
     assert model.extract_statements(question="", answer=answer) == [
         "Einstein was born in Ulm in 1879",
-        "he later moved to Princeton in New Jersey.",
+        "Einstein later moved to Princeton in New Jersey.",
     ]
 
 

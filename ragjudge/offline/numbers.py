@@ -1,0 +1,327 @@
+"""Numbers as values: ranges, approximations, scales, currencies, percentages, written numbers.
+
+`number_values` reads every quantity of a text as a `Quantity` (an interval of values, a kind
+and a unit), so that "has 500 employees" is supported by "employs around 450-550 people",
+"$4.2 million" by "4,200,000 dollars" and "five hundred" by "500". `supports` decides whether a
+quantity of the context covers one of a statement; `same_slot` whether two quantities measure
+the same thing (same kind and unit), so that a different value there is a contradiction rather
+than something the context does not say.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+__all__ = ["Quantity", "number_values", "same_slot", "supports"]
+
+_UNITS_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90,
+    # German, French, Spanish: the small numbers that answers write out
+    "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8,
+    "neun": 9, "zehn": 10, "zwanzig": 20, "hundert": 100, "tausend": 1000,
+    "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9, "dix": 10,
+    "vingt": 20, "cent": 100, "mille": 1000,
+    "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+    "nueve": 9, "diez": 10, "veinte": 20, "cien": 100, "mil": 1000,
+}  # fmt: skip
+_SCALES = {
+    "hundred": 1e2, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6,
+    "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "millionen": 1e6, "millions": 1e6,
+    "milliarden": 1e9, "milliards": 1e9, "millones": 1e6, "mil millones": 1e9,
+    "万": 1e4, "億": 1e8, "亿": 1e8, "千": 1e3, "百": 1e2,
+}  # fmt: skip
+_APPROX = (
+    r"(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|circa|ca\.?|~|"
+    r"over|more than|less than|under|up to|at least|at most|close to|"
+    r"etwa|ungefähr|rund|fast|über|environ|près de|plus de|presque|aproximadamente|"
+    r"alrededor de|cerca de|casi|más de|約|およそ|约|大约|近)"
+)
+_CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "円": "jpy", "元": "cny"}
+_CURRENCY_WORDS = {
+    "dollar": "usd", "dollars": "usd", "usd": "usd", "euro": "eur", "euros": "eur",
+    "eur": "eur", "pound": "gbp", "pounds": "gbp", "yen": "jpy", "yuan": "cny",
+}  # fmt: skip
+_NUM = r"\d+(?:[.,\u202f ]\d{3})*(?:[.,]\d+)?"
+_SCALE_RE = (
+    r"(?:\s*(?:hundred|thousand|million|billion|trillion|millionen|milliarden|millions|"
+    r"milliards|millones|bn|mn|k|m|b)\b|[万億亿千])?"
+)
+_RANGE_SEP = r"\s*(?:-|–|—|〜|～|~|to|bis|à)\s*"
+_APPROX_WORDS = tuple(
+    w.replace("\\", "")
+    for w in _APPROX.removeprefix("(?:").removesuffix(")").replace("\\.?", "").split("|")
+)
+_QUANTITY_RE = re.compile(
+    rf"(?P<cur>[$€£¥]\s*)?(?P<a>{_NUM})(?P<sa>{_SCALE_RE})"
+    rf"(?:(?P<sep>{_RANGE_SEP})(?P<cur2>[$€£¥])?\s*(?P<b>{_NUM})(?P<sb>{_SCALE_RE}))?"
+    r"(?P<pct>\s*(?:%|percent\b|per cent\b|prozent\b|pour cent\b|por ciento\b|％))?"
+    r"(?P<after>\s*[^\W\d_]+)?",
+    re.IGNORECASE,
+)
+_HAS_DIGIT_RE = re.compile(r"\d")
+_LOWER_WORD_RE = re.compile(r"[^\W\d_]+")
+_NUMBER_WORDS = frozenset(_UNITS_WORDS)
+_UNIT_STOP = frozenset(
+    "in of and or the a an to by at on for from as with is was were are be been now per".split()
+)
+_TOLERANCE = 0.1
+
+
+class Quantity(NamedTuple):
+    """One quantity of a text.
+
+    Attributes:
+        low: Smallest value meant.
+        high: Largest value meant (== low for a plain number).
+        approx: Whether the text hedges it ("around", "about", "約").
+        kind: "year", "percent", "money:<currency>" or "number".
+        unit: The word after the number, lower-cased ("employees", "年"), or "".
+        start: Character offset of the quantity in the text.
+        end: Its end offset.
+    """
+
+    low: float
+    high: float
+    approx: bool
+    kind: str
+    unit: str
+    start: int
+    end: int
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u3040" <= char <= "\u30ff" or "\u3400" <= char <= "\u9fff"
+
+
+def _to_float(text: str) -> float | None:
+    raw = text.replace("\u202f", "").replace(" ", "")
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", raw):
+        raw = raw.replace(",", "")
+    elif re.fullmatch(r"\d{1,3}(\.\d{3})+(,\d+)?", raw):  # 4.200.000,5 (continental)
+        raw = raw.replace(".", "").replace(",", ".")
+    elif re.fullmatch(r"\d+,\d{1,2}", raw):  # 4,2 (decimal comma)
+        raw = raw.replace(",", ".")
+    else:
+        raw = raw.replace(",", "")
+    try:
+        return float(raw)
+    except ValueError:
+        return None
+
+
+def _scale(word: str) -> float:
+    w = word.strip().lower()
+    return _SCALES.get(w, 1.0) if w else 1.0
+
+
+def _words_value(text: str) -> float | None:
+    total = current = 0.0
+    seen = False
+    for word in re.split(r"[\s-]+", text.lower()):
+        if word == "and" or not word:
+            continue
+        if word in _UNITS_WORDS:
+            value = _UNITS_WORDS[word]
+            if value in (100, 1000) and word in (
+                "hundert",
+                "tausend",
+                "cent",
+                "mille",
+                "cien",
+                "mil",
+            ):
+                current = (current or 1) * value
+            else:
+                current += value
+            seen = True
+        elif word == "hundred":
+            current = (current or 1) * 100
+        elif word in ("thousand", "million", "billion"):
+            total += (current or 1) * _SCALES[word]
+            current = 0.0
+    return total + current if seen else None
+
+
+@lru_cache(maxsize=65536)
+def number_values(text: str) -> tuple[Quantity, ...]:
+    """Every quantity of a text, in order.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The quantities: digits (with ranges, scales, currencies and percentages) and written
+        numbers ("five hundred", "twenty-five").
+    """
+    out: list[Quantity] = []
+    taken: list[tuple[int, int]] = []
+    matches = _QUANTITY_RE.finditer(text) if _HAS_DIGIT_RE.search(text) else ()
+    for m in matches:
+        if m.start("a") > 0 and (
+            text[m.start("a") - 1].isalpha() and text[m.start("a") - 1].isascii()
+        ):
+            continue  # part of a word like "COVID19" or "A4"
+        a = _to_float(m.group("a"))
+        if a is None:
+            continue
+        b = _to_float(m.group("b")) if m.group("b") else None
+        sa = _scale(m.group("sa") or "")
+        sb = _scale(m.group("sb") or "") if b is not None else 1.0
+        if b is not None and sa == 1.0 and sb != 1.0:
+            sa = sb  # "4-5 million"
+        low = a * sa
+        high = b * sb if b is not None else low
+        if high < low:
+            low, high = high, low
+        cur = (m.group("cur") or m.group("cur2") or "").strip()
+        after = (m.group("after") or "").strip().lower()
+        if after and _is_cjk(after[0]):
+            after = after[0]  # a counter word: 人, 年, 円
+        unit = "" if after in _UNIT_STOP else after
+        if cur:
+            kind = "money:" + _CURRENCY[cur]
+        elif unit in _CURRENCY_WORDS:
+            kind, unit = "money:" + _CURRENCY_WORDS[unit], ""
+        elif unit and unit[0] in _CURRENCY:
+            kind, unit = "money:" + _CURRENCY[unit[0]], unit[1:]
+        elif m.group("pct"):
+            kind = "percent"
+        elif _is_year(m.group("a"), a, b, sa, unit):
+            kind = "year"
+        else:
+            kind = "number"
+        if unit.startswith("年") and kind == "year":
+            unit = ""
+        end = (
+            m.end("after")
+            if unit
+            else m.end("pct")
+            if m.group("pct")
+            else m.end("b")
+            if b is not None
+            else m.end("sa")
+        )
+        approx = _approx_before(text, m.start())
+        out.append(Quantity(low, high, approx, kind, unit[:12], m.start(), end))
+        taken.append((m.start(), m.end()))
+    for start, stop in _word_number_runs(text):
+        if any(s <= start < e for s, e in taken) or text[start:stop].lower() in ("a", "one"):
+            continue
+        value = _words_value(text[start:stop])
+        if value is None:
+            continue
+        rest = text[stop : stop + 20]
+        word = re.match(r"\s*([^\W\d_]+)", rest)
+        after = word.group(1).lower() if word else ""
+        unit = "" if after in _UNIT_STOP else after
+        out.append(Quantity(value, value, False, "number", unit[:12], start, stop))
+    out.sort(key=lambda q: q.start)
+    return tuple(out)
+
+
+def _is_year(raw: str, a: float, b: float | None, scale: float, unit: str) -> bool:
+    plain = b is None and scale == 1.0 and "," not in raw and "." not in raw
+    return plain and 1500 <= a <= 2100 and unit in ("", "年")
+
+
+def _approx_before(text: str, start: int) -> bool:
+    """Whether an approximation word ("around", "約") stands right before a number."""
+    tail = text[max(0, start - 24) : start].rstrip(" $€£¥.").lower()
+    for word in _APPROX_WORDS:
+        if tail.endswith(word):
+            cut = len(tail) - len(word)
+            return cut == 0 or not tail[cut - 1].isalpha() or not word[0].isalpha()
+    return False
+
+
+_RUN_WORDS = frozenset(["hundred", "thousand", "million", "billion", "and"])
+
+
+def _word_number_runs(text: str) -> list[tuple[int, int]]:
+    """Spans of written numbers ("five hundred", "twenty-five"), found word by word."""
+    runs: list[tuple[int, int]] = []
+    start = stop = -1
+    for m in _LOWER_WORD_RE.finditer(text):
+        word = m.group(0).lower()
+        joined = start >= 0 and text[stop : m.start()].strip(" -") == ""
+        if joined and (word in _NUMBER_WORDS or word in _RUN_WORDS):
+            stop = m.end()
+            continue
+        if start >= 0:
+            runs.append((start, stop))
+            start = -1
+        if word in _NUMBER_WORDS:
+            start, stop = m.start(), m.end()
+    if start >= 0:
+        runs.append((start, stop))
+    out = []
+    for a, b in runs:
+        while text[a:b].lower().endswith(" and"):
+            b -= 4
+        out.append((a, b))
+    return out
+
+
+def supports(context: Quantity, claim: Quantity) -> bool:
+    """Whether a context quantity covers a claimed one (value, range and hedges considered).
+
+    Args:
+        context: A quantity of the context.
+        claim: A quantity of the statement.
+
+    Returns:
+        True when the claimed interval lies within the context's (widened by 10% when either
+        side is approximate), or equals it. Kinds must be compatible: a percentage never
+        supports a count, a year only a year or a plain number.
+    """
+    if not _compatible(context.kind, claim.kind):
+        return False
+    tol = _TOLERANCE if (context.approx or claim.approx) else 0.0
+    lo = context.low - abs(context.low) * tol - 1e-9
+    hi = context.high + abs(context.high) * tol + 1e-9
+    if claim.low >= lo and claim.high <= hi:
+        return True
+    if claim.approx and claim.low <= context.high and context.low <= claim.high:
+        return True  # "around 500" vs "450-550"
+    return context.low == context.high and claim.low <= context.low <= claim.high and claim.approx
+
+
+def _compatible(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    loose = {"number", "year"}
+    if a in loose and b in loose:
+        return True
+    return (a == "number" and b.startswith("money:")) or (b == "number" and a.startswith("money:"))
+
+
+def same_slot(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities measure the same thing, so different values contradict.
+
+    Args:
+        a: One quantity.
+        b: Another.
+
+    Returns:
+        True for two years, two percentages, two sums of the same currency, or two numbers
+        counting the same unit ("100 employees" / "500 employees").
+    """
+    if a.kind != b.kind:
+        return False
+    if a.kind in ("year", "percent") or a.kind.startswith("money:"):
+        return True
+    return bool(a.unit) and _unit_key(a.unit) == _unit_key(b.unit)
+
+
+def _unit_key(unit: str) -> str:
+    u = unit.lower()
+    for suffix in ("ies", "es", "s"):
+        if u.endswith(suffix) and len(u) > len(suffix) + 2:
+            return u[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return u

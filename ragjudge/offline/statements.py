@@ -1,0 +1,286 @@
+"""Atomic statements: one claim each, with its subject named.
+
+`atomic_statements` cuts an answer into sentences and clauses (`segment_statements`), then
+further into one claim per piece:
+
+- coordinated clauses ("X was founded in 1995 and has 500 employees", "..., he also made ...",
+  "..., and might expand to 1000 by next year"), the second clause taking the first's subject;
+- comma splices with a pronoun subject, relative clauses (", which ...", ", who ...") and
+  appositions ("Einstein, a German-born physicist, developed ...");
+- "grew from X in 2020 to Y now" (what was, and what is);
+- clauses of languages written without spaces, at "、" and "，".
+
+Pronoun subjects ("He", "It", "They", "His", "the company") are replaced by the subject they
+refer to: the previous statement's subject, or the name the question asks about. Hedged and
+future claims ("might", "plans to", "by next year") stay statements of their own, so the
+verdicts can call them unsure. Each statement keeps the character span of the answer it came
+from, for labels that point into the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ragjudge.offline.text import is_cjk, is_filler, segment_statements
+
+__all__ = ["HEDGE_RE", "Statement", "atomic_statements", "is_hedged"]
+
+
+class Statement(NamedTuple):
+    """One atomic statement.
+
+    Attributes:
+        text: The claim as judged (pronoun subject resolved, clause subject supplied).
+        start: Start offset of the answer text it came from.
+        end: End offset of the answer text it came from.
+    """
+
+    text: str
+    start: int
+    end: int
+
+
+HEDGE_RE = re.compile(
+    r"\b(?:might|may|could|would|possibly|perhaps|maybe|probably|likely|unlikely|expected to|"
+    r"plans? to|planning to|planned to|intends? to|aims? to|hopes? to|going to|will|shall|"
+    r"next (?:year|month|week|decade|quarter)|in the future|by \d{4}|soon|"
+    r"könnte|vielleicht|wahrscheinlich|wird|plant|nächstes jahr|pourrait|peut-être|"
+    r"probablement|prévoit|l'année prochaine|podría|quizás|quizá|probablemente|planea|"
+    r"el próximo año)\b|かもしれ|予定|来年|可能|计划|明年|将",
+    re.IGNORECASE,
+)
+
+_PRONOUNS = {
+    "he": "", "she": "", "it": "", "they": "", "this": "", "his": "'s", "her": "'s",
+    "its": "'s", "their": "'s", "er": "", "sie": "", "es": "", "il": "", "elle": "",
+    "ils": "", "elles": "", "él": "", "ella": "", "ellos": "",
+}  # fmt: skip
+_AUX = frozenset(
+    """is are was were has have had will would can could may might must shall should does did
+    do also then later still became becomes become remains remained plans planned intends
+    aims hopes employs employed ist sind war waren hat haben hatte wird wurde kann könnte est
+    sont était a ont avait sera peut pourrait es son era fue tiene tienen tenía puede podría
+    será compte emploie possède cuenta emplea posee beschäftigt zählt besitzt""".split()
+)
+_IRREGULAR_PAST = frozenset(
+    """won made wrote became went took gave found led began left built held ran sold bought
+    grew fell rose brought kept met paid put said saw sent set spent stood taught told thought
+    understood wore broke chose drove ate flew forgot froze hid knew lost rode rang sang sank
+    spoke stole swam threw woke""".split()
+)
+_COORD_RE = re.compile(
+    r"(?:,\s*|\s+)(?:and|but|und|aber|et|mais|y|pero|e)\s+(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|"
+    r"it|they|we|er|sie|il|elle|ils|él|ella)\s+\w)",
+    re.IGNORECASE,
+)
+_DETERMINER_NEXT_RE = re.compile(r"[a-z]\w*s\s+(?:the|a|an|his|her|its|their|\d)\b")
+_RELATIVE_RE = re.compile(r",\s+(?:which|who|whose|where|der|die|das|qui|que|quien|que)\s+", re.I)
+_APPOSITION_RE = re.compile(
+    r"^(?P<subj>(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*),\s+(?P<np>(?:a|an|the)\s+[^,]{3,80}),"
+    r"\s+(?P<rest>.+)$"
+)
+_FROM_TO_RE = re.compile(
+    r"^(?P<pre>.*?)\b(?P<verb>(?:has |have |had )?(?:grown|grew|increased|rose|risen|fallen|fell|"
+    r"dropped|declined|gone|went|expanded|shrunk|shrank|climbed|jumped|changed))\s+from\s+"
+    r"(?P<x>.+?)\s+to\s+(?P<y>.+?)$",
+    re.IGNORECASE,
+)
+_PARTICIPLE_RE = re.compile(
+    r",\s+(?=(?:\w+ly\s+)?(?:known|regarded|considered|acknowledged|recognized|recognised|"
+    r"described|called|named|seen|credited|praised|remembered|celebrated)\b)",
+    re.IGNORECASE,
+)
+_CJK_CLAUSE_RE = re.compile(r"[、，,]")
+_MIN_WORDS = 3
+_MIN_CJK_CHARS = 5
+_WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def is_hedged(text: str) -> bool:
+    """Whether a claim is hedged, speculative or about the future.
+
+    Args:
+        text: A statement.
+
+    Returns:
+        True when it says "might", "may", "plans to", "by next year", "かもしれ", ...
+    """
+    return bool(HEDGE_RE.search(text))
+
+
+def _words(text: str) -> list[str]:
+    return _WORD_RE.findall(text)
+
+
+def _is_verbish(word: str) -> bool:
+    w = word.lower()
+    return w in _AUX or w in _IRREGULAR_PAST or (len(w) > 4 and w.endswith("ed"))
+
+
+def _subject(clause: str) -> str:
+    """The words before the clause's first verb-like word ("The company" of "The company was")."""
+    words = list(re.finditer(r"\S+", clause))
+    for i, match in enumerate(words):
+        if i > 0 and _is_verbish(match.group(0).strip(",;:")):
+            return clause[: words[i - 1].end()].strip()
+    return ""
+
+
+def _split_coordination(text: str) -> list[str]:
+    """Coordinated clauses, the later ones given the first one's subject when they lack one."""
+    pieces = [text]
+    out: list[str] = []
+    for piece in pieces:
+        cursor = 0
+        parts: list[str] = []
+        for match in _COORD_RE.finditer(piece):
+            right = piece[match.end() :]
+            first = right.split(maxsplit=1)[0].strip(",") if right.strip() else ""
+            pronoun = first.lower() in _PRONOUNS
+            left = piece[cursor : match.start()]
+            if len(_words(left)) < _MIN_WORDS or len(_words(right)) < 2:
+                continue
+            if not (pronoun or _is_verbish(first) or _DETERMINER_NEXT_RE.match(right)):
+                continue
+            parts.append(left)
+            cursor = match.end()
+        parts.append(piece[cursor:])
+        subject = _subject(parts[0])
+        for i, part in enumerate(parts):
+            part = part.strip().rstrip(",")
+            first = part.split(maxsplit=1)[0] if part else ""
+            if i > 0 and subject and (_is_verbish(first) or _DETERMINER_NEXT_RE.match(part)):
+                part = f"{subject} {part}"
+            out.append(part)
+    return out
+
+
+def _split_participle(text: str) -> list[str]:
+    """Split off a participial phrase: "X was a physicist, widely acknowledged to be ..."."""
+    match = _PARTICIPLE_RE.search(text)
+    if not match:
+        return [text]
+    left, right = text[: match.start()], text[match.end() :]
+    subject = _subject(left)
+    if not subject or len(_words(left)) < _MIN_WORDS or len(_words(right)) < 3:
+        return [text]
+    return [left, f"{subject} was {right}"]
+
+
+def _split_relative(text: str) -> list[str]:
+    match = _RELATIVE_RE.search(text)
+    if not match:
+        return [text]
+    left, right = text[: match.start()], text[match.end() :]
+    if len(_words(left)) < _MIN_WORDS or len(_words(right)) < 2:
+        return [text]
+    names = re.findall(r"(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*", left)
+    head = names[-1] if names and left.rstrip().endswith(names[-1]) else " ".join(_words(left)[-2:])
+    return [left, f"{head} {right}"]
+
+
+def _split_apposition(text: str) -> list[str]:
+    match = _APPOSITION_RE.match(text)
+    if not match:
+        return [text]
+    subj = match.group("subj")
+    return [f"{subj} {match.group('rest')}", f"{subj} is {match.group('np')}"]
+
+
+def _split_from_to(text: str) -> list[str]:
+    match = _FROM_TO_RE.match(text)
+    if not match:
+        return [text]
+    pre = match.group("pre").strip()
+    x, y = match.group("x").strip(), match.group("y").strip(" .")
+    unit = re.match(r"[\d.,]+\s+([^\W\d_]+)", x)
+    if unit and re.fullmatch(r"[\d.,]+(?:\s+\S+)?", y) and unit.group(1) not in y:
+        number, _, rest = y.partition(" ")
+        y = f"{number} {unit.group(1)} {rest}".strip()
+    subject = re.sub(r"\s+(?:has|have|had)$", "", pre)
+    return [f"{subject} had {x}".strip(), f"{subject} has {y}".strip()]
+
+
+def _split_cjk(text: str) -> list[str]:
+    pieces = [p.strip() for p in _CJK_CLAUSE_RE.split(text)]
+    if len(pieces) < 2:
+        return [text]
+    out: list[str] = []
+    for piece in pieces:
+        chars = sum(1 for c in piece if is_cjk(c) or c.isdigit())
+        if out and (chars < _MIN_CJK_CHARS or sum(1 for c in out[-1] if is_cjk(c)) < 2):
+            out[-1] = out[-1] + "、" + piece
+        else:
+            out.append(piece)
+    if len(out) > 1 and sum(1 for c in out[-1] if is_cjk(c) or c.isdigit()) < _MIN_CJK_CHARS:
+        out[-2] = out[-2] + "、" + out.pop()
+    return out
+
+
+def _antecedent(question: str) -> str:
+    """The name a question asks about ("Albert Einstein" of "Who was Albert Einstein?")."""
+    names = re.findall(r"(?:[A-Z][\w'’-]+\s+)*[A-Z][\w'’-]+", question)
+    names = [n for n in names if n.split()[0].lower() not in _QUESTION_WORDS]
+    return max(names, key=len) if names else ""
+
+
+_QUESTION_WORDS = frozenset(
+    "who what when where why how which whom whose is are was were do does did can could tell "
+    "describe explain name list give".split()
+)
+
+
+def _resolve(text: str, antecedent: str) -> str:
+    """Replace a leading pronoun subject or possessive with the antecedent."""
+    if not antecedent:
+        return text
+    match = re.match(r"(\w+)\b", text)
+    if not match:
+        return text
+    word = match.group(1)
+    suffix = _PRONOUNS.get(word.lower())
+    if suffix is None:
+        return text
+    if (
+        word.lower() in ("es", "sie", "il", "elle", "it", "this")
+        and not text[match.end() :].strip()
+    ):
+        return text
+    return antecedent + suffix + text[match.end() :]
+
+
+def atomic_statements(*, question: str, answer: str) -> list[Statement]:
+    """Split an answer into atomic statements with resolved subjects.
+
+    Args:
+        question: The question (its named subject resolves a leading "He" or "It").
+        answer: The answer text.
+
+    Returns:
+        The statements in order; [] when the answer has nothing to verify.
+    """
+    out: list[Statement] = []
+    antecedent = _antecedent(question)
+    for start, end in segment_statements(answer):
+        text = answer[start:end]
+        pieces = _split_cjk(text) if any(is_cjk(c) for c in text) else [text]
+        claims: list[str] = []
+        for piece in pieces:
+            for part in _split_apposition(piece):
+                for clause in _split_coordination(part):
+                    for sub in _split_relative(clause):
+                        for atom in _split_participle(sub):
+                            claims.extend(_split_from_to(atom))
+        for claim in claims:
+            claim = claim.strip().strip(",;")
+            if not claim or is_filler(claim):
+                continue
+            resolved = _resolve(claim, antecedent)
+            subject = _subject(resolved)
+            if subject and not re.match(r"(?i)(?:there|here)\b", subject):
+                antecedent = subject
+            elif not antecedent:
+                antecedent = _antecedent(resolved)
+            out.append(Statement(resolved, start, end))
+    return out

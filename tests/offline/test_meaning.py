@@ -1,0 +1,279 @@
+"""The offline judge reads meaning: the references' examples and varied cases per capability.
+
+Atomic statements with resolved pronouns, three verdicts (yes / no = contradicted / unsure = not
+said), paraphrase, numbers as values, hedges, and languages other than English.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import ragjudge
+from ragjudge.offline.model import OfflineModel
+from ragjudge.offline.numbers import number_values, same_slot, supports
+from ragjudge.offline.statements import atomic_statements
+
+
+@pytest.fixture(scope="module")
+def model() -> OfflineModel:
+    return OfflineModel()
+
+
+def _verdicts(model: OfflineModel, context: str, answer: str, question: str = "") -> list[str]:
+    statements = model.extract_statements(question=question, answer=answer)
+    return [v["verdict"] for v in model.judge_statements(context=context, statements=statements)]
+
+
+def _statements(answer: str, question: str = "") -> list[str]:
+    return [s.text for s in atomic_statements(question=question, answer=answer)]
+
+
+# --------------------------------------------------------------------------- references
+
+
+def test_mastra_company_example_is_fully_supported() -> None:
+    result = ragjudge.Faithfulness()(
+        question="",
+        contexts=[
+            "The company was established in 1995.",
+            "Currently employs around 450-550 people.",
+        ],
+        answer="The company was founded in 1995 and has 500 employees.",
+    )
+    assert result.score == 1.0
+    assert [s.verdict for s in result.statements] == ["yes", "yes"]
+
+
+def test_mastra_growth_example_has_an_unsure_future_claim() -> None:
+    result = ragjudge.Faithfulness()(
+        question="",
+        contexts=[
+            "The company had 100 employees in 2020.",
+            "Current employee count is approximately 500.",
+        ],
+        answer=(
+            "The company has grown from 100 employees in 2020 to 500 now, and might expand to "
+            "1000 by next year."
+        ),
+    )
+    assert [s.verdict for s in result.statements] == ["yes", "yes", "unsure"]
+    assert result.score == pytest.approx(0.67, abs=0.005)
+
+
+def test_mastra_company_example_in_japanese() -> None:
+    result = ragjudge.Faithfulness()(
+        question="",
+        contexts=["その会社は1995年に設立されました。", "現在、約450〜550人の従業員がいます。"],
+        answer="その会社は1995年に設立され、従業員は500人です。",
+    )
+    assert len(result.statements) == 2
+    assert result.score == 1.0
+
+
+def test_axion_einstein_answer_becomes_four_statements_naming_him() -> None:
+    answer = (
+        "He was a German-born theoretical physicist, widely acknowledged to be one of the "
+        "greatest and most influential physicists of all time. He was best known for developing "
+        "the theory of relativity, he also made important contributions to the development of "
+        "the theory of quantum mechanics."
+    )
+    statements = _statements(answer, question="Who was Albert Einstein?")
+    assert len(statements) == 4
+    assert all(s.startswith("Albert Einstein ") for s in statements)
+
+
+@pytest.mark.parametrize(("mode", "expected"), [("statement", 0.5), ("whole", 0.0)])
+def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
+    result = ragjudge.Faithfulness(mode=mode)(
+        question="Who wrote 'Romeo and Juliet'?",
+        contexts=["William Shakespeare is the author of 'Romeo and Juliet'."],
+        answer="William Shakespeare wrote 'Romeo and Juliet'. He is born in Ireland",
+    )
+    assert result.score == expected
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "",
+            "Marie Curie, a Polish-born chemist, won two Nobel Prizes.",
+            ["Marie Curie won two Nobel Prizes.", "Marie Curie is a Polish-born chemist"],
+        ),
+        (
+            "Where is the Louvre?",
+            "The Louvre is in Paris. It opened in 1793 and houses the Mona Lisa.",
+            [
+                "The Louvre is in Paris.",
+                "The Louvre opened in 1793",
+                "The Louvre houses the Mona Lisa.",
+            ],
+        ),
+        (
+            "",
+            "Tokyo is the capital of Japan, which has about 125 million people.",
+            ["Tokyo is the capital of Japan", "Japan has about 125 million people."],
+        ),
+        (
+            "Tell me about Ada Lovelace.",
+            "She wrote the first algorithm; her notes were published in 1843.",
+            [
+                "Ada Lovelace wrote the first algorithm",
+                "Ada Lovelace's notes were published in 1843.",
+            ],
+        ),
+        (
+            "",
+            "Revenue rose from $2 million in 2019 to $5 million in 2022.",
+            ["Revenue had $2 million in 2019", "Revenue has $5 million in 2022"],
+        ),
+    ],
+)
+def test_atomic_statements(question: str, answer: str, expected: list[str]) -> None:
+    assert _statements(answer, question=question) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "n"),
+    [
+        ("Die Firma wurde 1990 gegründet und hat 300 Mitarbeiter.", 2),
+        ("L'usine a ouvert en 1960. Elle emploie 800 ouvriers.", 2),
+        ("El museo abrió en 1980 y tiene 2000 obras.", 2),
+        ("该大学创建于1911年，现有学生三万人。", 2),
+        ("東京タワーは1958年に完成し、高さは333メートルです。", 2),
+    ],
+)
+def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> None:
+    assert len(_statements(answer)) == n
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize(
+    ("context", "claim", "ok"),
+    [
+        ("around 450-550 people", "500 people", True),
+        ("around 500 people", "480 people", True),
+        ("exactly 500 people", "480 people", False),
+        ("$4.2 million", "4,200,000 dollars", True),
+        ("five hundred workers", "500 workers", True),
+        ("12% of voters", "12 percent of voters", True),
+        ("12% of voters", "21% of voters", False),
+        ("between 3 and 5 days", "4 days", False),
+        ("4,2 Millionen Euro", "€4.2 million", True),
+        ("約450〜550人", "500人", True),
+    ],
+)
+def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
+    (c,) = number_values(context)[:1]
+    (q,) = number_values(claim)[:1]
+    assert supports(c, q) is ok
+
+
+def test_same_slot_needs_the_same_unit() -> None:
+    a, b, c = (number_values(t)[0] for t in ("100 employees", "500 employees", "500 offices"))
+    assert same_slot(a, b)
+    assert not same_slot(a, c)
+    assert same_slot(number_values("in 1995")[0], number_values("in 2001")[0])
+
+
+# --------------------------------------------------------------------------- verdicts
+
+CASES: list[tuple[str, str, str, str]] = [
+    # (capability, context, statement, verdict)
+    (
+        "paraphrase",
+        "The firm was established in 1990 in Oslo.",
+        "The company was founded in 1990.",
+        "yes",
+    ),
+    (
+        "paraphrase",
+        "The novel was written by Jane Austen.",
+        "Jane Austen is the author of the novel.",
+        "yes",
+    ),
+    ("paraphrase", "Sales grew by 5% last year.", "Sales increased by 5% last year.", "yes"),
+    ("numbers", "The bridge is about 1,200 meters long.", "The bridge is 1200 meters long.", "yes"),
+    ("numbers", "The deal was worth $4.2 million.", "The deal was worth 4,200,000 dollars.", "yes"),
+    ("numbers", "The team has five hundred members.", "The team has 500 members.", "yes"),
+    ("contradiction", "The bridge opened in 1932.", "The bridge opened in 1936.", "no"),
+    (
+        "contradiction",
+        "The meeting took place on Monday in Berlin.",
+        "The meeting took place on Friday in Berlin.",
+        "no",
+    ),
+    (
+        "contradiction",
+        "The film was directed by Steven Spielberg.",
+        "The film was directed by George Lucas.",
+        "no",
+    ),
+    ("contradiction", "Turnout was 62% in the election.", "Turnout was 48% in the election.", "no"),
+    ("contradiction", "The company has 300 employees.", "The company has 900 employees.", "no"),
+    (
+        "contradiction",
+        "The drug reduced mortality in the trial.",
+        "The drug did not reduce mortality in the trial.",
+        "no",
+    ),
+    ("contradiction", "Exports increased in 2020.", "Exports decreased in 2020.", "no"),
+    (
+        "not said",
+        "The museum opened in 1980 in Madrid.",
+        "The museum has a famous rooftop garden.",
+        "unsure",
+    ),
+    (
+        "hedge",
+        "The factory employs 400 people.",
+        "The factory might hire 200 more workers next year.",
+        "unsure",
+    ),
+    ("de", "Die Firma wurde 1990 gegründet.", "Die Firma wurde 1990 gegründet.", "yes"),
+    ("de", "Die Firma hat 300 Mitarbeiter.", "Die Firma hat 900 Mitarbeiter.", "no"),
+    ("fr", "L'usine emploie environ 800 ouvriers.", "L'usine emploie 790 ouvriers.", "yes"),
+    ("fr", "Le pont a été construit en 1932.", "Le pont a été construit en 1950.", "no"),
+    ("es", "El museo tiene 2000 obras desde 1980.", "El museo tiene 2000 obras.", "yes"),
+    ("es", "El museo abrió en 1980.", "El museo abrió en 1995.", "no"),
+    ("zh", "该大学创建于1911年。", "该大学创建于1911年", "yes"),
+    ("zh", "该大学创建于1911年。", "该大学创建于1921年", "no"),
+    ("ja", "東京タワーは1958年に完成しました。", "東京タワーは1958年に完成", "yes"),
+    ("ja", "東京タワーは1958年に完成しました。", "東京タワーは1968年に完成", "no"),
+]
+
+
+@pytest.mark.parametrize(("capability", "context", "statement", "verdict"), CASES)
+def test_verdicts(
+    model: OfflineModel, capability: str, context: str, statement: str, verdict: str
+) -> None:
+    out: dict[str, Any] = model.judge_statements(context=context, statements=[statement])[0]
+    assert out["verdict"] == verdict, (capability, out["reason"])
+
+
+def test_pronoun_resolution_feeds_the_verdicts(model: OfflineModel) -> None:
+    context = "Marie Curie was born in Warsaw. Marie Curie won the Nobel Prize in 1903."
+    verdicts = _verdicts(
+        model,
+        context,
+        "She was born in Warsaw. She won the Nobel Prize in 1911.",
+        "Who was Marie Curie?",
+    )
+    assert verdicts == ["yes", "no"]
+
+
+def test_old_params_keep_their_verdict_meaning() -> None:
+    from ragjudge.offline.model import OfflineParams
+
+    old = OfflineModel(OfflineParams(schema_version=1))
+    out = old.judge_statements(
+        context="The museum opened in 1980.", statements=["The zoo has pandas."]
+    )
+    assert out[0]["verdict"] == "no"
