@@ -130,6 +130,16 @@ def build_judge(args: argparse.Namespace, metric: str | None = None) -> Judge:
     return METRICS[metric](**overrides)
 
 
+def _required_fields(args: argparse.Namespace) -> dict[str, str]:
+    """Fields every row must carry for the judges the options name: `contexts` for judges
+    that read the retrieved passages (a row without them would be judged as unsupported)."""
+    metrics = [m.strip() for m in str(args.metric).split(",") if m.strip()]
+    needing = [
+        m for m in (metrics[:1] if args.judge else metrics) if build_judge(args, m).needs_contexts
+    ]
+    return {"contexts": ", ".join(needing)} if needing else {}
+
+
 def _with_repeats(judge: Judge, args: argparse.Namespace, lms: list[str]) -> Judge:
     """Wrap the judge in an `Ensemble` for `--repeat N` or several `--lm`."""
     if args.repeat < 1:
@@ -169,7 +179,7 @@ def _out_path(out: str | None, metric: str, several: bool) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
-    rows = load_rows(args)
+    rows = load_rows(args, require=_required_fields(args))
     configure_run(args)
     lms = list(args.lm or []) if isinstance(args.lm, list) else [args.lm] if args.lm else []
     args.lm = lms[0] if len(lms) == 1 else None

@@ -106,7 +106,12 @@ def compile_judge(
     gold_name: str | None = None
     if isinstance(gold, (str, os.PathLike)):
         gold_name = os.fspath(gold)
-        rows = load_gold(gold_name, mapping=mapping, require_labels=judge.metric == "faithfulness")
+        rows = load_gold(
+            gold_name,
+            mapping=mapping,
+            require_labels=judge.metric == "faithfulness",
+            require={"contexts": judge.metric} if judge.needs_contexts else None,
+        )
     else:
         rows = list(gold)
     compiled = optimizer.compile(judge, trainset=rows)
