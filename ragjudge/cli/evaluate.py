@@ -251,9 +251,18 @@ def format_report(report: EvaluationReport) -> str:
             return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
         return f"{value:.3f}"
 
-    lines.append(f"agreement with labels (n={a.n}, 95% bootstrap intervals):")
+    counted = (
+        f", {report.unscored} unscored counted as failing, ranked lowest" if report.unscored else ""
+    )
+    lines.append(f"agreement with labels (n={a.n}{counted}, 95% bootstrap intervals):")
     for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
         lines.append(f"  {key:<18} {cell(getattr(a, key), a.ci.get(key))}")
+    if report.scored_only is not None:
+        s = report.scored_only
+        lines.append(
+            f"  scored rows only (n={s.n}): balanced_accuracy {cell(s.balanced_accuracy)}, "
+            f"auroc {cell(s.auroc)}"
+        )
     if report.by_source:
         lines.append(f"  {'source':<18} {'n':>5} {'bal.acc':>8} {'auroc':>7}")
         for source, s in report.by_source.items():

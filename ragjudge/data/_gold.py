@@ -310,12 +310,8 @@ def _validate(
         if required not in data or data[required] is None:
             column = mapping.get(required, required)
             raise GoldDataError("is missing", file=file, row=row, field=column)
-    for required, who in (require or {}).items():
-        if data.get(required) is None:
-            column = mapping.get(required, required)
-            raise GoldDataError(f"is missing ({who} needs it)", file=file, row=row, field=column)
     try:
-        return GoldRecord.model_validate(data)
+        record = GoldRecord.model_validate(data)
     except pydantic.ValidationError as exc:
         error = exc.errors()[0]
         name = str(error["loc"][0]) if error["loc"] else None
@@ -324,6 +320,11 @@ def _validate(
         if error["type"] not in ("value_error", "missing"):
             message += f" (got {_describe(error.get('input'))})"
         raise GoldDataError(message, file=file, row=row, field=at) from None
+    for required, who in (require or {}).items():
+        if data.get(required) is None:
+            column = mapping.get(required, required)
+            raise GoldDataError(f"is missing ({who} needs it)", file=file, row=row, field=column)
+    return record
 
 
 def _describe(value: Any) -> str:
