@@ -206,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
                 on_result=lambda i, r: bar.update(1),
                 out=_out_path(args.out, judge.metric, len(metrics) > 1),
                 resume=args.resume,
+                retry_errors=args.retry_errors,
             )
         if args.report:
             write_evaluate_report(

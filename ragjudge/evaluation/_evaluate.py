@@ -245,6 +245,7 @@ def evaluate(
     n_boot: int = 1000,
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    retry_errors: bool = False,
 ) -> tuple[list[JudgeResult], EvaluationReport]:
     """Judge every row and measure agreement with the labels.
 
@@ -256,13 +257,20 @@ def evaluate(
         n_boot: Bootstrap resamples for the intervals.
         out: Stream per-row results to this `.jsonl`/`.parquet` file (see `run_rows`).
         resume: Keep the rows already in `out` and judge only the others.
+        retry_errors: With `resume`, judge again the rows whose result in `out` is an error.
 
     Returns:
         The per-row results (input order) and the report.
     """
     start = time.perf_counter()
     results = run_rows(
-        judge, rows, concurrency=concurrency, out=out, resume=resume, on_result=on_result
+        judge,
+        rows,
+        concurrency=concurrency,
+        out=out,
+        resume=resume,
+        retry_errors=retry_errors,
+        on_result=on_result,
     )
     seconds = time.perf_counter() - start
     overall, by_source, errors, unscored = agreement_of(

@@ -11,6 +11,7 @@ from dspy.teleprompt import Teleprompter
 
 import ragjudge
 from ragjudge.data._gold import GoldRecord, load_gold
+from ragjudge.evaluation import evaluate
 from ragjudge.optimize import JudgeOptimizer, compile_judge
 from ragjudge.programs._results import JudgeResult
 
@@ -78,6 +79,12 @@ def test_valset_is_held_out_and_matches_the_function_form(rows: list[GoldRecord]
     assert report is not None
     assert report["sizes"]["train"] == 60 and report["sizes"]["validation"] == 30
     assert {p["id"] for p in report["predictions"]} == {r.id for r in rows[60:]}
+    # evaluate counts the same rows the same way (unscored rows: failing, ranked lowest)
+    _, evaluation = evaluate(compiled, rows[60:], n_boot=0)
+    assert evaluation.agreement is not None
+    assert evaluation.agreement.n == report["validation"]["n"] == 30
+    for key in ("balanced_accuracy", "auroc"):
+        assert getattr(evaluation.agreement, key) == pytest.approx(report["validation"][key])
     # compile_judge is the optimizer with its split: same seed, same judge and figures
     a = JudgeOptimizer(n_trials=5, seed=2, n_boot=50, regularization=1.0).compile(
         ragjudge.Faithfulness(), trainset=[r.model_dump() for r in rows]
