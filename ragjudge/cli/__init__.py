@@ -6,11 +6,16 @@ User mistakes (bad files, bad options) print one line to stderr and exit with co
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from ragjudge._version import __version__
+from ragjudge.exceptions import RagJudgeError
+
+__all__ = ["COMMANDS", "build_parser", "load_command", "main"]
 
 
 def _without_ipython() -> None:
@@ -25,20 +30,24 @@ def _without_ipython() -> None:
         del sys.modules["IPython"]
 
 
-_without_ipython()
-
-from ragjudge.cli import compile as compile_cmd  # noqa: E402
-from ragjudge.cli import evaluate  # noqa: E402
-from ragjudge.cli import report as report_cmd  # noqa: E402
-from ragjudge.exceptions import RagJudgeError  # noqa: E402
-
-__all__ = ["main"]
-
-COMMANDS = [evaluate, compile_cmd, report_cmd]
+#: Subcommand -> (module, one-line help). A run imports only its own subcommand's module (and
+#: so DSPy, Optuna, ... only as far as that command needs them); `ragjudge --help` imports none.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "evaluate": ("ragjudge.cli.evaluate", "judge rows and report agreement with their labels"),
+    "compile": ("ragjudge.cli.compile", "compile a judge against gold labels and save it"),
+    "report": ("ragjudge.cli.report", "judge labeled rows and write an HTML report"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def load_command(name: str) -> ModuleType:
+    """The module of subcommand `name` (imported now; DSPy without IPython)."""
+    _without_ipython()
+    return importlib.import_module(COMMANDS[name][0])
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: every subcommand listed, `command`'s (or, if None, every
+    subcommand's) arguments registered."""
     parser = argparse.ArgumentParser(
         prog="ragjudge",
         description="Build, run and compile RAG judges that agree with your labels.",
@@ -46,15 +55,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ragjudge {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in COMMANDS:
-        module.add_parser(sub)
+    for name, (_, summary) in COMMANDS.items():
+        if command is None or name == command:
+            load_command(name).add_parser(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line, if any (the first non-option word)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = _command_of(words)
+    parser = build_parser(command) if command else build_parser("")
+    args = parser.parse_args(words)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",

@@ -17,11 +17,13 @@ from ragjudge.cli._common import (
 from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
 from ragjudge.data._gold import parse_mapping
+from ragjudge.evaluation._evaluate import UNSCORED_SCORE
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness, Judge
 from ragjudge.programs._serialization import load
 from ragjudge.programs.deterministic import DeterministicJudge
+from ragjudge.stats._agreement import paired_difference
 
 __all__ = ["add_parser", "run"]
 
@@ -145,6 +147,7 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
         "lm_calls": report["lm_calls"],
         "errors": errors,
         "baseline": report["baseline"],
+        "gain": gain(report),
         "init": report.get("init"),
         "params": report["params"],
         "sizes": report["sizes"],
@@ -153,6 +156,26 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
         "seconds": report["seconds"],
         "lm": report["lm"],
     }
+
+
+def gain(report: dict[str, Any], *, n_boot: int = 1000) -> dict[str, list[float | None]]:
+    """Compiled minus uncompiled on the validation rows, with paired 95% bootstrap intervals
+    (an unscored row fails and ranks lowest, as everywhere)."""
+    rows = report["predictions"]
+
+    def side(score: str, passed: str) -> tuple[list[bool], list[float]]:
+        return (
+            [bool(r[passed]) for r in rows],
+            [UNSCORED_SCORE if r[score] is None else r[score] for r in rows],
+        )
+
+    return paired_difference(
+        [r["gold"] for r in rows],
+        side("score", "passed"),
+        side("baseline_score", "baseline_passed"),
+        n_boot=n_boot,
+        seed=int(report.get("split", {}).get("seed", 0)),
+    )
 
 
 def format_compile(report: dict[str, Any], path: str) -> str:
@@ -176,8 +199,14 @@ def format_compile(report: dict[str, Any], path: str) -> str:
         "  params: " + ", ".join(f"{k}={v}" for k, v in report["params"].items() if k != "lm"),
         f"  validation agreement (n={v['n']}):   compiled                  uncompiled default",
     ]
+    gains = gain(report)
+    lines[-1] += "   gain (paired bootstrap)"
     for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
-        lines.append(f"    {key:<18} {cell(v, key):<26} {cell(b, key)}")
+        d = gains[key]
+        shown = "n/a" if d[0] is None else f"{d[0]:+.3f}"
+        if d[0] is not None and d[1] is not None and d[2] is not None:
+            shown += f" [{d[1]:+.3f}, {d[2]:+.3f}]"
+        lines.append(f"    {key:<18} {cell(v, key):<26} {cell(b, key):<26} {shown}")
     if report.get("init"):
         lines.append(
             "    --init judge, unchanged: balanced_accuracy "

@@ -9,6 +9,7 @@ from ragjudge.stats._agreement import (
     cohen_kappa,
     f1,
     krippendorff_alpha,
+    paired_difference,
     rating_agreement,
 )
 
@@ -21,5 +22,6 @@ __all__ = [
     "cohen_kappa",
     "f1",
     "krippendorff_alpha",
+    "paired_difference",
     "rating_agreement",
 ]

@@ -27,9 +27,26 @@ def test_import_ragjudge_is_lazy_and_every_public_name_resolves() -> None:
 
 def test_cli_imports_dspy_without_ipython_which_stays_importable() -> None:
     out = _run(
-        "import ragjudge.cli, sys; print('dspy' in sys.modules, 'IPython' in sys.modules);"
+        "import ragjudge.cli, sys; ragjudge.cli.load_command('evaluate');"
+        "print('dspy' in sys.modules, 'IPython' in sys.modules);"
         "import importlib.util; print(importlib.util.find_spec('IPython') is not None)"
     )
     assert out.splitlines()[0] == "True False"
     if out.splitlines()[1] == "True":  # installed: still importable afterwards
         _run("import ragjudge.cli; import IPython")
+
+
+def test_help_imports_no_subcommand_and_a_command_only_its_own() -> None:
+    out = _run(
+        "import sys; from ragjudge.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print('dspy' in sys.modules, 'optuna' in sys.modules)"
+    )
+    assert out.splitlines()[-1] == "False False"
+    assert "evaluate" in out and "compile" in out and "report" in out
+    out = _run(
+        "import sys; from ragjudge.cli import main\n"
+        "try:\n    main(['evaluate', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print('ragjudge.cli.compile' in sys.modules, 'ragjudge.optimize' in sys.modules)"
+    )
+    assert "--retry-errors" in out and out.splitlines()[-1] == "False False"
