@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ragjudge.programs._base import Judge
     from ragjudge.programs._results import JudgeResult
 
-__all__ = ["JudgeMetric", "feedback_text"]
+__all__ = ["JudgeMetric", "feedback_text", "with_statements"]
 
 logger = logging.getLogger(__name__)
 
@@ -98,10 +98,28 @@ class JudgeMetric:
         if result.error or math.isnan(result.score):
             logger.warning("%s metric: item not scored: %s", self.judge.metric, _why(result))
         if pred_name is not _UNSET or pred_trace is not _UNSET:
-            return dspy.Prediction(score=score, feedback=feedback_text(result))
+            explained = with_statements(self.judge, result, self.inputs(example, pred))
+            return dspy.Prediction(score=score, feedback=feedback_text(explained))
         if trace is not None and self.pass_on_trace:
             return bool(result.passed)
         return score
+
+
+def with_statements(judge: Judge, result: JudgeResult, inputs: dict[str, Any]) -> JudgeResult:
+    """The result with per-statement verdicts to explain it.
+
+    A judge in a mode without statements (`whole`, `rubric`) gives one verdict; to say which
+    statements are unsupported, a statement-mode clone of the judge (same LM and learned
+    state) judges the item once more. Its verdicts only explain: the score stays the judge's.
+    """
+    if result.statements or result.error or "statement" not in judge.modes:
+        return result
+    if getattr(judge, "mode", "statement") == "statement":
+        return result
+    detail = judge.clone(mode="statement")(**inputs)
+    if detail.error or not detail.statements:
+        return result
+    return result.model_copy(update={"statements": detail.statements})
 
 
 def feedback_text(result: JudgeResult) -> str:

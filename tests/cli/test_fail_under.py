@@ -14,9 +14,13 @@ from ragjudge.cli import main
 from ragjudge.evaluation._gate import parse_bounds, pass_rate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs._results import JudgeResult
-from tests.conftest import GOLD, REPO
 
-HALUEVAL = GOLD / "halueval" / "dev.jsonl"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def halueval(gold_dir: Path) -> Path:
+    return gold_dir / "halueval" / "dev.jsonl"
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -61,11 +65,11 @@ def test_pass_rate_counts_errors_and_unscored_as_failures() -> None:
     assert 0.31 < low < 0.32 and 0.83 < high < 0.84  # Wilson 95% interval for 6 of 10
 
 
-def test_gate_passes_and_fails_from_the_command_line(tmp_path: Path) -> None:
+def test_gate_passes_and_fails_from_the_command_line(halueval: Path) -> None:
     ok = run_cli(
         "evaluate",
         "--gold",
-        str(HALUEVAL),
+        str(halueval),
         "--limit",
         "80",
         "--format",
@@ -81,7 +85,7 @@ def test_gate_passes_and_fails_from_the_command_line(tmp_path: Path) -> None:
     bad = run_cli(
         "evaluate",
         "--gold",
-        str(HALUEVAL),
+        str(halueval),
         "--limit",
         "80",
         "--fail-under",
@@ -97,15 +101,15 @@ def test_gate_passes_and_fails_from_the_command_line(tmp_path: Path) -> None:
     assert "[95% CI " in lines[0] and lines[0].endswith("is below the bound 0.99")
 
 
-def test_bad_specs_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_specs_exit_2_with_one_line(halueval: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for spec in ("kappa=2", "precision=0.5", "pass_rate=0.5;auroc=0.5"):
-        code = main(["evaluate", "--gold", str(HALUEVAL), "--limit", "5", "--fail-under", spec])
+        code = main(["evaluate", "--gold", str(halueval), "--limit", "5", "--fail-under", spec])
         err = capsys.readouterr().err.strip().splitlines()
         assert code == 2 and len(err) == 1 and "--fail-under" in err[0], err
 
 
-def test_label_figure_on_unlabeled_rows_is_bad_input(tmp_path: Path) -> None:
-    rows = [json.loads(line) for line in HALUEVAL.read_text().splitlines()[:20]]
+def test_label_figure_on_unlabeled_rows_is_bad_input(tmp_path: Path, halueval: Path) -> None:
+    rows = [json.loads(line) for line in halueval.read_text().splitlines()[:20]]
     unlabeled = tmp_path / "unlabeled.jsonl"
     unlabeled.write_text(
         "".join(json.dumps({k: v for k, v in r.items() if k != "faithful"}) + "\n" for r in rows)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import dspy
 import pytest
@@ -12,7 +13,6 @@ import ragjudge
 from ragjudge.data._gold import load_gold
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs._metric import JudgeMetric
-from tests.conftest import GOLD
 
 PASSAGES = {
     "Eiffel": "The Eiffel Tower was completed in 1889 and stands in Paris.",
@@ -46,8 +46,8 @@ class RAG(dspy.Module):
 
 
 @pytest.fixture(scope="module")
-def compiled() -> ragjudge.Judge:
-    rows = load_gold(GOLD / "halueval" / "dev.jsonl", limit=120)
+def compiled(gold_dir: Path) -> ragjudge.Judge:
+    rows = load_gold(gold_dir / "halueval" / "dev.jsonl", limit=120)
     return ragjudge.compile(ragjudge.Faithfulness(lm="local"), gold=rows, n_trials=6, seed=0)
 
 
@@ -75,9 +75,7 @@ def test_score_bool_and_feedback(compiled: ragjudge.Judge) -> None:
 
 
 def test_feedback_lists_unsupported_statements() -> None:
-    metric = ragjudge.Faithfulness(lm="local", mode="statement").as_metric(
-        contexts_field="context"
-    )
+    metric = ragjudge.Faithfulness(lm="local", mode="statement").as_metric(contexts_field="context")
     ex = dspy.Example(question="How tall is Mount Everest?")
     pred = dspy.Prediction(context=[PASSAGES["Everest"]], answer=ANSWERS[str(ex.question)])
     out = metric(ex, pred, None, "respond", None)
