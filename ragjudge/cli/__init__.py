@@ -28,13 +28,14 @@ def _without_ipython() -> None:
 _without_ipython()
 
 from ragjudge.cli import compile as compile_cmd  # noqa: E402
+from ragjudge.cli import drift as drift_cmd  # noqa: E402
 from ragjudge.cli import evaluate  # noqa: E402
 from ragjudge.cli import report as report_cmd  # noqa: E402
 from ragjudge.exceptions import RagJudgeError  # noqa: E402
 
 __all__ = ["main"]
 
-COMMANDS = [evaluate, compile_cmd, report_cmd]
+COMMANDS = [evaluate, compile_cmd, report_cmd, drift_cmd]
 
 
 def build_parser() -> argparse.ArgumentParser:
