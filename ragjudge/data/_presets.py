@@ -53,7 +53,15 @@ _COLUMNS: dict[str, dict[str, str]] = {
         "reference": "expected_output",
     },
 }
-_OTEL_KEYS = {"resourceSpans", "trace_id", "traceId", "context.trace_id", "span_id", "spanId"}
+_OTEL_KEYS = {
+    "resourceSpans",
+    "context",
+    "trace_id",
+    "traceId",
+    "context.trace_id",
+    "span_id",
+    "spanId",
+}
 
 
 def preset_mapping(preset: str, columns: Iterable[str] | None = None) -> dict[str, str]:
