@@ -74,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         check_report_path(args.report)
     if args.permutations < 99:
         raise ConfigurationError("--permutations must be at least 99")
+    if not 0 < args.alpha < 1:
+        raise ConfigurationError(f"--alpha must be in (0, 1), got {args.alpha}")
     judge = load(args.judge, trust_modified=args.trust_modified)
     reference = reference_sample(judge.report_, path=args.judge)
     compile_report = CompileReport.model_validate(judge.report_)
