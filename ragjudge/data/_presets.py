@@ -176,7 +176,8 @@ class _Span:
 
     def __init__(self, obj: Mapping[str, Any], row: int) -> None:
         self.row = row
-        context = obj.get("context") if isinstance(obj.get("context"), dict) else {}
+        raw_context = obj.get("context")
+        context: dict[str, Any] = raw_context if isinstance(raw_context, dict) else {}
         self.trace_id = str(
             obj.get("trace_id")
             or obj.get("traceId")

@@ -35,7 +35,7 @@ def run_pytest(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     env.pop("RAGJUDGE_JUDGE", None)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "ragjudge.pytest_plugin", *args],
+        [sys.executable, "-m", "pytest", "-q", "-p", "ragjudge.testing._pytest", *args],
         capture_output=True,
         text=True,
         cwd=folder,
@@ -46,7 +46,7 @@ def run_pytest(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_entry_point_is_declared() -> None:
     text = (REPO / "pyproject.toml").read_text()
-    assert '[project.entry-points.pytest11]\nragjudge = "ragjudge.pytest_plugin"\n' in text
+    assert '[project.entry-points.pytest11]\nragjudge = "ragjudge.testing._pytest"\n' in text
 
 
 def test_docs_example_runs(tmp_path: Path, judge_file: Path) -> None:
