@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "evaluate": ("ragjudge.cli.evaluate", "judge rows and report agreement with their labels"),
     "compile": ("ragjudge.cli.compile", "compile a judge against gold labels and save it"),
     "report": ("ragjudge.cli.report", "judge labeled rows and write an HTML report"),
+    "drift": ("ragjudge.cli.drift", "test whether a compiled judge's agreement fell on new rows"),
 }
 
 

@@ -7,11 +7,13 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from ragjudge.data._gold import GoldRecord, load_gold, parse_mapping
+from ragjudge.data._presets import detect_preset, load_spans, preset_mapping
 from ragjudge.exceptions import ConfigurationError
 
 __all__ = [
@@ -89,6 +91,13 @@ def add_data_options(parser: argparse.ArgumentParser, *, required: bool = True) 
         metavar="FIELD=COLUMN",
         help="read FIELD (question, contexts, answer, faithful, id, reference) from COLUMN",
     )
+    parser.add_argument(
+        "--preset",
+        choices=["ragas", "deepeval", "otel"],
+        default=None,
+        help="read a ragas or deepeval export, or OpenTelemetry spans (OpenInference / GenAI) "
+        "as JSONL; detected from the columns when unambiguous",
+    )
     parser.add_argument("--split", default="train", help="split of a hub dataset")
     parser.add_argument("--limit", type=int, default=None, help="judge only the first N rows")
 
@@ -102,14 +111,33 @@ def load_rows(
     """Load the rows named by `add_data_options` (`require`: see `load_gold`)."""
     if args.limit is not None and args.limit < 1:
         raise ConfigurationError("--limit must be at least 1")
+    mapping = parse_mapping(args.map)
+    preset = getattr(args, "preset", None)
+    if preset is None and not mapping:
+        preset = detect_preset(args.gold)
+        if preset is not None:
+            sys.stderr.write(
+                f"ragjudge: {args.gold}: the columns are a {preset} export's; reading it as "
+                f"--preset {preset}\n"
+            )
+    if preset == "otel":
+        return load_spans(args.gold, require_labels=require_labels, limit=args.limit)
+    if preset is not None:
+        mapping = {**preset_mapping(preset, _columns(args.gold)), **mapping}
     return load_gold(
         args.gold,
-        mapping=parse_mapping(args.map),
+        mapping=mapping,
         split=args.split,
         require_labels=require_labels,
         require=require,
         limit=args.limit,
     )
+
+
+def _columns(source: str) -> set[str] | None:
+    from ragjudge.data._presets import _first_columns
+
+    return _first_columns(Path(source))
 
 
 def emit(obj: Any) -> None:

@@ -17,11 +17,13 @@ from ragjudge.cli._common import (
     load_rows,
     progress,
 )
+from ragjudge.cli._gate import add_gate_option, gate_bounds, gate_exit
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, write_evaluate_report
 from ragjudge.data._derived import derive_gold, derived_label, is_derived
 from ragjudge.data._gold import GoldRecord
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
+from ragjudge.evaluation._gate import GateCheck, check_bounds
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge
 from ragjudge.programs._serialization import load
@@ -66,6 +68,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--out", default=None, help="write per-row results (.jsonl or .parquet)")
     parser.add_argument("--format", choices=["table", "json"], default="table")
     add_report_option(parser)
+    add_gate_option(parser)
     parser.add_argument(
         "--concurrency",
         type=int,
@@ -180,6 +183,7 @@ def _out_path(out: str | None, metric: str, several: bool) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
     rows = load_rows(args, require=_required_fields(args))
+    bounds = gate_bounds(args, rows)
     configure_run(args)
     lms = list(args.lm or []) if isinstance(args.lm, list) else [args.lm] if args.lm else []
     args.lm = lms[0] if len(lms) == 1 else None
@@ -190,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError("--judge evaluates one saved judge; drop the --metric list")
     summaries: dict[str, Any] = {}
     tables: list[str] = []
+    checks: list[GateCheck] = []
     for metric in metrics:
         judge = judge_with_lm_options(build_judge(args, metric), args)
         judge = _with_repeats(judge, args, lms)
@@ -221,11 +226,14 @@ def run(args: argparse.Namespace) -> int:
             report = report.model_copy(update={"labels": labels})
         summaries[metric] = report.summary()
         tables.append(format_report(report))
+        if bounds:
+            checks += check_bounds(bounds, results=results, report=report)
+            summaries[metric]["fail_under"] = [c.model_dump() for c in checks[-len(bounds) :]]
     if args.format == "json":
         emit(summaries[metrics[0]] if len(metrics) == 1 else {"metrics": summaries})
     else:
         sys.stdout.write("\n\n".join(tables) + "\n")
-    return 0
+    return gate_exit(checks)
 
 
 def format_report(report: EvaluationReport) -> str:

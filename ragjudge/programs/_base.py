@@ -21,6 +21,7 @@ from ragjudge.lm._adapters import default_adapter
 from ragjudge.lm._cache import ResultMemo
 from ragjudge.lm._resolve import resolve_lm
 from ragjudge.offline.model import OfflineParams
+from ragjudge.programs._metric import JudgeMetric
 from ragjudge.programs._results import JudgeResult
 from ragjudge.signatures.rubric import rubric_fraction
 
@@ -250,6 +251,48 @@ class Judge(dspy.Module):
     def _policies(self, names: Sequence[str], overrides: dict[str, Any]) -> dict[str, Any]:
         """This judge's values of the policy parameters `names`, with `overrides` winning."""
         return {**{name: getattr(self, name) for name in names}, **overrides}
+
+    # -- as a DSPy metric -----------------------------------------------------------------
+    def as_metric(
+        self,
+        *,
+        question_field: str = "question",
+        contexts_field: str = "contexts",
+        answer_field: str = "answer",
+        reference_field: str | None = None,
+        pass_on_trace: bool = True,
+    ) -> JudgeMetric:
+        """This judge as a DSPy metric for `dspy.Evaluate` and DSPy's optimizers.
+
+        Args:
+            question_field: The field holding the question (example first, then prediction).
+            contexts_field: The field holding the contexts (prediction first, then example).
+            answer_field: The field holding the answer (prediction first, then example).
+            reference_field: The field holding a reference answer, for context recall.
+            pass_on_trace: When `trace` is set (an optimizer bootstrapping demos), return the
+                pass verdict as a bool, DSPy's convention; False keeps returning the score.
+
+        Returns:
+            `metric(example, pred, trace=None)`: the score in [0, 1], a bool with `trace`, and
+            `dspy.Prediction(score=..., feedback=...)` when GEPA asks for feedback
+            (`metric(gold, pred, trace, pred_name, pred_trace)`).
+
+        Example:
+            >>> metric = Faithfulness(lm="local").as_metric(contexts_field="context")
+            >>> ex = dspy.Example(question="Capital of France?").with_inputs("question")
+            >>> pred = dspy.Prediction(context=["Paris is the capital of France."],
+            ...                        answer="Paris is the capital of France.")
+            >>> round(metric(ex, pred), 2), metric(ex, pred, trace=[])  # doctest: +SKIP
+            (1.0, True)
+        """
+        return JudgeMetric(
+            self,
+            question_field=question_field,
+            contexts_field=contexts_field,
+            answer_field=answer_field,
+            reference_field=reference_field,
+            pass_on_trace=pass_on_trace,
+        )
 
     # -- scoring ------------------------------------------------------------------------
     def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:

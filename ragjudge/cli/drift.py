@@ -1,0 +1,172 @@
+"""`ragjudge drift`: has a compiled judge's agreement fallen on new labeled rows?"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ragjudge.cli._common import add_data_options, add_lm_options, emit, load_rows, progress
+from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
+from ragjudge.evaluation._drift import DriftReport, drift_test, new_sample, reference_sample
+from ragjudge.evaluation._runner import run_rows
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.optimize._report import CompileReport
+from ragjudge.programs._serialization import load
+from ragjudge.stats._agreement import Agreement
+
+__all__ = ["add_parser", "run"]
+
+#: `--figure` names -> the report's names.
+FIGURES = {
+    "balanced_accuracy": "balanced_accuracy",
+    "kappa": "cohen_kappa",
+    "auroc": "auroc",
+    "f1": "f1",
+}
+
+
+def add_parser(sub: Any) -> None:
+    """Register the subcommand."""
+    parser = sub.add_parser(
+        "drift",
+        help="test whether a compiled judge's agreement fell on new labeled rows",
+        description="Judge new labeled rows with a compiled judge, set the agreement beside "
+        "the one its compile measured on validation rows, and test (one-sided permutation "
+        "test) whether it fell beyond chance. Exit 1 when it did, 0 when not, 2 on bad input.",
+    )
+    add_data_options(parser)
+    add_lm_options(parser)
+    add_run_options(parser)
+    parser.add_argument("--judge", required=True, help="a compiled judge file (.json)")
+    parser.add_argument(
+        "--figure",
+        choices=list(FIGURES),
+        default=None,
+        help="the figure tested (default: the compile's objective, else balanced_accuracy)",
+    )
+    parser.add_argument("--alpha", type=float, default=0.05, help="the test's level (0.05)")
+    parser.add_argument(
+        "--permutations", type=int, default=2000, help="re-splits of the permutation test"
+    )
+    parser.add_argument("--report", default=None, help="also write an HTML report here")
+    parser.add_argument("--out", default=None, help="write per-row results (.jsonl/.parquet)")
+    parser.add_argument("--format", choices=["table", "json"], default="table")
+    parser.add_argument("--concurrency", type=int, default=None, help="items in flight")
+    parser.add_argument(
+        "--trust-modified", action="store_true", help="load a hand-edited judge file"
+    )
+    parser.set_defaults(run=run)
+
+
+def _figure(args: argparse.Namespace, report: CompileReport) -> str:
+    if args.figure:
+        return FIGURES[args.figure]
+    objective = FIGURES.get(report.objective, report.objective)
+    return objective if objective in FIGURES.values() else "balanced_accuracy"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `ragjudge drift`."""
+    if args.report:
+        from ragjudge.cli.report import check_report_path
+
+        check_report_path(args.report)
+    if args.permutations < 99:
+        raise ConfigurationError("--permutations must be at least 99")
+    if not 0 < args.alpha < 1:
+        raise ConfigurationError(f"--alpha must be in (0, 1), got {args.alpha}")
+    judge = load(args.judge, trust_modified=args.trust_modified)
+    reference = reference_sample(judge.report_, path=args.judge)
+    compile_report = CompileReport.model_validate(judge.report_)
+    rows = load_rows(args, require_labels=judge.metric == "faithfulness")
+    configure_run(args)
+    report_ = judge.report_
+    if args.lm is not None:
+        judge = judge.clone(lm=args.lm)
+    judge = judge_with_lm_options(judge, args)
+    judge.report_ = report_
+    offline = judge.lm in (None, "local")
+    concurrency = args.concurrency or (1 if offline else 8)
+    if concurrency < 1:
+        raise ConfigurationError("--concurrency must be at least 1")
+    with progress(len(rows), f"judging ({judge.metric})") as bar:
+        results = run_rows(
+            judge,
+            rows,
+            concurrency=concurrency,
+            out=args.out,
+            resume=args.resume,
+            on_result=lambda i, r: bar.update(1),
+        )
+    new = new_sample(rows, results, metric=judge.metric)
+    if not new.n:
+        raise ConfigurationError(f"no row of {args.gold} has a label for {judge.metric}")
+    drift = drift_test(
+        reference,
+        new,
+        metric=judge.metric,
+        figure=_figure(args, compile_report),
+        alpha=args.alpha,
+        permutations=args.permutations,
+        reference_agreement=compile_report.validation,
+    ).model_copy(update={"gold": str(args.gold), "judge": str(args.judge)})
+    if args.report:
+        from ragjudge.report._drift import write_drift_report
+
+        write_drift_report(
+            args.report,
+            drift=drift,
+            judge=judge,
+            rows=rows,
+            results=results,
+            gold_name=str(args.gold),
+            judge_name=str(args.judge),
+        )
+    if args.format == "json":
+        emit(drift.summary())
+    else:
+        sys.stdout.write(format_drift(drift) + "\n")
+    return 1 if drift.dropped else 0
+
+
+def format_drift(drift: DriftReport) -> str:
+    """The drift report as a table for a person."""
+
+    def cell(a: Agreement, key: str) -> str:
+        value = getattr(a, key)
+        low, high = (a.ci.get(key) or [None, None])[:2]
+        if value is None:
+            return "n/a"
+        ci = f" [{low:.3f}, {high:.3f}]" if low is not None and high is not None else ""
+        return f"{value:.3f}{ci}"
+
+    def diff(key: str) -> str:
+        value = drift.difference.get(key)
+        low, high = (drift.difference_ci.get(key) or [None, None])[:2]
+        if value is None:
+            return "n/a"
+        ci = f" [{low:+.3f}, {high:+.3f}]" if low is not None and high is not None else ""
+        return f"{value:+.3f}{ci}"
+
+    lines = [
+        f"{drift.metric} drift: {drift.judge} on {drift.gold}",
+        f"  {'':<18} {'compile validation':<24} {'new rows':<24} new - compile",
+        f"  {'n':<18} {drift.reference.n:<24} {drift.new.n:<24}",
+    ]
+    for key in FIGURES.values():
+        mark = " *" if key == drift.figure else ""
+        lines.append(
+            f"  {key + mark:<18} {cell(drift.reference, key):<24} {cell(drift.new, key):<24} "
+            f"{diff(key)}"
+        )
+    if drift.errors:
+        lines.append(f"  {drift.errors} new rows could not be scored (counted as failed)")
+    verdict = (
+        "agreement FELL beyond chance" if drift.dropped else "no drop in agreement beyond chance"
+    )
+    lines.append(
+        f"* one-sided permutation test on {drift.figure} ({drift.permutations} re-splits): "
+        f"p = {drift.p_value:.4f}, alpha = {drift.alpha:g}: {verdict}"
+    )
+    return "\n".join(lines)
