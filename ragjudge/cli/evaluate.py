@@ -17,6 +17,7 @@ from ragjudge.cli._common import (
     load_rows,
     progress,
 )
+from ragjudge.cli._ray import add_ray_options, run_ray
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, write_evaluate_report
 from ragjudge.data._derived import derive_gold, derived_label, is_derived
@@ -41,6 +42,7 @@ def add_parser(sub: Any) -> None:
     add_lm_options(parser)
     _allow_several_lms(parser)
     add_run_options(parser)
+    add_ray_options(parser)
     parser.add_argument("--judge", default=None, help="a saved or compiled judge (.json)")
     parser.add_argument(
         "--metric",
@@ -169,6 +171,8 @@ def _out_path(out: str | None, metric: str, several: bool) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
+    if args.ray:
+        return run_ray(args, build_judge=build_judge, format_report=format_report)
     rows = load_rows(args)
     configure_run(args)
     lms = list(args.lm or []) if isinstance(args.lm, list) else [args.lm] if args.lm else []

@@ -81,7 +81,7 @@ def plan_blocks(source: str, *, block_rows: int = 1000) -> list[Block]:
     if block_rows < 1:
         raise ValueError(f"block_rows must be at least 1, got {block_rows}")
     blocks: list[Block] = []
-    for number, path in enumerate(input_files(source)):
+    for number, path in enumerate(p.resolve() for p in input_files(source)):
         if path.suffix == ".parquet":
             blocks.extend(_parquet_blocks(number, path))
         else:
@@ -104,7 +104,9 @@ def _jsonl_blocks(number: int, path: Path, block_rows: int) -> list[Block]:
             offset += len(raw)
             rows += 1
             if rows == block_rows:
-                blocks.append(_jsonl_block(number, len(blocks), path, first_row, rows, start, offset))
+                blocks.append(
+                    _jsonl_block(number, len(blocks), path, first_row, rows, start, offset)
+                )
                 rows = 0
     if rows:
         blocks.append(_jsonl_block(number, len(blocks), path, first_row, rows, start, offset))
@@ -179,4 +181,3 @@ def read_block(block: Block, *, mapping: Mapping[str, str] | None = None) -> lis
     for number, obj in objects:
         rows.append(_validate(obj, mapping, file=block.path, row=number))
     return rows
-
