@@ -100,9 +100,6 @@ def connect(address: str, *, num_cpus: int | None = None) -> dict[str, Any]:
     options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
     if target is None:
         options.update(num_cpus=num_cpus, include_dashboard=False)
-    if target is None or target.removeprefix("ray://").startswith(("127.", "localhost:")):
-        # A cluster on this machine's loopback interface: the driver joins it there too.
-        options["_node_ip_address"] = "127.0.0.1"
     try:
         ray.init(address=target, **options)
     except (ConnectionError, RuntimeError, ValueError) as exc:
