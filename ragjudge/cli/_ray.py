@@ -7,6 +7,7 @@ imports `ragjudge.distributed` only when `--ray` is given.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -85,20 +86,22 @@ def run_ray(
     }
     if args.api_base:
         lm["api_base"] = args.api_base
-    _, report = evaluate_on_ray(
-        judge,
-        args.gold,
-        out=args.out,
-        address=args.ray,
-        mapping=parse_mapping(args.map),
-        block_rows=args.block_rows,
-        concurrency=concurrency,
-        lm_limit=args.lm_limit,
-        lm=lm,
-        cache_dir=args.cache_dir,
-        cache=not args.no_cache,
-        resume=args.resume,
-    )
+    # Ray's driver prints cluster events (a worker died, ...) to stdout: keep stdout the report.
+    with contextlib.redirect_stdout(sys.stderr):
+        _, report = evaluate_on_ray(
+            judge,
+            args.gold,
+            out=args.out,
+            address=args.ray,
+            mapping=parse_mapping(args.map),
+            block_rows=args.block_rows,
+            concurrency=concurrency,
+            lm_limit=args.lm_limit,
+            lm=lm,
+            cache_dir=args.cache_dir,
+            cache=not args.no_cache,
+            resume=args.resume,
+        )
     if args.format == "json":
         emit(report.summary())
     else:

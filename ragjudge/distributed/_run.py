@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -52,8 +53,10 @@ logger = logging.getLogger(__name__)
 
 #: Ray runs a block again this many times when its worker dies (process or node lost).
 BLOCK_RETRIES = 3
-#: A slot held longer than this (its worker died mid-row) is given back.
-SLOT_LEASE_SECONDS = 900.0
+#: A slot whose holder has not renewed it for this long (its worker died) is given back.
+SLOT_LEASE_SECONDS = 10.0
+#: How often a worker renews the slots it holds.
+SLOT_RENEW_SECONDS = 2.0
 
 
 class RaySpec(pydantic.BaseModel):
@@ -125,16 +128,35 @@ def _judge_rows(judge: Judge, rows: Sequence[GoldRecord], spec: RaySpec) -> list
         return [r for r in out if r is not None]
     ray = import_ray()
     slots = ray.get_actor(spec.slots, namespace=_NAMESPACE)
+    held: set[str] = set()
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def renew() -> None:  # keeps this worker's leases alive; they lapse if it dies
+        while not stop.wait(SLOT_RENEW_SECONDS):
+            with lock:
+                tokens = sorted(held)
+            if tokens:
+                slots.renew.remote(tokens)
 
     def one(row: GoldRecord) -> JudgeResult:
         token = ray.get(slots.acquire.remote())
+        with lock:
+            held.add(token)
         try:
             return next(judge.iter_batch([row], concurrency=1))[1]
         finally:
+            with lock:
+                held.discard(token)
             slots.release.remote(token)
 
-    with ThreadPoolExecutor(max_workers=spec.concurrency) as pool:
-        return list(pool.map(one, rows))
+    renewer = threading.Thread(target=renew, name="ragjudge-slot-renewer", daemon=True)
+    renewer.start()
+    try:
+        with ThreadPoolExecutor(max_workers=spec.concurrency) as pool:
+            return list(pool.map(one, rows))
+    finally:
+        stop.set()
 
 
 def judge_block(block: Block, spec: RaySpec, layout: ShardLayout) -> dict[str, Any]:
@@ -186,6 +208,12 @@ class _Slots:
 
     async def release(self, token: str) -> None:
         self.leases.pop(token, None)
+
+    async def renew(self, tokens: list[str]) -> None:
+        now = time.monotonic()
+        for token in tokens:
+            if token in self.leases:
+                self.leases[token] = now
 
     async def stats(self) -> dict[str, int]:
         return {"in_flight": len(self.leases), "peak": self.peak, "limit": self.limit}

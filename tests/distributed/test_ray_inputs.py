@@ -61,10 +61,10 @@ def test_bad_row_names_file_and_row(sample_path: Path, tmp_path: Path) -> None:
 def test_inputs_that_name_nothing(tmp_path: Path) -> None:
     with pytest.raises(GoldDataError, match="file not found"):
         input_files(str(tmp_path / "missing.jsonl"))
-    with pytest.raises(GoldDataError, match="names no .jsonl or .parquet"):
+    with pytest.raises(GoldDataError, match=r"names no \.jsonl or \.parquet"):
         input_files(str(tmp_path / "*.jsonl"))
     (tmp_path / "rows.csv").write_text("id\n1\n")
-    with pytest.raises(GoldDataError, match="reads .jsonl or .parquet"):
+    with pytest.raises(GoldDataError, match=r"reads \.jsonl or \.parquet"):
         input_files(str(tmp_path / "rows.csv"))
 
 
