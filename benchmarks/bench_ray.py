@@ -92,6 +92,9 @@ class WorkerMemory:
                         self.peak[pid] = max(self.peak.get(pid, 0.0), mb)
 
 
+CPU: list[float] = []  # CPU seconds (user + system) of the last `run` process
+
+
 def run(argv: list[str]) -> tuple[float, float, dict[str, Any]]:
     """Run `python -m ragjudge evaluate ...`: wall seconds, peak RSS (MB), JSON summary."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -102,6 +105,7 @@ def run(argv: list[str]) -> tuple[float, float, dict[str, Any]]:
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         seconds = time.perf_counter() - start
+        CPU[:] = [usage.ru_utime + usage.ru_stime]
         out.seek(0), err.seek(0)
         stdout, stderr = out.read().decode(), err.read().decode()
     if proc.returncode != 0:
@@ -145,12 +149,13 @@ def main() -> None:
         for name in args.judges:
             opts = JUDGES[name]
             one_s, ray_s, one_mb, worker_mb, same = [], [], [], [], True
-            one_judging, ray_judging = [], []
+            one_judging, ray_judging, one_cpu = [], [], []
             for repeat in range(args.repeats):
                 seconds, mb, summary = run(
                     ["--gold", str(big), *opts, "--out", str(folder / "1.jsonl")]
                 )
                 one_s.append(seconds)
+                one_cpu.append(CPU[0])
                 one_judging.append(summary["seconds"])
                 one_mb.append(mb)
                 with WorkerMemory() as memory:
@@ -184,6 +189,10 @@ def main() -> None:
                 "ray_inner_rows_per_s": round(args.rows / statistics.median(ray_judging), 1),
                 "scaling_efficiency": round(ray_rate / (workers * one_rate), 2),
                 "one_process_peak_rss_mb": round(max(one_mb), 1),
+                # CPU seconds / wall seconds of the one process: above 1 = it used >1 core.
+                "one_process_cores_used": round(
+                    statistics.median(c / s for c, s in zip(one_cpu, one_s, strict=True)), 2
+                ),
                 "ray_worker_peak_rss_mb": round(max(worker_mb), 1) if worker_mb else None,
                 "ray_workers_seen": len(worker_mb) // max(1, args.repeats),
                 f"small_{args.small}_rows_one_s": round(small_one, 2),

@@ -268,7 +268,12 @@ def evaluate_on_ray(
     layout = ShardLayout.for_out(out)
     blocks = plan_blocks(source, block_rows=block_rows)
     document = judge_document(judge)
-    manifest = {"judge": document["checksum"], "blocks": [b.name for b in blocks]}
+    files = sorted({b.path for b in blocks})
+    manifest = {
+        "judge": document["checksum"],
+        "input": [[path, os.path.getsize(path)] for path in files],
+        "blocks": [b.name for b in blocks],
+    }
     done = layout.prepare(manifest, resume=resume)
     resources = connect(address)
     ray = import_ray()

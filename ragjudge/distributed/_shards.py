@@ -74,28 +74,34 @@ class ShardLayout:
             ConfigurationError: If the output cannot be written.
             ResumeError: If `resume` and the folder was written for another judge or input.
         """
+        finished = (
+            resume
+            and self.joined is not None
+            and self.joined.is_file()
+            and not self.folder.exists()
+        )
         try:
             if self.joined is not None and self.joined.is_dir():
                 raise OSError(f"{self.joined} is a folder")
-            self.folder.mkdir(parents=True, exist_ok=True)
-            probe = self.folder / ".write-probe"
+            where = self.joined.parent if finished and self.joined is not None else self.folder
+            where.mkdir(parents=True, exist_ok=True)
+            probe = where / f".write-probe-{os.getpid()}"
             probe.write_bytes(b"")
             probe.unlink()
         except OSError as exc:
             raise ConfigurationError(
                 f"--out {self.joined or self.folder}: cannot write there ({exc})"
             ) from None
+        if finished:  # the JSONL file of a finished run: nothing left to judge
+            return set(manifest["blocks"])
         path = self.folder / MANIFEST
-        if resume and self.joined is not None and self.joined.exists() and not path.exists():
-            return set()  # a finished run: `finish` re-reads the joined file
         if resume and path.exists():
             previous = json.loads(path.read_text(encoding="utf-8"))
-            for key in ("judge", "blocks"):
+            for key, what in (("judge", "judge"), ("input", "input"), ("blocks", "--block-rows")):
                 if previous.get(key) != manifest.get(key):
                     raise ResumeError(
-                        f"{self.folder}: was written for another {key} "
-                        f"({'judge' if key == 'judge' else 'input or --block-rows'}); resume "
-                        "with the same options, or write to another --out"
+                        f"{self.folder}: was written for another {what}; resume with the same "
+                        "--gold, judge and --block-rows, or write to another --out"
                     )
             return {name for name in manifest["blocks"] if self.shard(name).exists()}
         for old in self.folder.glob("part-*"):

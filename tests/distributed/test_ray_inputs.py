@@ -70,17 +70,27 @@ def test_inputs_that_name_nothing(tmp_path: Path) -> None:
 
 def test_resume_refuses_another_judge_or_input(tmp_path: Path) -> None:
     layout = ShardLayout.for_out(tmp_path / "out")
-    manifest = {"judge": "abc", "blocks": ["00000-000000", "00000-000001"]}
+    manifest = {
+        "judge": "abc",
+        "input": [["a.jsonl", 10]],
+        "blocks": ["00000-000000", "00000-000001"],
+    }
     assert layout.prepare(manifest, resume=False) == set()
     layout.shard("00000-000000").write_text("")
     (layout.folder / ".part-00000-000001.123.tmp.parquet").write_text("")  # a killed write
     assert layout.prepare(manifest, resume=True) == {"00000-000000"}
     with pytest.raises(ResumeError, match="another judge"):
         layout.prepare({**manifest, "judge": "xyz"}, resume=True)
-    with pytest.raises(ResumeError, match="another blocks"):
+    with pytest.raises(ResumeError, match="another --block-rows"):
         layout.prepare({**manifest, "blocks": ["00000-000000"]}, resume=True)
+    with pytest.raises(ResumeError, match="another input"):
+        layout.prepare({**manifest, "input": [["a.jsonl", 11]]}, resume=True)
     assert layout.prepare(manifest, resume=False) == set()  # without --resume: afresh
     assert not list(layout.folder.glob("*part-*"))
+    joined = ShardLayout.for_out(tmp_path / "done.jsonl")
+    (tmp_path / "done.jsonl").write_text("")  # a finished run: nothing left to judge
+    assert joined.prepare(manifest, resume=True) == set(manifest["blocks"])
+    assert not joined.folder.exists()
     with pytest.raises(ConfigurationError, match="name a folder"):
         ShardLayout.for_out(tmp_path / "out.parquet")
 
