@@ -18,6 +18,7 @@ from ragjudge.cli._common import (
     progress,
 )
 from ragjudge.cli._gate import add_gate_option, gate_bounds, gate_exit
+from ragjudge.cli._ray import add_ray_options, run_ray
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, write_evaluate_report
 from ragjudge.data._derived import derive_gold, derived_label, is_derived
@@ -43,6 +44,7 @@ def add_parser(sub: Any) -> None:
     add_lm_options(parser)
     _allow_several_lms(parser)
     add_run_options(parser)
+    add_ray_options(parser)
     parser.add_argument("--judge", default=None, help="a saved or compiled judge (.json)")
     parser.add_argument(
         "--metric",
@@ -182,6 +184,8 @@ def _out_path(out: str | None, metric: str, several: bool) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
+    if args.ray:
+        return run_ray(args, build_judge=build_judge, format_report=format_report)
     rows = load_rows(args, require=_required_fields(args))
     bounds = gate_bounds(args, rows)
     configure_run(args)

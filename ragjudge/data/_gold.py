@@ -217,31 +217,35 @@ def _read_jsonl(path: Path) -> Iterable[tuple[int, Any]]:
     name = str(path)
     with path.open("rb") as handle:
         for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                text = line.decode("utf-8-sig" if number == 1 else "utf-8").strip()
-            except UnicodeDecodeError as exc:
-                raise GoldDataError(
-                    f"is not valid UTF-8 (byte {exc.start}); re-encode the file as UTF-8",
-                    file=name,
-                    row=number,
-                ) from None
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise GoldDataError(
-                    f"is not valid JSON ({exc.msg} at column {exc.colno})", file=name, row=number
-                ) from None
-            except RecursionError:
-                raise GoldDataError(
-                    "is nested too deeply to be a row", file=name, row=number
-                ) from None
-            if not isinstance(obj, dict):
-                raise GoldDataError(
-                    f"must be a JSON object, got {type(obj).__name__}", file=name, row=number
-                )
-            yield number, obj
+            if line.strip():
+                yield number, jsonl_object(line, file=name, row=number)
+
+
+def jsonl_object(line: bytes, *, file: str, row: int) -> dict[str, Any]:
+    """One JSONL line as a JSON object (line 1 may start with a UTF-8 byte order mark).
+
+    Raises:
+        GoldDataError: Naming the file and row, if the line is not a JSON object.
+    """
+    try:
+        text = line.decode("utf-8-sig" if row == 1 else "utf-8").strip()
+    except UnicodeDecodeError as exc:
+        raise GoldDataError(
+            f"is not valid UTF-8 (byte {exc.start}); re-encode the file as UTF-8",
+            file=file,
+            row=row,
+        ) from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GoldDataError(
+            f"is not valid JSON ({exc.msg} at column {exc.colno})", file=file, row=row
+        ) from None
+    except RecursionError:
+        raise GoldDataError("is nested too deeply to be a row", file=file, row=row) from None
+    if not isinstance(obj, dict):
+        raise GoldDataError(f"must be a JSON object, got {type(obj).__name__}", file=file, row=row)
+    return obj
 
 
 def _read_with_datasets(name: str, kind: str, *, split: str) -> Iterable[tuple[int, Any]]:

@@ -4,6 +4,7 @@ from ragjudge.evaluation._evaluate import (
     EvaluationReport,
     agreement_of,
     evaluate,
+    evaluation_report,
     gold_label,
     rating_stats,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "ResumeError",
     "agreement_of",
     "evaluate",
+    "evaluation_report",
     "gold_label",
     "rating_stats",
     "read_results",

@@ -273,6 +273,29 @@ def evaluate(
         on_result=on_result,
     )
     seconds = time.perf_counter() - start
+    return results, evaluation_report(judge, rows, results, seconds=seconds, n_boot=n_boot)
+
+
+def evaluation_report(
+    judge: Judge,
+    rows: Sequence[GoldRecord],
+    results: Sequence[JudgeResult],
+    *,
+    seconds: float,
+    n_boot: int = 1000,
+) -> EvaluationReport:
+    """The report of a finished run: agreement with the rows' labels, calls, errors.
+
+    Args:
+        judge: The judge that produced `results`.
+        rows: The rows, in the order of `results`.
+        results: One result per row.
+        seconds: The run's wall time.
+        n_boot: Bootstrap resamples for the intervals.
+
+    Returns:
+        The report `evaluate` returns for the same rows and results.
+    """
     overall, by_source, errors, unscored = agreement_of(
         rows, results, n_boot=n_boot, metric=judge.metric
     )
@@ -281,7 +304,7 @@ def evaluate(
         if unscored
         else None
     )
-    report = EvaluationReport(
+    return EvaluationReport(
         metric=judge.metric,
         mode=str(getattr(judge, "mode", "")),
         lm=describe_judge_lm(judge),
@@ -298,4 +321,3 @@ def evaluate(
         seconds=seconds,
         error_messages=dict(Counter(r.error for r in results if r.error).most_common(5)),
     )
-    return results, report
