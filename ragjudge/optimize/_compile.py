@@ -26,6 +26,8 @@ from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.lm._resolve import LOCAL
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
+from ragjudge.optimize._ablation import ablation
+from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
 from ragjudge.optimize._demos import demo_pool, demo_sets
 from ragjudge.optimize._report import CompileReport, RowPrediction
 from ragjudge.optimize._split import group_key, split_gold
@@ -104,6 +106,7 @@ class _RawCache:
     concurrency: int
     progress: ProgressFactory | None
     folds: list[int] | None = None  # cross-fitting: row i is judged by fold folds[i]'s judge
+    budget: LMCallBudget = field(default_factory=lambda: LMCallBudget(None))
     results: dict[tuple[str, int], list[JudgeResult]] = field(default_factory=dict)
     calls: dict[tuple[str, int], int] = field(default_factory=dict)
 
@@ -128,8 +131,14 @@ class _RawCache:
             for fold in sorted(set(folds)):
                 index = [i for i, f in enumerate(folds) if f == fold]
                 judge = self.make(mode, demos, fold)
-                part = judge.batch(
-                    [self.rows[i] for i in index], concurrency=self.concurrency, on_result=tick
+                part = judge_within_budget(
+                    judge,
+                    [self.rows[i] for i in index],
+                    budget=self.budget,
+                    mode=mode,
+                    demos=demos,
+                    concurrency=self.concurrency,
+                    on_result=tick,
                 )
                 for i, result in zip(index, part, strict=True):
                     outs[i] = result
@@ -175,6 +184,9 @@ def compile_judge(
     progress: ProgressFactory | None = None,
     calibrate: bool = True,
     regularization: float | None = None,
+    max_lm_calls: int | None = None,
+    modes: Sequence[str] | None = None,
+    validation: Sequence[GoldRecord] | None = None,
 ) -> Judge:
     """Compile a judge against gold labels.
 
@@ -203,6 +215,13 @@ def compile_judge(
             a `calibration` parameter), so that the score is a probability of the label.
         regularization: L2 strength of the offline weights (toward `init`'s weights when
             given); None chooses it by grouped cross-validation on the train rows.
+        max_lm_calls: The most LM calls to spend on raw outputs of the tuning rows (cache
+            hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
+            report says which. None: no limit. The validation runs are not counted.
+        modes: The modes the study may choose (default: all of the judge's modes); the
+            uncompiled baseline uses the first when its default mode is not among them.
+        validation: Held-out rows to report on; then every row of `gold` is a train row and
+            `valid_fraction` is not used.
 
     Returns:
         A new judge with the chosen parameters, demos and weights, and `report_` (a dict, see
@@ -244,7 +263,12 @@ def compile_judge(
                 else "; give faithfulness gold to derive it from (see docs/derived-gold.md)"
             )
         )
-    train, valid = split_gold(rows, valid_fraction=valid_fraction, group_by=group_by, seed=seed)
+    if validation is None:
+        train, valid = split_gold(rows, valid_fraction=valid_fraction, group_by=group_by, seed=seed)
+    else:
+        train, valid = rows, labeled_rows(list(validation), judge.metric)
+    mode_choices = _mode_choices(judge, modes)
+    budget = LMCallBudget(max_lm_calls)
     init_judge = _load_init(init)
     offline = judge.uses_lm and _is_offline(judge)
     timings: dict[str, float] = {}
@@ -307,6 +331,7 @@ def compile_judge(
         concurrency=concurrency,
         progress=progress,
         folds=cross.folds if cross is not None and tune_rows is train else None,
+        budget=budget,
     )
     labels = np.array([int(r.faithful or 0) for r in tune_rows])
     policy_space = dict(judge.policy_space())
@@ -318,7 +343,7 @@ def compile_judge(
     search_demos = len(sets) > 1
 
     def trial_params(trial: optuna.Trial) -> dict[str, Any]:
-        params: dict[str, Any] = {"mode": trial.suggest_categorical("mode", list(judge.modes))}
+        params: dict[str, Any] = {"mode": trial.suggest_categorical("mode", mode_choices)}
         params["demos"] = (
             trial.suggest_categorical("demos", list(range(len(sets)))) if search_demos else 0
         )
@@ -345,7 +370,10 @@ def compile_judge(
 
     def run_trial(trial: optuna.Trial) -> float | tuple[float, float]:
         params = trial_params(trial)
-        rescored, calls, per_item = score(params)
+        try:
+            rescored, calls, per_item = score(params)
+        except BudgetSpentError as exc:
+            raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
         trial.set_user_attr("lm_calls", calls)
         ranking = _objective_value("auroc", rescored, labels)
         trial.set_user_attr("auroc", ranking)
@@ -386,12 +414,20 @@ def compile_judge(
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
         if remaining:
-            study.optimize(run_trial, n_trials=remaining, callbacks=callbacks)
+            # Trials pruned for want of budget cost nothing; let completed trials reach n_trials.
+            tries = remaining if max_lm_calls is None else remaining * 5
+            study.optimize(run_trial, n_trials=tries, callbacks=callbacks)
     finally:
         if bar is not None:
             bar.close()
     timings["study"] = time.perf_counter() - t0
 
+    if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        raise ConfigurationError(
+            f"--max-lm-calls {max_lm_calls} cannot pay for one pass over the "
+            f"{len(tune_rows)} tuning rows (about {budget.row_cost(mode_choices[0])} call(s) "
+            "a row); raise it"
+        )
     # 4. The chosen judge: best trial (highest agreement on the Pareto front when multi).
     best = _best_trial(study)
     params = _full_params(best, policy_space, judge, offline, search_demos)
@@ -413,7 +449,11 @@ def compile_judge(
 
     # 5. Validation: compiled vs the uncompiled default judge (and the --init judge).
     t0 = time.perf_counter()
-    baseline = type(judge)(lm=judge.lm)
+    default_mode = type(judge)(lm=judge.lm).get_params().get("mode")
+    baseline = type(judge)(
+        lm=judge.lm,
+        **({"mode": mode_choices[0]} if mode_choices and default_mode not in mode_choices else {}),
+    )
     compiled_out = _run(compiled, valid, concurrency, progress, "validation (compiled)")
     baseline_out = _run(baseline, valid, concurrency, progress, "validation (baseline)")
     init_out = (
@@ -421,6 +461,22 @@ def compile_judge(
         if init_judge is not None
         else None
     )
+    steps, offline_out = [], None
+    if judge.uses_lm and not offline:
+        # Which choice bought the gain, and the offline judge on the same rows.
+        steps = ablation(
+            baseline=baseline,
+            compiled=compiled,
+            policy=policy,
+            demos=_demo_count(compiled),
+            valid=valid,
+            baseline_out=baseline_out,
+            compiled_out=compiled_out,
+            run=lambda j, label: _run(j, valid, concurrency, progress, label),
+            n_boot=n_boot,
+            seed=seed,
+        )
+        offline_out = _run(type(judge)(lm=LOCAL), valid, 1, progress, "validation (offline)")
     timings["validation"] = time.perf_counter() - t0
     comp_agree, comp_src, _, _ = agreement_of(
         valid, compiled_out, n_boot=n_boot, seed=seed, metric=judge.metric
@@ -432,6 +488,11 @@ def compile_judge(
         agreement_of(valid, init_out, n_boot=n_boot, seed=seed, metric=judge.metric)[0]
         if init_out
         else None
+    )
+    offline_agree, offline_src = (
+        agreement_of(valid, offline_out, n_boot=n_boot, seed=seed, metric=judge.metric)[:2]
+        if offline_out is not None
+        else (None, {})
     )
     if comp_agree is None or base_agree is None:
         raise ConfigurationError("no validation row could be judged; check the LM and the data")
@@ -463,8 +524,16 @@ def compile_judge(
         baseline=base_agree,
         init=init_agree,
         by_source={
-            s: {"compiled": comp_src[s], "baseline": base_src[s]} for s in comp_src if s in base_src
+            s: {
+                "compiled": comp_src[s],
+                "baseline": base_src[s],
+                **({"offline": offline_src[s]} if s in offline_src else {}),
+            }
+            for s in comp_src
+            if s in base_src
         },
+        offline=offline_agree,
+        ablation=steps,
         gold={"path": gold_name, "sha256": gold_fingerprint(rows), "rows": len(rows)},
         split={
             "labels": "human" if judge.metric == "faithfulness" else "derived",
@@ -487,7 +556,10 @@ def compile_judge(
             "per_trial": [t.lm_calls for t in summary.trials],
             "trials_without_lm_calls": sum(1 for t in summary.trials if t.lm_calls == 0),
             "validation": sum(r.lm_calls for r in compiled_out)
-            + sum(r.lm_calls for r in baseline_out),
+            + sum(r.lm_calls for r in baseline_out)
+            + sum(s.lm_calls for s in steps if s.step == "+mode"),
+            "budget": budget.record(),
+            "pruned_trials": len(study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))),
         },
         demos={name: len(p.demos) for name, p in compiled.named_predictors()},
         seconds=timings,
@@ -548,6 +620,23 @@ def _carve_pool(
     tune = [r for i, r in enumerate(train) if i not in pool_idx]
     pool = [r for i, r in enumerate(train) if i in pool_idx]
     return tune, pool
+
+
+def _mode_choices(judge: Judge, modes: Sequence[str] | None) -> list[str]:
+    """The modes the study may choose."""
+    if modes is None:
+        return list(judge.modes)
+    unknown = [m for m in modes if m not in judge.modes]
+    if unknown or not modes:
+        raise ConfigurationError(
+            f"--modes {','.join(modes)!r}: choose from {', '.join(judge.modes) or 'none'}"
+        )
+    return list(dict.fromkeys(modes))
+
+
+def _demo_count(judge: Judge) -> int:
+    """The most demos any predictor of the judge carries."""
+    return max((len(p.demos) for _, p in judge.named_predictors()), default=0)
 
 
 def _set_demos(judge: Judge, demos: list[dspy.Example]) -> None:
