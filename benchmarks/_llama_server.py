@@ -18,6 +18,7 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -78,6 +79,14 @@ def model_path(name: str) -> Path:
     return path
 
 
+def _die_with_parent() -> None:
+    """In the child: get SIGTERM when the process that started the server dies (Linux)."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -111,7 +120,9 @@ def llama_server(
         "--logits_all",
         "True",
     ]
-    process = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        cmd, stdout=log_file, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent
+    )
     base = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 180

@@ -125,12 +125,17 @@ def judge_within_budget(
         size = 1 if not budget.observed(mode) else max(1, concurrency)
         size = min(size, len(rows) - start)
         if not budget.affords(mode, size):
-            spent = sum(r.lm_calls for r in out)
-            budget.skipped.append(
-                SkippedSet(
-                    mode=mode, demos=demos, rows_judged=len(out), rows=len(rows), calls_spent=spent
+            if not any(s.mode == mode and s.demos == demos for s in budget.skipped):
+                spent = sum(r.lm_calls for r in out)
+                budget.skipped.append(
+                    SkippedSet(
+                        mode=mode,
+                        demos=demos,
+                        rows_judged=len(out),
+                        rows=len(rows),
+                        calls_spent=spent,
+                    )
                 )
-            )
             logger.info(
                 "LM call budget spent (%d of %s): raw outputs for mode %s, demo set %d skipped "
                 "after %d of %d rows",
