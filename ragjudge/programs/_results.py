@@ -31,10 +31,15 @@ class JudgeResult(pydantic.BaseModel):
         reason: A sentence a person can read.
         statements: Per-statement verdicts and reasons (statement mode).
         confidence: The judge's probability that the item passes, when it reports one.
+        confidence_source: Where `confidence` came from: `"logprobs"` (P(yes) / (P(yes) +
+            P(no)) at the verdict tokens), `"stated"` (the number the LM wrote), or None.
         lm_calls: LM calls made for this item (cache hits are not calls).
         tokens: Prompt plus completion tokens used.
         error: Why the item could not be judged; `score` is NaN then.
         details: Metric-specific extras (member scores of an ensemble, sub-scores, ...).
+        parse: What happened to the LM's replies for this item (`ragjudge.lm.ParseStats`:
+            predictor calls, first-try parses, salvaged, fallback calls, failures); None when
+            no predictor was called.
     """
 
     model_config = pydantic.ConfigDict(ser_json_inf_nan="null")
@@ -47,10 +52,12 @@ class JudgeResult(pydantic.BaseModel):
     reason: str = ""
     statements: list[StatementResult] = pydantic.Field(default_factory=list)
     confidence: float | None = None
+    confidence_source: str | None = None
     lm_calls: int = 0
     tokens: int = 0
     error: str | None = None
     details: dict[str, Any] = pydantic.Field(default_factory=dict)
+    parse: dict[str, int] | None = None
 
     @classmethod
     def from_json_data(cls, data: dict[str, Any], **update: Any) -> JudgeResult:
