@@ -151,7 +151,7 @@ def generation_kwargs(
     engines keep the `timeout` they were built with (`--timeout` sets both).
     """
     options = current_options()
-    own = dict(getattr(lm, "kwargs", {}) or {})
+    own = {k: v for k, v in (getattr(lm, "kwargs", {}) or {}).items() if v is not None}
     kwargs: dict[str, Any] = {}
     if options.max_tokens is not None:
         kwargs["max_tokens"] = options.max_tokens

@@ -13,8 +13,7 @@ them from the reply already in hand:
 - either reply format is read, whichever the prompt asked for.
 
 `output_schema` gives the JSON schema of a signature's outputs for structured output (a
-`response_format` for servers, a grammar in process), with lengths bounded so that a reply fits
-its max_tokens, and as many verdicts as there are statements.
+`response_format` for servers, a grammar in process), with as many verdicts as there are statements.
 """
 
 from __future__ import annotations
@@ -55,9 +54,6 @@ _UNSURE = (
     "neutral",
     "n/a",
 )
-#: Characters of a free-text field in a structured reply (bounds the reply's length).
-TEXT_CHARS = {"reasoning": 480, "reason": 200, "statement": 240}
-_DEFAULT_TEXT_CHARS = 240
 _MAX_STATEMENTS = 24
 
 
@@ -108,8 +104,9 @@ def output_schema(
 ) -> dict[str, Any]:
     """The JSON schema of `signature`'s outputs, for structured output.
 
-    Free-text fields get a `maxLength`; a list of verdicts has exactly as many items as the
-    list input it answers (the statements); other lists at most 24.
+    A list of verdicts has exactly as many items as the list input it answers (the
+    statements); other lists at most 24. Free text is not bounded by length here (a
+    `maxLength` makes llama.cpp's grammar slow enough to time out): max_tokens bounds it.
 
     Args:
         signature: The signature.
@@ -135,7 +132,7 @@ def output_schema(
 def _schema_of(annotation: Any, name: str, items: int | None) -> dict[str, Any]:
     origin = get_origin(annotation)
     if annotation is str:
-        return {"type": "string", "maxLength": TEXT_CHARS.get(name, _DEFAULT_TEXT_CHARS)}
+        return {"type": "string"}
     if origin is Literal:
         return {"type": "string", "enum": [str(a) for a in get_args(annotation)]}
     if annotation is float:

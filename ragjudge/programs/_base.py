@@ -192,7 +192,7 @@ class Judge(dspy.Module):
         calls, tokens = _usage_counts(usage.usage_data)
         update: dict[str, Any] = {"lm_calls": calls, "tokens": tokens}
         if stats.predictor_calls:
-            update["parse"] = stats.as_dict()
+            update["lm_stats"] = {**stats.as_dict(), **_prompt_counts(usage.usage_data)}
         return result.model_copy(update=update)
 
     def __call__(self, *args: Any, **kwargs: Any) -> JudgeResult:
@@ -334,7 +334,7 @@ class Judge(dspy.Module):
                 "lm_calls": result.lm_calls,
                 "tokens": result.tokens,
                 "confidence_source": result.confidence_source,
-                "parse": result.parse,
+                "lm_stats": result.lm_stats,
             }
         )
 
@@ -392,6 +392,18 @@ def _usage_counts(usage_data: dict[str, list[dict[str, Any]]]) -> tuple[int, int
                 total = (entry.get("prompt_tokens") or 0) + (entry.get("completion_tokens") or 0)
             tokens += int(total or 0)
     return calls, tokens
+
+
+def _prompt_counts(usage_data: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+    """Prompt tokens, and those served from a prefix cache (where the LM reports them)."""
+    prompt = cached = 0
+    for entries in usage_data.values():
+        for entry in entries:
+            prompt += int(entry.get("prompt_tokens") or 0)
+            details = entry.get("prompt_tokens_details") or {}
+            if isinstance(details, dict):
+                cached += int(details.get("cached_tokens") or 0)
+    return {"prompt_tokens": prompt, "cached_tokens": cached}
 
 
 def _first_line(exc: BaseException) -> str:

@@ -37,9 +37,11 @@ class JudgeResult(pydantic.BaseModel):
         tokens: Prompt plus completion tokens used.
         error: Why the item could not be judged; `score` is NaN then.
         details: Metric-specific extras (member scores of an ensemble, sub-scores, ...).
-        parse: What happened to the LM's replies for this item (`ragjudge.lm.ParseStats`:
-            predictor calls, first-try parses, salvaged, fallback calls, failures); None when
-            no predictor was called.
+        lm_stats: What happened to this item's LM calls: the reply counts of
+            `ragjudge.lm.ParseStats` (predictor calls, first-try parses, salvaged, fallback
+            calls, failures, verdicts read from logprobs) plus `prompt_tokens` and
+            `cached_tokens` (prompt tokens a server's or llama.cpp's prefix cache served,
+            where reported); None when no predictor was called.
     """
 
     model_config = pydantic.ConfigDict(ser_json_inf_nan="null")
@@ -57,7 +59,7 @@ class JudgeResult(pydantic.BaseModel):
     tokens: int = 0
     error: str | None = None
     details: dict[str, Any] = pydantic.Field(default_factory=dict)
-    parse: dict[str, int] | None = None
+    lm_stats: dict[str, int] | None = None
 
     @classmethod
     def from_json_data(cls, data: dict[str, Any], **update: Any) -> JudgeResult:
