@@ -289,8 +289,7 @@ def test_cli_options_reach_the_judge_and_bad_values_exit_2(tmp_path: Any) -> Non
     from ragjudge.cli._runopts import judge_with_lm_options
 
     args = build_parser().parse_args(
-        ["evaluate", "--gold", "x.jsonl", "--max-tokens", "300", "--temperature", "0.2"]
-        + ["--timeout", "30", "--lm", "local"]
+        "evaluate --gold x.jsonl --max-tokens 300 --temperature 0.2 --timeout 30 --lm local".split()
     )
     judge = judge_with_lm_options(Faithfulness(lm="local"), args)
     assert (judge.max_tokens, judge.temperature, judge.timeout) == (300, 0.2, 30.0)
