@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import email.utils
 import http.client
+import logging
 import threading
 import time
 import urllib.parse
@@ -36,6 +37,8 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._generation import TIMEOUT_KEY, ReplyCutError, timeout_of
 
 __all__ = ["OPENAI_COMPATIBLE_PREFIXES", "OpenAICompatibleEngine", "uses_proxy"]
+
+logger = logging.getLogger(__name__)
 
 # Model-string prefixes that name an OpenAI-compatible server when an api_base is given.
 OPENAI_COMPATIBLE_PREFIXES = ("openai", "hosted_vllm", "openai_compatible")
@@ -97,6 +100,7 @@ class OpenAICompatibleEngine:
         # llama-cpp-python's server takes {"type": "json_object", "schema": ...} only; switched
         # to on the first refusal of OpenAI's json_schema shape.
         self._schema_as_json_object = False
+        self._no_logprobs = False
 
     def __getstate__(self) -> dict[str, Any]:  # the connections stay behind
         state = dict(self.__dict__)
@@ -118,11 +122,11 @@ class OpenAICompatibleEngine:
             ReplyCutError: When the reply stopped at max_tokens (`finish_reason == "length"`).
         """
         timeout = timeout_of(request.config, self.timeout)
-        payload = self._body(request)
-        status, headers, data = self._post(orjson.dumps(payload), timeout)
-        if status in (400, 422) and _refuses_schema(payload, data):
-            self._schema_as_json_object = True
-            status, headers, data = self._post(orjson.dumps(self._body(request)), timeout)
+        for _ in range(3):  # at most two refusals of an optional feature, each learnt once
+            payload = self._body(request)
+            status, headers, data = self._post(orjson.dumps(payload), timeout)
+            if status < 400 or not self._learn_refusal(payload, status, data):
+                break
         if status >= 400:
             raise _http_error(status, headers, data)
         try:
@@ -151,6 +155,22 @@ class OpenAICompatibleEngine:
             ),
             logprobs=_logprobs(choice.get("logprobs")),
         )
+
+    def _learn_refusal(self, payload: dict[str, Any], status: int, data: bytes) -> bool:
+        """Whether an error reply refuses a feature this engine can do without (then noted).
+
+        llama-cpp-python's server refuses OpenAI's json_schema shape (it takes
+        `{"type": "json_object", "schema": ...}`) and logprobs unless started with
+        `--logits_all true`; the calls then go on without them.
+        """
+        if status in (400, 422) and _refuses_schema(payload, data):
+            self._schema_as_json_object = True
+            return True
+        if "logprobs" in payload and b"logprobs" in data and not self._no_logprobs:
+            logger.info("%s refuses logprobs; confidences are the stated ones", self.api_base)
+            self._no_logprobs = True
+            return True
+        return False
 
     # -- the request -----------------------------------------------------------------------
     def _body(self, request: Request) -> dict[str, Any]:
@@ -185,7 +205,7 @@ class OpenAICompatibleEngine:
             body["response_format"] = _wire_format(
                 dict(config.response_format), json_object=self._schema_as_json_object
             )
-        if config.logprobs is not None:
+        if config.logprobs is not None and not self._no_logprobs:
             body["logprobs"] = True
             if config.logprobs > 0:
                 body["top_logprobs"] = int(config.logprobs)

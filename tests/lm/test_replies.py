@@ -302,3 +302,19 @@ def test_cli_options_reach_the_judge_and_bad_values_exit_2(tmp_path: Any) -> Non
         timeout=120,
     )
     assert bad.returncode == 2 and "max_tokens" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_slow_server_reply_ends_at_the_judges_timeout() -> None:
+    import time
+
+    from ragjudge.lm._resolve import resolve_lm
+    from ragjudge.testing._server import TestServer
+
+    with TestServer(delay=0.0, script=["timeout"], timeout_delay=5.0) as server:
+        lm = resolve_lm("openai/slow", api_base=server.api_base, api_key="x", num_retries=0)
+        judge = Faithfulness(mode="whole", lm=lm, timeout=0.5)
+        start = time.monotonic()
+        result = judge(question="q", contexts=CONTEXT, answer="Einstein was born in Ulm.")
+        elapsed = time.monotonic() - start
+    assert result.error and "timeout of 0.5 s" in result.error
+    assert elapsed < 4.0  # the 5-second reply was not waited for
