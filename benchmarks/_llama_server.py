@@ -95,9 +95,19 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def llama_server(
-    name: str, *, port: int | None = None, n_ctx: int = 4096, log: Path | None = None
+    name: str,
+    *,
+    port: int | None = None,
+    n_ctx: int = 4096,
+    threads: int = 1,
+    log: Path | None = None,
 ) -> Iterator[str]:
-    """Serve a model on 127.0.0.1 for the duration of the block; yields the API base URL."""
+    """Serve a model on 127.0.0.1 for the duration of the block; yields the API base URL.
+
+    One thread by default: on a machine shared with other busy processes, llama.cpp's threads
+    wait for each other at every token, and a descheduled one stalls generation (seconds per
+    token were seen with 2 threads under a load of 13 on 2 cores).
+    """
     path = model_path(name)
     port = port or _free_port()
     log_file = (log or Path(os.devnull)).open("ab")
@@ -116,7 +126,7 @@ def llama_server(
         "--n_ctx",
         str(n_ctx),
         "--n_threads",
-        str(min(2, os.cpu_count() or 1)),
+        str(threads),
         "--logits_all",
         "True",
     ]
@@ -153,8 +163,9 @@ def main() -> None:
     parser.add_argument("model", help=f"{', '.join(SHORT_NAMES)} or a GGUF path")
     parser.add_argument("--port", type=int, default=8792)
     parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
-    with llama_server(args.model, port=args.port, n_ctx=args.n_ctx) as base:
+    with llama_server(args.model, port=args.port, n_ctx=args.n_ctx, threads=args.threads) as base:
         sys.stdout.write(f"serving {args.model} at {base} (Ctrl-C to stop)\n")
         sys.stdout.flush()
         with contextlib.suppress(KeyboardInterrupt):

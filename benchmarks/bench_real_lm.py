@@ -38,6 +38,7 @@ import logging
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -406,6 +407,7 @@ def main() -> None:
     parser.add_argument("--model", default="smollm2", help=f"{', '.join(SHORT_NAMES)} or a GGUF")
     parser.add_argument("--api-base", default=None, help="a server already serving --model")
     parser.add_argument("--server-log", type=Path, default=None, help="its log (prefix cache)")
+    parser.add_argument("--threads", type=int, default=1, help="llama.cpp threads (server)")
     parser.add_argument(
         "--gold-dir",
         type=Path,
@@ -432,6 +434,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="JSON results")
     parser.add_argument("--work", type=Path, default=Path("/tmp/ragjudge-bench-real-lm"))
     args = parser.parse_args()
+    # a SIGTERM (timeout, kill) unwinds like Ctrl-C, so the server is stopped and results saved
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     args.work.mkdir(parents=True, exist_ok=True)
     out_path = args.out or args.work / f"real_lm_{Path(args.model).stem}.json"
@@ -484,7 +488,7 @@ def main() -> None:
     if args.api_base:
         body(args.api_base)
     else:
-        with llama_server(args.model, log=log_path) as base:
+        with llama_server(args.model, log=log_path, threads=args.threads) as base:
             body(base)
     save()
     sys.stdout.write(json.dumps(results, indent=2, default=str)[:4000] + "\n")

@@ -112,8 +112,13 @@ def add_data_options(parser: argparse.ArgumentParser, *, required: bool = True) 
     parser.add_argument("--limit", type=int, default=None, help="judge only the first N rows")
 
 
-def load_rows(args: argparse.Namespace, *, require_labels: bool = False) -> list[GoldRecord]:
-    """Load the rows named by `add_data_options`."""
+def load_rows(
+    args: argparse.Namespace,
+    *,
+    require_labels: bool = False,
+    require: dict[str, str] | None = None,
+) -> list[GoldRecord]:
+    """Load the rows named by `add_data_options` (`require`: see `load_gold`)."""
     if args.limit is not None and args.limit < 1:
         raise ConfigurationError("--limit must be at least 1")
     return load_gold(
@@ -121,6 +126,7 @@ def load_rows(args: argparse.Namespace, *, require_labels: bool = False) -> list
         mapping=parse_mapping(args.map),
         split=args.split,
         require_labels=require_labels,
+        require=require,
         limit=args.limit,
     )
 

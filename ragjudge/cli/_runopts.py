@@ -32,6 +32,11 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="keep the rows already in --out and judge only the others (after a crash or Ctrl-C)",
     )
     group.add_argument(
+        "--retry-errors",
+        action="store_true",
+        help="with --resume: judge again the rows whose result in --out is an error",
+    )
+    group.add_argument(
         "--max-retries",
         type=int,
         default=None,
@@ -43,6 +48,8 @@ def configure_run(args: argparse.Namespace) -> None:
     """Set up caching and jittered retries for a CLI run."""
     if getattr(args, "resume", False) and not getattr(args, "out", None):
         raise ConfigurationError("--resume needs --out (the file to resume)")
+    if getattr(args, "retry_errors", False) and not getattr(args, "resume", False):
+        raise ConfigurationError("--retry-errors needs --resume (it retries rows of --out)")
     if getattr(args, "no_cache", False) and getattr(args, "cache_dir", None):
         raise ConfigurationError("--no-cache and --cache-dir contradict each other; pick one")
     configure_cache(cache_dir=getattr(args, "cache_dir", None), enabled=not args.no_cache)

@@ -130,6 +130,16 @@ def build_judge(args: argparse.Namespace, metric: str | None = None) -> Judge:
     return METRICS[metric](**overrides)
 
 
+def _required_fields(args: argparse.Namespace) -> dict[str, str]:
+    """Fields every row must carry for the judges the options name: `contexts` for judges
+    that read the retrieved passages (a row without them would be judged as unsupported)."""
+    metrics = [m.strip() for m in str(args.metric).split(",") if m.strip()]
+    needing = [
+        m for m in (metrics[:1] if args.judge else metrics) if build_judge(args, m).needs_contexts
+    ]
+    return {"contexts": ", ".join(needing)} if needing else {}
+
+
 def _with_repeats(judge: Judge, args: argparse.Namespace, lms: list[str]) -> Judge:
     """Wrap the judge in an `Ensemble` for `--repeat N` or several `--lm`."""
     if args.repeat < 1:
@@ -169,7 +179,7 @@ def _out_path(out: str | None, metric: str, several: bool) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
-    rows = load_rows(args)
+    rows = load_rows(args, require=_required_fields(args))
     configure_run(args)
     lms = list(args.lm or []) if isinstance(args.lm, list) else [args.lm] if args.lm else []
     args.lm = lms[0] if len(lms) == 1 else None
@@ -196,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
                 on_result=lambda i, r: bar.update(1),
                 out=_out_path(args.out, judge.metric, len(metrics) > 1),
                 resume=args.resume,
+                retry_errors=args.retry_errors,
             )
         if args.report:
             write_evaluate_report(
@@ -260,9 +271,18 @@ def format_report(report: EvaluationReport) -> str:
             return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
         return f"{value:.3f}"
 
-    lines.append(f"agreement with labels (n={a.n}, 95% bootstrap intervals):")
+    counted = (
+        f", {report.unscored} unscored counted as failing, ranked lowest" if report.unscored else ""
+    )
+    lines.append(f"agreement with labels (n={a.n}{counted}, 95% bootstrap intervals):")
     for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
         lines.append(f"  {key:<18} {cell(getattr(a, key), a.ci.get(key))}")
+    if report.scored_only is not None:
+        s = report.scored_only
+        lines.append(
+            f"  scored rows only (n={s.n}): balanced_accuracy {cell(s.balanced_accuracy)}, "
+            f"auroc {cell(s.auroc)}"
+        )
     if report.by_source:
         lines.append(f"  {'source':<18} {'n':>5} {'bal.acc':>8} {'auroc':>7}")
         for source, s in report.by_source.items():

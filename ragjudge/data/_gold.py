@@ -135,6 +135,7 @@ def load_gold(
     mapping: Mapping[str, str] | None = None,
     split: str = "train",
     require_labels: bool = False,
+    require: Mapping[str, str] | None = None,
     limit: int | None = None,
 ) -> list[GoldRecord]:
     """Load and validate gold or input rows.
@@ -144,6 +145,8 @@ def load_gold(
         mapping: Field -> column names, for data whose columns are named differently.
         split: The split to read from a hub dataset.
         require_labels: Refuse rows without a `faithful` label.
+        require: Fields a row must have (not absent, not null), each with who needs it,
+            e.g. `{"contexts": "faithfulness"}`; `load_gold` refuses a row without one.
         limit: Read at most this many rows.
 
     Returns:
@@ -173,7 +176,7 @@ def load_gold(
     for row_number, obj in raw:
         if limit is not None and len(records) >= limit:
             break
-        record = _validate(obj, mapping or {}, file=name, row=row_number)
+        record = _validate(obj, mapping or {}, file=name, row=row_number, require=require)
         if require_labels and record.faithful is None:
             raise GoldDataError(
                 "has no label; gold rows need faithful = 0 or 1",
@@ -287,7 +290,12 @@ def _decode_json_columns(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def _validate(
-    obj: Mapping[str, Any], mapping: Mapping[str, str], *, file: str, row: int
+    obj: Mapping[str, Any],
+    mapping: Mapping[str, str],
+    *,
+    file: str,
+    row: int,
+    require: Mapping[str, str] | None = None,
 ) -> GoldRecord:
     data = dict(obj)
     for field, column in mapping.items():
@@ -303,7 +311,7 @@ def _validate(
             column = mapping.get(required, required)
             raise GoldDataError("is missing", file=file, row=row, field=column)
     try:
-        return GoldRecord.model_validate(data)
+        record = GoldRecord.model_validate(data)
     except pydantic.ValidationError as exc:
         error = exc.errors()[0]
         name = str(error["loc"][0]) if error["loc"] else None
@@ -312,6 +320,11 @@ def _validate(
         if error["type"] not in ("value_error", "missing"):
             message += f" (got {_describe(error.get('input'))})"
         raise GoldDataError(message, file=file, row=row, field=at) from None
+    for required, who in (require or {}).items():
+        if data.get(required) is None:
+            column = mapping.get(required, required)
+            raise GoldDataError(f"is missing ({who} needs it)", file=file, row=row, field=column)
+    return record
 
 
 def _describe(value: Any) -> str:

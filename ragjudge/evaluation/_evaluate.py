@@ -7,7 +7,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import pydantic
 
@@ -35,7 +35,10 @@ class EvaluationReport(pydantic.BaseModel):
     mode: str
     lm: str
     rows: int
+    #: Every labeled row without an error; unscored rows count as never passing, ranked lowest.
     agreement: Agreement | None
+    #: The same over the scored rows only (unscored rows left out); None when none is unscored.
+    scored_only: Agreement | None = None
     by_source: dict[str, Agreement] = pydantic.Field(default_factory=dict)
     #: Where the labels come from: "human" (the rows' `faithful` labels) or "derived" (rules
     #: of `ragjudge.data._derived`); the two are never mixed in one report.
@@ -103,6 +106,16 @@ class EvaluationReport(pydantic.BaseModel):
                 **self.lm_stats,
                 **{k: None if v is None else round(v, 4) for k, v in self.reply_rates().items()},
             }
+        if self.scored_only is not None:
+            s = self.scored_only
+            out["scored_only"] = {
+                "n": s.n,
+                "balanced_accuracy": s.balanced_accuracy,
+                "cohen_kappa": s.cohen_kappa,
+                "auroc": s.auroc,
+                "f1": s.f1,
+                "ci": s.ci,
+            }
         if self.ratings:
             out["ratings"] = {k: v.model_dump(mode="json") for k, v in self.ratings.items()}
         if self.by_source:
@@ -145,10 +158,10 @@ def rating_stats(
     from ragjudge.data._derived import derived_label
 
     out: dict[str, RatingAgreement] = {}
-    pairs = [
+    pairs = [  # an unscored row counts as failing, as in `agreement_of`
         (gold_label(row, metric), res)
         for row, res in zip(rows, results, strict=True)
-        if not res.error and res.passed is not None
+        if not res.error
     ]
     labeled = [(g, r) for g, r in pairs if g is not None]
     if len(labeled) > 1:
@@ -191,6 +204,10 @@ def rating_stats(
     return out
 
 
+#: The score an unscored row stands at: below every score, so it ranks lowest.
+UNSCORED_SCORE = -1.0
+
+
 def agreement_of(
     rows: Sequence[GoldRecord],
     results: Sequence[JudgeResult],
@@ -198,31 +215,37 @@ def agreement_of(
     n_boot: int = 1000,
     seed: int = 0,
     metric: str = "faithfulness",
+    unscored: Literal["lowest", "excluded"] = "lowest",
 ) -> tuple[Agreement | None, dict[str, Agreement], int, int]:
     """Agreement of results with the rows' labels, overall and per source.
 
-    Rows with an error or no score are left out of the statistics and counted apart. The
-    labels are `gold_label(row, metric)`: human labels for faithfulness, derived labels for
-    the other metrics, never both.
+    Rows with an error are left out and counted apart. A row the judge leaves unscored (NaN:
+    e.g. an empty answer, or every statement unsure) counts as the judge treats it, as
+    `compile` counts it while tuning: never passing and ranked below every score, so a judge
+    cannot raise its figures by abstaining on hard rows (`unscored="excluded"` leaves such
+    rows out instead: the scored-only figure). The labels are `gold_label(row, metric)`:
+    human labels for faithfulness, derived labels for the other metrics, never both.
 
     Returns:
-        `(overall, by_source, errors, unscored)`.
+        `(overall, by_source, errors, unscored rows)`.
     """
     errors = sum(1 for r in results if r.error)
-    unscored = sum(1 for r in results if not r.error and math.isnan(r.score))
+    n_unscored = sum(1 for r in results if not r.error and math.isnan(r.score))
     usable = [
         (row, res)
         for row, res in zip(rows, results, strict=True)
-        if gold_label(row, metric) is not None and not res.error and not math.isnan(res.score)
+        if gold_label(row, metric) is not None
+        and not res.error
+        and (unscored == "lowest" or not math.isnan(res.score))
     ]
     if not usable:
-        return None, {}, errors, unscored
+        return None, {}, errors, n_unscored
 
     def measure(pairs: list[tuple[GoldRecord, JudgeResult]]) -> Agreement:
         return agreement(
             [int(gold_label(row, metric) or 0) for row, _ in pairs],
             [bool(res.passed) for _, res in pairs],
-            [res.score for _, res in pairs],
+            [UNSCORED_SCORE if math.isnan(res.score) else res.score for _, res in pairs],
             n_boot=n_boot,
             seed=seed,
         )
@@ -232,7 +255,7 @@ def agreement_of(
     by_source = {}
     if len(sources) > 1:
         by_source = {s: measure([p for p in usable if p[0].source == s]) for s in sources}
-    return overall, by_source, errors, unscored
+    return overall, by_source, errors, n_unscored
 
 
 def describe_judge_lm(judge: Judge) -> str:
@@ -251,6 +274,7 @@ def evaluate(
     n_boot: int = 1000,
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    retry_errors: bool = False,
 ) -> tuple[list[JudgeResult], EvaluationReport]:
     """Judge every row and measure agreement with the labels.
 
@@ -262,17 +286,29 @@ def evaluate(
         n_boot: Bootstrap resamples for the intervals.
         out: Stream per-row results to this `.jsonl`/`.parquet` file (see `run_rows`).
         resume: Keep the rows already in `out` and judge only the others.
+        retry_errors: With `resume`, judge again the rows whose result in `out` is an error.
 
     Returns:
         The per-row results (input order) and the report.
     """
     start = time.perf_counter()
     results = run_rows(
-        judge, rows, concurrency=concurrency, out=out, resume=resume, on_result=on_result
+        judge,
+        rows,
+        concurrency=concurrency,
+        out=out,
+        resume=resume,
+        retry_errors=retry_errors,
+        on_result=on_result,
     )
     seconds = time.perf_counter() - start
     overall, by_source, errors, unscored = agreement_of(
         rows, results, n_boot=n_boot, metric=judge.metric
+    )
+    scored_only = (
+        agreement_of(rows, results, n_boot=n_boot, metric=judge.metric, unscored="excluded")[0]
+        if unscored
+        else None
     )
     report = EvaluationReport(
         metric=judge.metric,
@@ -280,6 +316,7 @@ def evaluate(
         lm=describe_judge_lm(judge),
         rows=len(rows),
         agreement=overall,
+        scored_only=scored_only,
         by_source=by_source,
         labels="human" if judge.metric == "faithfulness" else "derived",
         ratings=rating_stats(rows, results, metric=judge.metric, n_boot=n_boot),

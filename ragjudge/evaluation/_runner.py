@@ -5,6 +5,8 @@ file as soon as every row before it is done (so the file is always an input-orde
 the results, one flushed line per row). After a crash, Ctrl-C or SIGTERM, the same call with
 `resume=True` reads the rows already written, judges only the others and appends them: every
 row ends up in the file exactly once. A half-written last line (a crash mid-write) is cut off.
+With `retry_errors=True` as well, the rows whose result is an error are judged again: the file
+is rewritten without them (the other rows kept as they are) and their new results appended.
 
 `.parquet` outputs stream into `<out>.partial.jsonl` and are converted when the run completes.
 
@@ -182,6 +184,7 @@ def run_rows(
     concurrency: int = 1,
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    retry_errors: bool = False,
     on_result: Callable[[int, JudgeResult], None] | None = None,
 ) -> list[JudgeResult]:
     """Judge rows, optionally streaming results to a file and resuming an interrupted run.
@@ -193,6 +196,8 @@ def run_rows(
         out: A `.jsonl` (or `.parquet`) file to write one result per row to, in input order.
         resume: Keep the results already in `out` and judge only the missing rows; without it
             `out` is started afresh.
+        retry_errors: With `resume`, judge again the rows whose result in `out` is an error
+            (a failed LM call, a timeout); the other rows are kept.
         on_result: Called as `(index, result)` as each row finishes, including rows taken from
             `out` when resuming.
 
@@ -211,6 +216,8 @@ def run_rows(
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     if resume and out is None:
         raise ValueError("resume=True needs out=...")
+    if retry_errors and not resume:
+        raise ValueError("retry_errors=True needs resume=True")
     results: list[JudgeResult | None] = [None] * len(rows)
     if out is None:
         for index, result in judge.iter_batch(rows, concurrency=concurrency):
@@ -235,6 +242,11 @@ def run_rows(
             _write_jsonl(stream, [(by_id[i], r) for i, r in done.items()])
             keep = stream.stat().st_size
         _check_resumable(target, rows, done, judge)
+        failed = [row_id for row_id, result in done.items() if result.error]
+        if retry_errors and failed:
+            done = {row_id: r for row_id, r in done.items() if not r.error}
+            keep = _rewrite(stream, rows, done)
+            logger.info("retrying %d rows of %s that ended in an error", len(failed), stream)
     index_of = {row.id: i for i, row in enumerate(rows)}
     for row_id, result in done.items():
         index = index_of[row_id]
@@ -265,6 +277,15 @@ def run_rows(
         write_results(final_parquet, rows, complete)
         stream.unlink()
     return complete
+
+
+def _rewrite(stream: Path, rows: Sequence[GoldRecord], done: dict[str, JudgeResult]) -> int:
+    """Replace `stream` by the results in `done` (file order kept), atomically; its size."""
+    by_id = {row.id: row for row in rows}
+    partial = stream.with_name(stream.name + ".retry")
+    _write_jsonl(partial, [(by_id[row_id], result) for row_id, result in done.items()])
+    os.replace(partial, stream)
+    return stream.stat().st_size
 
 
 def _write_jsonl(path: Path, pairs: Sequence[tuple[GoldRecord, JudgeResult]]) -> None:

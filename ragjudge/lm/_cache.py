@@ -12,9 +12,10 @@ most `flush_seconds` later, and at exit). A crash can lose the responses of the 
 of a second, never a finished result: `evaluate --out` writes those itself. Several processes
 may share one cache folder (SQLite's locking; `busy_timeout` of 30 s).
 
-Values are stored as JSON (DSPy's native responses are plain data); anything else (LiteLLM's
-response objects) is pickled and read back with DSPy's restricted unpickler, which loads only
-LiteLLM/OpenAI response types.
+Values are stored as JSON only (DSPy's native responses are plain data), so that no cache file
+can carry code, even in a folder shared between machines (`--cache-dir`). A value that is not
+JSON (a provider's response object) stays in the memory tier and is not written to disk; an
+entry in another format (pickles written by older versions) is read as a miss and replaced.
 
 `ResultMemo` adds a tier above the LM calls: each finished row's result, keyed by everything
 that decides it (the judge's class, parameters and learned state, the LM's model string and
@@ -34,10 +35,8 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
-import io
 import logging
 import os
-import pickle
 import sqlite3
 import threading
 import time
@@ -66,7 +65,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 FILENAME = "ragjudge-responses.sqlite3"
-_JSON, _PICKLE = "json", "pickle"
+_JSON = "json"
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS responses ("
     "key TEXT PRIMARY KEY, format TEXT NOT NULL, value BLOB NOT NULL, stored REAL NOT NULL"
@@ -151,11 +150,14 @@ class SQLiteStore:
             if row is None:
                 return default
             found = (row[0], row[1])
-        return _decode(*found)
+        return _decode(*found, key=key, path=self.path, default=default)
 
     def set(self, key: str, value: Any) -> bool:
         """Queue `value` under `key`; it is committed within `flush_seconds`."""
         encoded = _encode(value)
+        if encoded is None:
+            logger.debug("cache %s: %s is not JSON; kept in memory only", self.path, type(value))
+            return False
         with self._lock:
             if self._closed:
                 return False
@@ -305,20 +307,20 @@ def _close_at_exit(ref: weakref.ref[SQLiteStore]) -> None:
         store.close()
 
 
-def _encode(value: Any) -> tuple[str, bytes]:
+def _encode(value: Any) -> tuple[str, bytes] | None:
+    """`(format, bytes)` of a JSON value; None for anything else (never pickled)."""
     try:
         return _JSON, orjson.dumps(value)
     except TypeError:
-        return _PICKLE, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        return None
 
 
-def _decode(fmt: str, data: bytes) -> Any:
-    if fmt == _JSON:
-        return orjson.loads(data)
-    # DSPy's restricted unpickler: LiteLLM/OpenAI response types only, never arbitrary code.
-    from dspy.clients.disk_serialization import _restricted_load
-
-    return _restricted_load(io.BytesIO(data), frozenset())
+def _decode(fmt: str, data: bytes, *, key: str, path: Path, default: Any) -> Any:
+    """A stored JSON value; an entry in any other format (an old pickle) is a miss, unread."""
+    if fmt != _JSON:
+        logger.debug("cache %s: entry %s is %s, not JSON; treating it as a miss", path, key, fmt)
+        return default
+    return orjson.loads(data)
 
 
 class ResponseCache(Cache):

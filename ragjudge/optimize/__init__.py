@@ -1,6 +1,7 @@
 """Compiling judges against gold labels: splits, demos, the Optuna study, the report."""
 
 from ragjudge.optimize._compile import OBJECTIVES, compile_judge
+from ragjudge.optimize._optimizer import CompileState, JudgeOptimizer
 from ragjudge.optimize._report import CompileReport, StudySummary, TrialRecord
 from ragjudge.optimize._split import split_gold
 
@@ -9,6 +10,8 @@ compile = compile_judge
 __all__ = [
     "OBJECTIVES",
     "CompileReport",
+    "CompileState",
+    "JudgeOptimizer",
     "StudySummary",
     "TrialRecord",
     "compile",

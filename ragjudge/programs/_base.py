@@ -105,6 +105,9 @@ class Judge(dspy.Module):
     memoize_results: ClassVar[bool] = True
     #: True when compiling should fit the offline judge's weights on the gold labels.
     fits_offline_model: ClassVar[bool] = False
+    #: True when the judge reads the retrieved passages: a row without `contexts` is refused
+    #: when loaded for it (an empty list is allowed: it is a row whose retrieval found nothing).
+    needs_contexts: ClassVar[bool] = False
     lm: str | dspy.BaseLM | None
     offline_params_: OfflineParams | None
     #: What compiling recorded (a `CompileReport` as a dict); None for an uncompiled judge.

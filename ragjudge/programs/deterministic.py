@@ -60,6 +60,7 @@ class DeterministicJudge(Judge):
     metric: ClassVar[str] = "faithfulness"
     modes: ClassVar[tuple[str, ...]] = SCORES
     uses_lm: ClassVar[bool] = False
+    needs_contexts: ClassVar[bool] = True
 
     def __init__(
         self,

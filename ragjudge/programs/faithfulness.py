@@ -141,6 +141,7 @@ class Faithfulness(Judge):
     metric: ClassVar[str] = "faithfulness"
     modes: ClassVar[tuple[str, ...]] = MODES
     fits_offline_model: ClassVar[bool] = True
+    needs_contexts: ClassVar[bool] = True
 
     def __init__(
         self,

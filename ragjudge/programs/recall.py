@@ -82,6 +82,7 @@ class ContextRecall(Judge):
     """
 
     metric: ClassVar[str] = "context_recall"
+    needs_contexts: ClassVar[bool] = True
     modes: ClassVar[tuple[str, ...]] = MODES
 
     def __init__(

@@ -66,6 +66,13 @@ ERRORS = {
     "id_wrong_type": ([OK, {**OK, "id": 1.5}], "row 2", "id", "string"),
     "missing_answer": ([OK, {"id": "b", "question": "Q?"}], "row 2", "answer", "missing"),
     "answer_null": ([OK, {**OK, "id": "b", "answer": None}], "row 2", "answer", "missing"),
+    "missing_contexts": (
+        [OK, {k: v for k, v in OK.items() if k != "contexts"}],
+        "row 2",
+        "contexts",
+        "is missing (faithfulness needs it)",
+    ),
+    "contexts_null": ([OK, {**OK, "id": "b", "contexts": None}], "row 2", "contexts", "missing"),
     "label_out_of_range": ([OK, {**OK, "id": "b", "faithful": 2}], "row 2", "faithful", "0, 1"),
     "label_text": ([{**OK, "faithful": "maybe"}], "row 1", "faithful", "0, 1"),
     "non_utf8": ([OK, b'{"id": "b", "answer": "caf\xe9"}'], "row 2", None, "UTF-8"),
@@ -93,6 +100,42 @@ def test_bad_rows_give_one_line_with_file_row_field_and_exit_2(tmp_path: Path, c
     if field is not None:
         assert f"field '{field}'" in message
     assert done.stdout == ""
+
+
+def test_contexts_only_where_the_metric_reads_them(tmp_path: Path) -> None:
+    no_contexts = {k: v for k, v in OK.items() if k != "contexts"}
+    gold = _write(tmp_path / "g.jsonl", [OK, {**no_contexts, "id": "b"}])
+    out = tmp_path / "out.jsonl"
+    done = _evaluate(gold, "--metric", "answer_relevancy", "--out", str(out))
+    assert done.returncode == 0, done.stderr  # relevancy reads no context
+    assert set(_results(out)) == {"a", "b"}
+    done = _evaluate(gold, "--metric", "answer_relevancy,context_recall")
+    assert done.returncode == 2 and "field 'contexts'" in done.stderr
+    assert "context_recall needs it" in done.stderr and "Traceback" not in done.stderr
+    compiled = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ragjudge",
+            "compile",
+            "--gold",
+            str(gold),
+            "--out",
+            str(tmp_path / "j.json"),
+        ],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=300,
+    )
+    assert compiled.returncode == 2 and "row 2, field 'contexts': is missing" in compiled.stderr
+
+
+def test_a_string_contexts_is_one_passage() -> None:
+    from ragjudge.data._gold import GoldRecord
+
+    row = GoldRecord.model_validate({**OK, "contexts": "One passage. Two sentences."})
+    assert row.contexts == ["One passage. Two sentences."]
 
 
 def test_empty_file_and_missing_file(tmp_path: Path) -> None:
@@ -140,7 +183,9 @@ def test_defined_results_for_empty_answers_contexts_and_nan_labels(tmp_path: Pat
     summary = json.loads(done.stdout)
     assert summary["rows"] == 9 and summary["errors"] == 0
     assert summary["unscored"] == 2  # the empty answers, counted apart
-    assert summary["n"] == 5  # labeled and scored rows only
+    # unscored rows count as failing and rank lowest (as compile counts them); the scored-only
+    # figure stands beside, under its own name
+    assert summary["n"] == 7 and summary["scored_only"]["n"] == 5
 
 
 @pytest.mark.slow

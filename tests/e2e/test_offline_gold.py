@@ -133,8 +133,12 @@ def test_cli_compile_save_load_evaluate(sample_path: Path, tmp_path: Path) -> No
         ('{"id": "a", "answer": "x", "contexts": ["c"], "faithful": 1}\n{oops\n', "row 2"),
         ('{"id": "a", "contexts": ["c"], "faithful": 1}\n', "row 1, field 'answer'"),
         ('{"id": "a", "answer": "x", "contexts": 5, "faithful": 1}\n', "field 'contexts'"),
-        ('{"id": "a", "answer": "x", "faithful": 7}\n', "field 'faithful'"),
-        ('{"id": "a", "answer": "x"}\n{"id": "a", "answer": "y"}\n', "duplicate id"),
+        ('{"id": "a", "answer": "x", "contexts": [], "faithful": 7}\n', "field 'faithful'"),
+        (
+            '{"id": "a", "answer": "x", "contexts": []}\n'
+            '{"id": "a", "answer": "y", "contexts": []}\n',
+            "duplicate id",
+        ),
         ("", "holds no rows"),
     ],
 )
@@ -151,8 +155,11 @@ def test_bad_gold_is_one_line_exit_2(
 
 def test_cli_bad_gold_subprocess_has_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
-    good = b'{"id": "a", "answer": "ok"}\n{"id": "b", "answer": "ok"}\n'
-    path.write_bytes(good + b'{"id": "c", "answer": "\xff"}\n')
+    good = (
+        b'{"id": "a", "answer": "ok", "contexts": []}\n'
+        b'{"id": "b", "answer": "ok", "contexts": []}\n'
+    )
+    path.write_bytes(good + b'{"id": "c", "answer": "\xff", "contexts": []}\n')
     done = _cli("evaluate", "--gold", str(path), cwd=tmp_path)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr

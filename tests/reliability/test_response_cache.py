@@ -11,7 +11,6 @@ from pathlib import Path
 import dspy
 import pytest
 from _reliability_helpers import make_rows
-from dspy.clients.disk_serialization import DeserializationError
 
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._cache import FILENAME, ResponseCache, SQLiteStore, configure_cache
@@ -77,15 +76,50 @@ def test_many_threads_write_and_read(tmp_path: Path) -> None:
     assert len(SQLiteStore(tmp_path / "c.sqlite3")) == 800
 
 
-def test_non_json_values_are_pickled_and_read_back_restricted(tmp_path: Path) -> None:
+def test_non_json_values_stay_in_memory_and_are_never_pickled(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "c.sqlite3")
-    store.set("k", Opaque())
+    assert store.set("k", Opaque()) is False
     store.flush()
     with sqlite3.connect(tmp_path / "c.sqlite3") as raw:
-        fmt, data = raw.execute("SELECT format, value FROM responses").fetchone()
-    assert fmt == "pickle" and pickle.loads(data).__class__.__name__ == "Opaque"
-    with pytest.raises(DeserializationError):  # never unpickles arbitrary classes
-        store.get("k")
+        assert raw.execute("SELECT COUNT(*) FROM responses").fetchone() == (0,)
+    assert store.get("k") is None
+    cache = configure_cache(cache_dir=tmp_path / "dspy")
+    assert cache is not None
+    request = {"model": "m", "messages": [{"role": "user", "content": "x"}]}
+    value = Opaque()
+    cache.put(request, value)
+    assert cache.get(request) is not None  # the memory tier keeps it
+    cache.disk_cache.flush()
+    assert len(cache.disk_cache) == 0
+
+
+class _Payload:
+    """Unpickling this runs code: it would create the file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Path.touch, (str(self.path),))  # type: ignore[return-value]
+
+
+def test_an_old_pickled_entry_is_a_miss_and_is_never_unpickled(tmp_path: Path) -> None:
+    target = tmp_path / "pwned"
+    store = SQLiteStore(tmp_path / "c.sqlite3")
+    store.close()
+    with sqlite3.connect(tmp_path / "c.sqlite3") as raw:
+        raw.execute(
+            "INSERT INTO responses (key, format, value, stored) VALUES (?, ?, ?, 0)",
+            ("k", "pickle", pickle.dumps(_Payload(target))),
+        )
+    reopened = SQLiteStore(tmp_path / "c.sqlite3")
+    assert reopened.get("k") is None and reopened.get("k", "miss") == "miss"
+    assert not target.exists()
+    reopened.set("k", {"outputs": ["fresh"]})  # a new response replaces it, as JSON
+    reopened.flush()
+    with sqlite3.connect(tmp_path / "c.sqlite3") as raw:
+        assert raw.execute("SELECT format FROM responses").fetchall() == [("json",)]
+    assert reopened.get("k") == {"outputs": ["fresh"]}
 
 
 def test_a_damaged_entry_is_a_miss_and_is_dropped(tmp_path: Path) -> None:

@@ -190,3 +190,69 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+class FailingJudge(CountingJudge):
+    """Fails (an LM error) on the questions in `fail`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fail: set[str] = set()
+
+    def judge_item(self, **inputs: Any) -> JudgeResult:
+        if inputs["question"] in self.fail:
+            raise RuntimeError("upstream 503")
+        return super().judge_item(**inputs)
+
+
+def test_resume_with_retry_errors_judges_only_the_failed_rows_again(tmp_path: Path) -> None:
+    rows = make_rows(10)
+    out = tmp_path / "out.jsonl"
+    flaky = FailingJudge(lm="local")
+    flaky.fail = {rows[2].question, rows[6].question}
+    first = run_rows(flaky, rows[:8], concurrency=2, out=out)  # rows 8-9: not reached yet
+    assert [r.id for r in first if r.error] == [rows[2].id, rows[6].id]
+    kept = {i: r for i, r in read_results(out).items() if not r.error}
+
+    plain = CountingJudge(lm="local")
+    run_rows(plain, rows, out=out, resume=True)  # without the flag, errors are kept
+    assert len(plain.seen) == 2 and sum(1 for r in read_results(out).values() if r.error) == 2
+
+    healthy = CountingJudge(lm="local")
+    results = run_rows(healthy, rows, out=out, resume=True, retry_errors=True)
+    assert sorted(healthy.seen) == sorted([rows[2].question, rows[6].question])
+    assert not any(r.error for r in results)
+    assert sorted(_ids(out)) == sorted(r.id for r in rows)  # each row once
+    again = read_results(out)
+    assert all(again[i].model_dump() == r.model_dump() for i, r in kept.items())
+    assert [r.id for r in results] == [r.id for r in rows]
+    with pytest.raises(ValueError, match="needs resume"):
+        run_rows(healthy, rows, out=out, retry_errors=True)
+
+
+def test_cli_retry_errors(tmp_path: Path) -> None:
+    gold = write_rows(tmp_path / "g.jsonl", make_rows(6))
+    out = tmp_path / "out.jsonl"
+    base = [PYTHON, "-m", "ragjudge", "evaluate", "--gold", str(gold), "--out", str(out)]
+    done = subprocess.run(base, env=cli_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    for record in records[1::2]:  # rows 1, 3, 5 ended in an error
+        record.update(score=None, passed=None, error="RateLimitError: 429")
+    out.write_text("".join(json.dumps(r) + "\n" for r in records))
+    done = subprocess.run(
+        [*base, "--resume", "--retry-errors", "--format", "json"],
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["errors"] == 0
+    after = {json.loads(line)["id"]: json.loads(line) for line in out.read_text().splitlines()}
+    assert len(after) == 6 and all(r["error"] is None for r in after.values())
+    assert [after[r["id"]] for r in records[::2]] == records[::2]  # the others kept as they were
+    refused = subprocess.run(
+        [*base, "--retry-errors"], env=cli_env(), capture_output=True, text=True, timeout=300
+    )
+    assert refused.returncode == 2 and "--retry-errors needs --resume" in refused.stderr

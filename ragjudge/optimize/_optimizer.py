@@ -1,0 +1,1059 @@
+"""`JudgeOptimizer`: compile a judge against gold labels, as a DSPy teleprompter.
+
+One `compile` call runs named steps, each a short method a subclass can override:
+`split` (train / validation), `fit` (offline weights), `demos` (few-shot candidates), `study`
+(the Optuna search over modes, demos and policies, with `refit_threshold` inside every trial),
+`choose` (the best trial), `calibration` (Platt scaling of the chosen score), `build` (the
+compiled judge), `validate` (compiled vs uncompiled on validation) and `report`.
+
+Everything is fitted on the train split; every reported figure is measured on validation.
+The judge's raw outputs on the train rows are computed once per (mode, demo set) and cached,
+so trials that change only thresholds and policies make no LM calls.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import dspy
+import numpy as np
+import optuna
+from dspy.teleprompt import Teleprompter
+from optuna.trial import TrialState
+
+from ragjudge.data._gold import GoldRecord, gold_fingerprint
+from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
+from ragjudge.exceptions import ConfigurationError, GoldDataError
+from ragjudge.lm._resolve import LOCAL
+from ragjudge.offline.engine import OfflineEngine
+from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
+from ragjudge.optimize._ablation import AblationStep, ablation
+from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
+from ragjudge.optimize._demos import demo_pool, demo_sets
+from ragjudge.optimize._report import CompileReport, RowPrediction
+from ragjudge.optimize._split import group_key, split_gold
+from ragjudge.optimize._study import open_storage, suggest, summarize_study
+from ragjudge.programs._base import Judge, calibrated
+from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.programs._serialization import _versions
+from ragjudge.stats._agreement import _ba, _f1, _kappa, auroc, balanced_accuracy, cohen_kappa, f1
+
+__all__ = ["OBJECTIVES", "CompileState", "JudgeOptimizer", "labeled_rows"]
+
+logger = logging.getLogger(__name__)
+
+Objective = Literal["balanced_accuracy", "kappa", "f1", "auroc"]
+OBJECTIVES: tuple[str, ...] = ("balanced_accuracy", "kappa", "f1", "auroc")
+ProgressFactory = Callable[[int, str], Any]
+
+
+@dataclass
+class CompileState:
+    """What one `compile` call has established so far; each step reads it and adds its part.
+
+    Attributes:
+        student: The judge being compiled (never changed).
+        rows: Every labeled row (train and validation).
+        train: Rows everything is fitted on.
+        valid: Rows every reported figure is measured on.
+        offline: True when the student's LM is the offline judge.
+        init: The warm-start judge, if any.
+        fitted: Offline weights fitted on train (`fit`).
+        cross: Cross-fitted offline weights: out-of-fold scores for the study (`fit`).
+        tune_rows: Rows the study scores trials on (`demos`).
+        pool: Demo candidates (`demos`).
+        demo_sets: Demo sets the study chooses among (`demos`).
+        raw: Raw judge outputs on `tune_rows`, per (mode, demo set) (`study`).
+        labels: Labels of `tune_rows`.
+        study: The finished Optuna study (`study`).
+        timings: Seconds per step.
+    """
+
+    student: Judge
+    rows: list[GoldRecord]
+    train: list[GoldRecord]
+    valid: list[GoldRecord]
+    offline: bool
+    init: Judge | None = None
+    fitted: OfflineParams | None = None
+    cross: CrossFit | None = None
+    tune_rows: list[GoldRecord] = field(default_factory=list)
+    pool: list[dspy.Example] = field(default_factory=list)
+    demo_sets: list[list[dspy.Example]] = field(default_factory=lambda: [[]])
+    raw: _RawCache | None = None
+    labels: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    study: optuna.Study | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def policy_space(self) -> dict[str, Any]:
+        """The student's tunable policies (name -> distribution)."""
+        return dict(self.student.policy_space())
+
+    @property
+    def search_demos(self) -> bool:
+        """True when the study chooses among several demo sets."""
+        return len(self.demo_sets) > 1
+
+    def candidate(self, mode: str, demo_index: int, **params: Any) -> Judge:
+        """A judge of the student's class with these parameters, the fitted weights and demos."""
+        judge = self.student.clone(mode=mode, **params)
+        judge.offline_params_ = (
+            self.fitted if self.fitted is not None else self.student.offline_params_
+        )
+        _set_demos(judge, self.demo_sets[demo_index])
+        return judge
+
+    def fold_candidate(self, mode: str, demo_index: int, fold: int) -> Judge:
+        """`candidate`, with fold `fold`'s cross-fitted weights when cross-fitting."""
+        judge = self.candidate(mode, demo_index)
+        if self.cross is not None:
+            judge.offline_params_ = self.cross.fold_params[fold]
+        return judge
+
+
+@dataclass
+class Validation:
+    """Outputs on the validation rows: the compiled, uncompiled and `--init` judges."""
+
+    baseline: Judge
+    compiled: list[JudgeResult]
+    uncompiled: list[JudgeResult]
+    init: list[JudgeResult] | None
+    ablation: list[AblationStep] = field(default_factory=list)
+    offline: list[JudgeResult] | None = None
+
+
+class JudgeOptimizer(Teleprompter):
+    """Compiles a judge against gold labels: offline weights, few-shot demos, an Optuna study.
+
+    A DSPy teleprompter: `JudgeOptimizer(n_trials=60).compile(judge, trainset=rows)` returns a
+    new judge with the chosen parameters, demos and weights, and `report_` (a dict, see
+    `CompileReport`). `ragjudge.compile(...)` and `ragjudge compile` run it.
+
+    Args:
+        n_trials: Completed Optuna trials wanted in the study (in total, across workers).
+        seed: Seeds the split, the demo sets and the TPE sampler.
+        objective: Agreement measure the study maximizes.
+        objectives: `["agreement", "cost"]` for a multi-objective study (agreement vs LM calls
+            per item); the file then records the Pareto front.
+        valid_fraction: Share of rows (whole groups) held out for the reported figures when
+            `compile` is given no `valset`.
+        group_by: Dotted path of the group key; rows of one group never straddle the split.
+        storage: Optuna storage URL (`sqlite:///s.db`, `postgresql://...`) or a journal file;
+            an interrupted compile resumes and several processes can share one study.
+        study_name: Name of the study in the storage (default: from the gold fingerprint).
+        init: A compiled judge (or its file) to warm-start from: its params are the first
+            trial, its demos stay candidates, its fitted weights are the starting point.
+        max_demos: Largest number of few-shot demos per predictor to try.
+        demo_candidates: Random demo sets tried per demo count (LM judges).
+        concurrency: Items judged at once.
+        n_boot: Bootstrap resamples for the intervals.
+        progress: `(total, description) -> bar` with `update(n)` and `close()`, for a display.
+        calibrate: Fit a Platt calibration of the chosen score on the tuning rows (judges with
+            a `calibration` parameter), so that the score is a probability of the label.
+        regularization: L2 strength of the offline weights (toward `init`'s weights when
+            given); None chooses it by grouped cross-validation on the train rows.
+        max_lm_calls: The most LM calls to spend on raw outputs of the tuning rows (cache
+            hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
+            report says which (`ragjudge.optimize._budget`). None: no limit.
+        modes: The modes the study may choose (default: all of the student's modes).
+
+    Example:
+        >>> optimizer = JudgeOptimizer(n_trials=60, seed=0)
+        >>> compiled = optimizer.compile(Faithfulness(), trainset=rows)  # doctest: +SKIP
+        >>> compiled.report_["validation"]["balanced_accuracy"]  # doctest: +SKIP
+
+        A step is replaced by overriding its method:
+
+        >>> class FixedSplit(JudgeOptimizer):
+        ...     def split(self, rows):
+        ...         return rows[:-50], rows[-50:]
+    """
+
+    def __init__(
+        self,
+        *,
+        n_trials: int = 60,
+        seed: int = 0,
+        objective: Objective = "balanced_accuracy",
+        objectives: Sequence[str] | None = None,
+        valid_fraction: float = 0.3,
+        group_by: str | None = "meta.group_id",
+        storage: str | None = None,
+        study_name: str | None = None,
+        init: Judge | str | os.PathLike[str] | None = None,
+        max_demos: int = 4,
+        demo_candidates: int = 3,
+        concurrency: int = 1,
+        n_boot: int = 1000,
+        progress: ProgressFactory | None = None,
+        calibrate: bool = True,
+        regularization: float | None = None,
+        max_lm_calls: int | None = None,
+        modes: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__()
+        if max_lm_calls is not None and max_lm_calls < 1:
+            raise ConfigurationError(f"`max_lm_calls` must be at least 1, got {max_lm_calls}")
+        if objective not in OBJECTIVES:
+            raise ConfigurationError(
+                f"The `objective` parameter must be one of {', '.join(OBJECTIVES)}. "
+                f"Got {objective!r} instead."
+            )
+        multi = list(objectives or ["agreement"])
+        if multi not in (["agreement"], ["agreement", "cost"]):
+            raise ConfigurationError(
+                f"`objectives` must be 'agreement' or 'agreement,cost'. Got {','.join(multi)!r}."
+            )
+        if n_trials < 1:
+            raise ConfigurationError("`n_trials` must be at least 1")
+        self.n_trials = n_trials
+        self.seed = seed
+        self.objective = objective
+        self.objectives = multi
+        self.valid_fraction = valid_fraction
+        self.group_by = group_by
+        self.storage = storage
+        self.study_name = study_name
+        self.init = init
+        self.max_demos = max_demos
+        self.demo_candidates = demo_candidates
+        self.concurrency = concurrency
+        self.n_boot = n_boot
+        self.progress = progress
+        self.calibrate = calibrate
+        self.regularization = regularization
+        self.max_lm_calls = max_lm_calls
+        self.modes = list(modes) if modes is not None else None
+        self.budget = LMCallBudget(max_lm_calls)
+
+    # -- the pipeline ------------------------------------------------------------------------
+
+    def compile(
+        self,
+        student: Judge,
+        *,
+        trainset: Sequence[GoldRecord | dspy.Example | Mapping[str, Any]],
+        teacher: Judge | None = None,
+        valset: Sequence[GoldRecord | dspy.Example | Mapping[str, Any]] | None = None,
+    ) -> Judge:
+        """Compile `student` on labeled rows.
+
+        Args:
+            student: The judge to start from (left unchanged); its class, LM and parameters.
+            trainset: Labeled gold rows (`GoldRecord`s, or examples / dicts with its fields).
+                Without `valset`, `split` holds out `valid_fraction` of them for validation.
+            teacher: Unused (DSPy's signature); the gold labels are the teacher.
+            valset: Rows to measure the compiled judge on; none of them is fitted on.
+
+        Returns:
+            A new judge with the chosen parameters, demos and weights, and `report_`.
+
+        Raises:
+            GoldDataError: No row carries a label for the student's metric.
+        """
+        del teacher
+        started = time.perf_counter()
+        state = self.prepare(student, trainset, valset)
+        with _timed(state, "fit_weights"):
+            state.fitted, state.cross = self.fit(state)
+        with _timed(state, "demos"):
+            state.tune_rows, state.pool, state.demo_sets = self.demos(state)
+        with _timed(state, "study"):
+            state.study = self.study(state)
+        params = self.choose(state)
+        compiled = self.build(state, params)
+        with _timed(state, "validation"):
+            validation = self.validate(state, compiled)
+        state.timings["total"] = time.perf_counter() - started
+        compiled.report_ = self.report(state, compiled, params, validation).model_dump(mode="json")
+        return compiled
+
+    def prepare(
+        self,
+        student: Judge,
+        trainset: Sequence[GoldRecord | dspy.Example | Mapping[str, Any]],
+        valset: Sequence[GoldRecord | dspy.Example | Mapping[str, Any]] | None,
+    ) -> CompileState:
+        """The labeled rows, split into train and validation, and the warm-start judge."""
+        rows = labeled_rows([_as_gold(r) for r in trainset], student.metric)
+        if not rows:
+            raise GoldDataError(
+                f"no row carries a label for {student.metric}"
+                + (
+                    " (rows need faithful = 0 or 1)"
+                    if student.metric == "faithfulness"
+                    else "; give faithfulness gold to derive it from (see docs/derived-gold.md)"
+                )
+            )
+        if valset is None:
+            train, valid = self.split(rows)
+            everything = rows
+        else:
+            train = rows
+            valid = labeled_rows([_as_gold(r) for r in valset], student.metric)
+            everything = [*train, *valid]
+        return CompileState(
+            student=student,
+            rows=everything,
+            train=train,
+            valid=valid,
+            offline=student.uses_lm and _is_offline(student),
+            init=_load_init(self.init),
+        )
+
+    def split(self, rows: list[GoldRecord]) -> tuple[list[GoldRecord], list[GoldRecord]]:
+        """Train and validation rows: whole groups, stratified on the label (`split_gold`)."""
+        return split_gold(
+            rows, valid_fraction=self.valid_fraction, group_by=self.group_by, seed=self.seed
+        )
+
+    def fit(self, state: CompileState) -> tuple[OfflineParams | None, CrossFit | None]:
+        """The offline judge's weights fitted on train, and cross-fitted weights.
+
+        Cross-fitting: each train row is also scored by weights fitted without its fold, and
+        the study and the calibration use those out-of-fold scores, which behave like scores
+        on new rows (in-sample scores flatter the fitted modes and make the calibration too
+        steep). `(None, None)` for judges that fit no offline weights.
+        """
+        if not (state.offline and state.student.fits_offline_model):
+            return None, None
+        start = state.init.offline_params_ if state.init is not None else None
+        cross = cross_fit_offline(
+            state.train,
+            groups=[group_key(r, self.group_by) for r in state.train],
+            init=start,
+            candidates=None if self.regularization is None else [self.regularization],
+            seed=self.seed,
+        )
+        logger.info(
+            "regularization %s chosen by cross-validation: %s", cross.regularization, cross.scores
+        )
+        fitted = fit_offline(
+            state.train, init=start, seed=self.seed, regularization=cross.regularization
+        )
+        return fitted, cross
+
+    def demos(
+        self, state: CompileState
+    ) -> tuple[list[GoldRecord], list[dspy.Example], list[list[dspy.Example]]]:
+        """Tuning rows, the demo pool and the demo sets the study chooses among.
+
+        An LM sees its demos, so LM judges draw them from a slice of train kept out of tuning;
+        the offline judge does not read demos, so all of train tunes.
+        """
+        tune_rows, pool_rows = _carve_pool(state.train, offline=state.offline, seed=self.seed)
+        pool = demo_pool(pool_rows) if list(state.student.named_predictors()) else []
+        sets: list[list[dspy.Example]]
+        if not pool:
+            sets = [[]]
+        elif state.offline:
+            sets = (
+                demo_sets(pool, sizes=[self.max_demos], per_size=1, seed=self.seed)
+                if self.max_demos
+                else [[]]
+            )
+        else:
+            sizes = sorted({0, *range(2, self.max_demos + 1, 2)}) if self.max_demos else [0]
+            sets = demo_sets(pool, sizes=sizes, per_size=self.demo_candidates, seed=self.seed)
+        if state.init is not None and not state.offline:
+            sets.append(_demos_of(state.init))
+        return tune_rows, pool, sets
+
+    def study(self, state: CompileState) -> optuna.Study:
+        """The Optuna study over modes, demo sets and policies, run to `n_trials` trials.
+
+        A trial's score comes from the cached raw outputs (`CompileState.raw`), rescored under
+        its policies; the pass threshold is not searched but refitted exactly in every trial
+        (`refit_threshold`).
+        """
+        student = state.student
+        self.budget = LMCallBudget(self.max_lm_calls)  # per compile
+        state.raw = _RawCache(
+            make=state.fold_candidate,
+            rows=state.tune_rows,
+            concurrency=self.concurrency,
+            progress=self.progress,
+            folds=(
+                state.cross.folds
+                if state.cross is not None and state.tune_rows is state.train
+                else None
+            ),
+            budget=self.budget,
+        )
+        mode_choices = _mode_choices(student, self.modes)
+        state.labels = np.array([int(r.faithful or 0) for r in state.tune_rows])
+        space = state.policy_space
+        # The objective is a step function of the pass threshold, flat between sorted scores:
+        # it is fitted exactly in every trial; TPE searches the other choices.
+        fit_threshold = "threshold" in space
+        searched = {k: v for k, v in space.items() if k != "threshold"}
+
+        def trial_params(trial: optuna.Trial) -> dict[str, Any]:
+            params: dict[str, Any] = {"mode": trial.suggest_categorical("mode", mode_choices)}
+            params["demos"] = (
+                trial.suggest_categorical("demos", list(range(len(state.demo_sets))))
+                if state.search_demos
+                else 0
+            )
+            for name, dist in searched.items():
+                params[name] = suggest(trial, name, dist)
+            if fit_threshold:
+                params["threshold"] = float(trial.user_attrs.get("threshold", 0.5))
+            if state.fitted is not None and params["mode"] == "statement":
+                params["support_threshold"] = trial.suggest_float("support_threshold", 0.05, 0.95)
+            return params
+
+        def run_trial(trial: optuna.Trial) -> float | tuple[float, float]:
+            params = trial_params(trial)
+            try:
+                rescored, calls, per_item = self.rescore(state, params)
+            except BudgetSpentError as exc:
+                raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
+            trial.set_user_attr("lm_calls", calls)
+            ranking = _objective_value("auroc", rescored, state.labels)
+            trial.set_user_attr("auroc", ranking)
+            if fit_threshold:
+                target = "balanced_accuracy" if self.objective == "auroc" else self.objective
+                cut, value = self.refit_threshold(
+                    student, rescored, state.labels, objective=target, current=0.5
+                )
+                trial.set_user_attr("threshold", cut)
+            else:
+                value = _objective_value(self.objective, rescored, state.labels)
+            if self.objective == "auroc":
+                value = ranking
+            return (value, per_item) if len(self.objectives) > 1 else value
+
+        name = (
+            self.study_name
+            or f"ragjudge-{student.metric}-{gold_fingerprint(state.rows)[:12]}-s{self.seed}"
+        )
+        directions: list[Literal["minimize", "maximize"]] = (
+            ["maximize", "minimize"] if len(self.objectives) > 1 else ["maximize"]
+        )
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        study = optuna.create_study(
+            study_name=name,
+            storage=open_storage(self.storage),
+            sampler=optuna.samplers.TPESampler(seed=self.seed if self.storage is None else None),
+            directions=directions,
+            load_if_exists=True,
+        )
+        if state.init is not None and not study.trials:
+            study.enqueue_trial(
+                _init_params(state.init, space, state.offline, len(state.demo_sets) - 1)
+            )
+        done = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
+        remaining = max(0, self.n_trials - done)
+        bar = self.progress(remaining, "trials") if self.progress and remaining else None
+        callbacks: list[Callable[[optuna.Study, optuna.trial.FrozenTrial], None]] = [
+            optuna.study.MaxTrialsCallback(self.n_trials, states=(TrialState.COMPLETE,))
+        ]
+        if bar is not None:
+            callbacks.append(lambda s, t: bar.update(1))
+        try:
+            if remaining:
+                # Trials pruned for want of budget cost nothing: let completed trials reach
+                # n_trials (MaxTrialsCallback) within five times as many tries.
+                tries = remaining if self.max_lm_calls is None else remaining * 5
+                study.optimize(run_trial, n_trials=tries, callbacks=callbacks)
+        finally:
+            if bar is not None:
+                bar.close()
+        if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+            raise ConfigurationError(
+                f"--max-lm-calls {self.max_lm_calls} cannot pay for one pass over the "
+                f"{len(state.tune_rows)} tuning rows (about "
+                f"{self.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
+            )
+        return study
+
+    def rescore(
+        self, state: CompileState, params: dict[str, Any]
+    ) -> tuple[list[JudgeResult], int, float]:
+        """The tuning rows' results under `params`, from the cached raw outputs.
+
+        Returns:
+            `(results, LM calls this request made, LM calls per item of its raw outputs)`.
+        """
+        assert state.raw is not None, "rescore runs inside the study"
+        outs, calls = state.raw.get(params["mode"], params["demos"])
+        uncalibrated = {"calibration": None} if "calibration" in state.student.get_params() else {}
+        policy = {**{k: params[k] for k in state.policy_space}, **uncalibrated}
+        support = params.get("support_threshold")
+        margin = state.fitted.unsure_margin if state.fitted is not None else 0.0
+        rescored = [
+            state.student.rescore(
+                _reverdict(r, support, margin) if support is not None else r, **policy
+            )
+            for r in outs
+        ]
+        per_item = state.raw.calls[(params["mode"], params["demos"])] / max(1, len(state.tune_rows))
+        return rescored, calls, per_item
+
+    def refit_threshold(
+        self,
+        student: Judge,
+        results: list[JudgeResult],
+        labels: np.ndarray,
+        *,
+        objective: str,
+        current: float,
+    ) -> tuple[float, float]:
+        """The pass threshold that maximizes `objective` on these results, and its value.
+
+        The objective is flat between sorted unique scores: the best interval's midpoint wins
+        (ties: the cut nearest `current`).
+        """
+        return _refine_threshold(student, results, labels, objective, current)
+
+    def choose(self, state: CompileState) -> dict[str, Any]:
+        """Every parameter of the best trial (highest agreement on the Pareto front when
+        multi-objective; near-ties go to the best ranking), with the fitted threshold."""
+        assert state.study is not None, "choose runs after the study"
+        best = _best_trial(state.study)
+        params = _full_params(
+            best, state.policy_space, state.student, state.offline, state.search_demos
+        )
+        params["best_trial"] = best.number
+        return params
+
+    def calibration(
+        self, student: Judge, results: list[JudgeResult], labels: np.ndarray
+    ) -> tuple[float, float] | None:
+        """Platt scaling `(a, b)` of unscaled scores to P(label = 1); None if not increasing.
+
+        A monotone map, so agreement and ranking are unchanged, and the score becomes a
+        probability comparable across judges and domains.
+        """
+        return _fit_calibration(student, results, labels)
+
+    def build(self, state: CompileState, params: dict[str, Any]) -> Judge:
+        """The compiled judge: the chosen parameters, demos and weights, calibrated when asked
+        (the calibration is fitted on the tuning rows and the pass threshold moves with it)."""
+        policy = {k: params[k] for k in state.policy_space}
+        if "calibration" in state.student.get_params() and self.calibrate:
+            rescored, _, _ = self.rescore(state, params)
+            calibration = self.calibration(state.student, rescored, state.labels)
+            if calibration is not None and "threshold" in policy:
+                policy["threshold"] = calibrated(policy["threshold"], calibration)
+                policy["calibration"] = list(calibration)
+        compiled = state.candidate(params["mode"], params["demos"], **policy)
+        support = params.get("support_threshold")
+        if state.offline and state.fitted is not None and support is not None:
+            compiled.offline_params_ = state.fitted.model_copy(
+                update={"support_threshold": support}
+            )
+        return compiled
+
+    def validate(self, state: CompileState, compiled: Judge) -> Validation:
+        """The compiled, the uncompiled default and the `--init` judge on the validation rows."""
+        baseline = self.baseline(state)
+        validation = Validation(
+            baseline=baseline,
+            compiled=self._judge(compiled, state.valid, "validation (compiled)"),
+            uncompiled=self._judge(baseline, state.valid, "validation (baseline)"),
+            init=(
+                self._judge(state.init, state.valid, "validation (--init)")
+                if state.init is not None
+                else None
+            ),
+        )
+        if state.student.uses_lm and not state.offline:
+            # Which choice bought the gain, and the offline judge on the same rows.
+            validation.ablation = ablation(
+                baseline=baseline,
+                compiled=compiled,
+                policy={
+                    k: v
+                    for k, v in compiled.get_params().items()
+                    if k in state.policy_space or k == "calibration"
+                },
+                demos=_demo_count(compiled),
+                valid=state.valid,
+                baseline_out=validation.uncompiled,
+                compiled_out=validation.compiled,
+                run=lambda judge, label: self._judge(judge, state.valid, label),
+                n_boot=self.n_boot,
+                seed=self.seed,
+            )
+            offline = type(state.student)(lm=LOCAL)
+            validation.offline = _run(
+                offline, state.valid, 1, self.progress, "validation (offline)"
+            )
+        return validation
+
+    def baseline(self, state: CompileState) -> Judge:
+        """The uncompiled default judge (in the first chosen mode when `modes` leaves out the
+        default one)."""
+        judge = type(state.student)(lm=state.student.lm)
+        mode = judge.get_params().get("mode")
+        choices = _mode_choices(state.student, self.modes)
+        if choices and mode is not None and mode not in choices:
+            judge = type(state.student)(lm=state.student.lm, mode=choices[0])
+        return judge
+
+    def report(
+        self,
+        state: CompileState,
+        compiled: Judge,
+        params: dict[str, Any],
+        validation: Validation,
+    ) -> CompileReport:
+        """The evidence: agreement on validation with intervals, the study, sizes, LM calls."""
+        assert state.study is not None and state.raw is not None, "report runs last"
+        metric = state.student.metric
+
+        def agree(results: Sequence[JudgeResult]) -> tuple[Any, dict[str, Any]]:
+            overall, by_source, _, _ = agreement_of(
+                state.valid, results, n_boot=self.n_boot, seed=self.seed, metric=metric
+            )
+            return overall, by_source
+
+        comp_agree, comp_src = agree(validation.compiled)
+        base_agree, base_src = agree(validation.uncompiled)
+        init_agree = agree(validation.init)[0] if validation.init else None
+        offline_agree, offline_src = (
+            agree(validation.offline) if validation.offline is not None else (None, {})
+        )
+        if comp_agree is None or base_agree is None:
+            raise ConfigurationError("no validation row could be judged; check the LM and the data")
+        summary = summarize_study(
+            state.study, seed=self.seed, objectives=self.objectives, storage=self.storage
+        )
+        chosen = state.demo_sets[params["demos"]]
+        return CompileReport(
+            metric=metric,
+            lm=describe_judge_lm(compiled),
+            objective=self.objective,
+            params={
+                **_plain(compiled.get_params()),
+                "demos": len(chosen)
+                if any(
+                    chosen and list(p.demos) == list(chosen) for _, p in compiled.named_predictors()
+                )
+                else 0,
+                **(
+                    {"support_threshold": params["support_threshold"]}
+                    if "support_threshold" in params
+                    else {}
+                ),
+                **(
+                    {"regularization": state.cross.regularization}
+                    if state.cross is not None
+                    else {}
+                ),
+                "best_trial": params["best_trial"],
+            },
+            baseline_params=_plain(validation.baseline.get_params()),
+            validation=comp_agree,
+            baseline=base_agree,
+            init=init_agree,
+            by_source={
+                s: {
+                    "compiled": comp_src[s],
+                    "baseline": base_src[s],
+                    **({"offline": offline_src[s]} if s in offline_src else {}),
+                }
+                for s in comp_src
+                if s in base_src
+            },
+            offline=offline_agree,
+            ablation=validation.ablation,
+            gold={"path": None, "sha256": gold_fingerprint(state.rows), "rows": len(state.rows)},
+            split={
+                "labels": "human" if metric == "faithfulness" else "derived",
+                "seed": self.seed,
+                "valid_fraction": self.valid_fraction,
+                "group_by": self.group_by,
+                "stratified_on": "faithful",
+            },
+            sizes={
+                "train": len(state.train),
+                "validation": len(state.valid),
+                "tuning": len(state.tune_rows),
+                "demo_pool": len(state.pool),
+                "demo_sets": len(state.demo_sets),
+            },
+            study=summary,
+            lm_calls={
+                "raw_outputs": state.raw.total_calls,
+                "raw_output_sets": len(state.raw.results),
+                "per_trial": [t.lm_calls for t in summary.trials],
+                "trials_without_lm_calls": sum(1 for t in summary.trials if t.lm_calls == 0),
+                "validation": sum(r.lm_calls for r in validation.compiled)
+                + sum(r.lm_calls for r in validation.uncompiled)
+                + sum(s.lm_calls for s in validation.ablation if s.step == "+mode"),
+                "budget": self.budget.record(),
+                "pruned_trials": len(
+                    state.study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))
+                ),
+            },
+            demos={name: len(p.demos) for name, p in compiled.named_predictors()},
+            seconds=state.timings,
+            versions=_versions(),
+            predictions=[
+                RowPrediction(
+                    id=row.id,
+                    source=row.source,
+                    gold=int(row.faithful or 0),
+                    score=None if math.isnan(c.score) else c.score,
+                    passed=c.passed,
+                    baseline_score=None if math.isnan(b.score) else b.score,
+                    baseline_passed=b.passed,
+                )
+                for row, c, b in zip(
+                    state.valid, validation.compiled, validation.uncompiled, strict=True
+                )
+            ],
+        )
+
+    def _judge(self, judge: Judge, rows: Sequence[GoldRecord], label: str) -> list[JudgeResult]:
+        return _run(judge, rows, self.concurrency, self.progress, label)
+
+
+@contextmanager
+def _timed(state: CompileState, step: str) -> Iterator[None]:
+    t0 = time.perf_counter()
+    try:
+        yield
+    finally:
+        state.timings[step] = time.perf_counter() - t0
+
+
+def _as_gold(row: GoldRecord | dspy.Example | Mapping[str, Any]) -> GoldRecord:
+    """A gold row from a `GoldRecord`, a `dspy.Example` or a mapping of its fields."""
+    if isinstance(row, GoldRecord):
+        return row
+    if isinstance(row, dspy.Example):
+        return GoldRecord.model_validate(row.toDict())
+    return GoldRecord.model_validate(dict(row))
+
+
+def _objective_value(name: str, results: Sequence[JudgeResult], labels: np.ndarray) -> float:
+    """The objective on the tuning rows. A row the judge leaves unscored (NaN: e.g. every
+    statement unsure and excluded) counts as it behaves, never passing and ranked lowest, so
+    abstaining on hard rows cannot raise the objective; rows with an error are left out."""
+    keep = np.array([not r.error for r in results], dtype=bool)
+    if keep.sum() < 2:
+        return 0.0
+    y = labels[keep]
+    scores = _scores_or_floor([r for r, k in zip(results, keep, strict=True) if k], scale=1.0)
+    passed = np.array([bool(r.passed) for r, k in zip(results, keep, strict=True) if k])
+    if len(set(y.tolist())) < 2:
+        return 0.0
+    value = {
+        "balanced_accuracy": lambda: balanced_accuracy(y, passed),
+        "kappa": lambda: cohen_kappa(y, passed),
+        "f1": lambda: f1(y, passed),
+        "auroc": lambda: auroc(y, scores),
+    }[name]()
+    return 0.0 if math.isnan(value) else float(value)
+
+
+#: The score an unscored row stands at while tuning: below every pass threshold in [0, 1].
+_UNSCORED = -1.0
+
+
+def _scores_or_floor(results: Sequence[JudgeResult], *, scale: float) -> np.ndarray:
+    """Unscaled scores, with `_UNSCORED` for rows without a score."""
+    return np.array([_UNSCORED if math.isnan(r.score) else r.score / scale for r in results])
+
+
+def _reverdict(result: JudgeResult, threshold: float, margin: float) -> JudgeResult:
+    """Statement verdicts as the offline judge gives them under another support threshold."""
+    statements = []
+    for s in result.statements:
+        if s.confidence is None:
+            statements.append(s)
+            continue
+        if abs(s.confidence - threshold) < margin:
+            verdict = "unsure"
+        else:
+            verdict = "yes" if s.confidence >= threshold else "no"
+        statements.append(
+            StatementResult(text=s.text, verdict=verdict, reason=s.reason, confidence=s.confidence)
+        )
+    return result.model_copy(update={"statements": statements})
+
+
+@dataclass
+class _RawCache:
+    """Raw judge outputs on the tuning rows, per (mode, demo set): LM work happens once.
+
+    With `folds` (cross-fitted offline weights), each row is judged by its fold's judge, so
+    every output is out-of-fold.
+    """
+
+    make: Callable[[str, int, int], Judge]  # (mode, demo set, fold) -> judge
+    rows: Sequence[GoldRecord]
+    concurrency: int
+    progress: ProgressFactory | None
+    folds: list[int] | None = None  # cross-fitting: row i is judged by fold folds[i]'s judge
+    budget: LMCallBudget = field(default_factory=lambda: LMCallBudget(None))
+    results: dict[tuple[str, int], list[JudgeResult]] = field(default_factory=dict)
+    calls: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    def get(self, mode: str, demos: int) -> tuple[list[JudgeResult], int]:
+        """The outputs and the LM calls this request made (0 when cached)."""
+        key = (mode, demos)
+        if key in self.results:
+            return self.results[key], 0
+        folds = self.folds if self.folds is not None else [0] * len(self.rows)
+        bar = (
+            self.progress(len(self.rows), f"raw outputs ({mode}, demos {demos})")
+            if self.progress
+            else None
+        )
+
+        def tick(_: int, __: JudgeResult) -> None:
+            if bar is not None:
+                bar.update(1)
+
+        outs: list[JudgeResult] = [None] * len(self.rows)  # type: ignore[list-item]
+        try:
+            for fold in sorted(set(folds)):
+                index = [i for i, f in enumerate(folds) if f == fold]
+                judge = self.make(mode, demos, fold)
+                part = judge_within_budget(
+                    judge,
+                    [self.rows[i] for i in index],
+                    budget=self.budget,
+                    mode=mode,
+                    demos=demos,
+                    concurrency=self.concurrency,
+                    on_result=tick,
+                )
+                for i, result in zip(index, part, strict=True):
+                    outs[i] = result
+        finally:
+            if bar is not None:
+                bar.close()
+        calls = sum(r.lm_calls for r in outs)
+        self.results[key], self.calls[key] = outs, calls
+        return outs, calls
+
+    @property
+    def total_calls(self) -> int:
+        return sum(self.calls.values())
+
+
+def _is_offline(judge: Judge) -> bool:
+    lm = judge.lm
+    if lm is None:
+        return dspy.settings.lm is None
+    if isinstance(lm, str):
+        return lm == LOCAL
+    return isinstance(getattr(lm, "engine", None), OfflineEngine)
+
+
+def labeled_rows(rows: Sequence[GoldRecord], metric: str) -> list[GoldRecord]:
+    """The rows to compile `metric` on, with that metric's label in `faithful`.
+
+    Faithfulness uses the human labels. Answer relevancy and context recall use the labels
+    derived rows carry (`ragjudge.data._derived`), or derive them from the faithfulness gold;
+    those labels are derived, never human, and the report says so (`labels`).
+    """
+    from ragjudge.data._derived import derive_gold, derived_label, is_derived
+
+    if metric == "faithfulness":
+        return [r for r in rows if not is_derived(r) and r.faithful is not None]
+    carried = [r for r in rows if derived_label(r, metric)[0] is not None]
+    if not carried:
+        carried = derive_gold([r for r in rows if not is_derived(r)]).get(metric, [])
+    return [r.model_copy(update={"faithful": derived_label(r, metric)[0]}) for r in carried]
+
+
+def _plain(params: dict[str, Any]) -> dict[str, Any]:
+    """Parameters as JSON values: an LM object is recorded by its model string."""
+    lm = params.get("lm")
+    if lm is not None and not isinstance(lm, str):
+        params = {**params, "lm": str(getattr(lm, "model", type(lm).__name__))}
+    return params
+
+
+def _carve_pool(
+    train: list[GoldRecord], *, offline: bool, seed: int
+) -> tuple[list[GoldRecord], list[GoldRecord]]:
+    """Rows for tuning and rows for demos. An LM sees demos, so their rows are kept out of
+    tuning; the offline judge does not read demos, so all of train tunes."""
+    if offline:
+        return train, train
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(train))
+    n_pool = min(60, max(4, len(train) // 5))
+    pool_idx = set(order[:n_pool].tolist())
+    tune = [r for i, r in enumerate(train) if i not in pool_idx]
+    pool = [r for i, r in enumerate(train) if i in pool_idx]
+    return tune, pool
+
+
+def _mode_choices(judge: Judge, modes: Sequence[str] | None) -> list[str]:
+    """The modes the study may choose."""
+    if modes is None:
+        return list(judge.modes)
+    unknown = [m for m in modes if m not in judge.modes]
+    if unknown or not modes:
+        raise ConfigurationError(
+            f"--modes {','.join(modes)!r}: choose from {', '.join(judge.modes) or 'none'}"
+        )
+    return list(dict.fromkeys(modes))
+
+
+def _demo_count(judge: Judge) -> int:
+    """The most demos any predictor of the judge carries."""
+    return max((len(p.demos) for _, p in judge.named_predictors()), default=0)
+
+
+def _set_demos(judge: Judge, demos: list[dspy.Example]) -> None:
+    if not demos:
+        return
+    for _, predictor in judge.named_predictors():
+        fields = set(predictor.signature.fields)
+        if all(all(f in d for f in fields) for d in demos):
+            predictor.demos = list(demos)
+
+
+def _demos_of(judge: Judge) -> list[dspy.Example]:
+    for _, predictor in judge.named_predictors():
+        if predictor.demos:
+            return list(predictor.demos)
+    return []
+
+
+def _load_init(init: Judge | str | os.PathLike[str] | None) -> Judge | None:
+    if init is None or isinstance(init, Judge):
+        return init
+    from ragjudge.programs._serialization import load
+
+    return load(init)
+
+
+def _init_params(
+    init: Judge, space: dict[str, Any], offline: bool, demo_index: int
+) -> dict[str, Any]:
+    params = init.get_params()
+    out: dict[str, Any] = {"mode": params["mode"]}
+    for name in space:
+        if name in params and name != "threshold":
+            out[name] = params[name]
+    if offline and params["mode"] == "statement" and init.offline_params_ is not None:
+        out["support_threshold"] = init.offline_params_.support_threshold
+    if not offline:
+        out["demos"] = demo_index
+    return out
+
+
+TIE_TOLERANCE = 0.005
+
+
+def _best_trial(study: optuna.Study) -> optuna.trial.FrozenTrial:
+    """The best trial; among trials within `TIE_TOLERANCE` of the best value (noise on the
+    tuning rows), the one whose scores rank the rows best (AUROC) wins."""
+    if len(study.directions) == 1:
+        best = study.best_trial
+        complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        near = [
+            t
+            for t in complete
+            if t.value is not None and t.value >= (best.value or 0.0) - TIE_TOLERANCE
+        ]
+        return max(near, key=lambda t: (float(t.user_attrs.get("auroc", 0.0)), t.value or 0.0))
+    front = study.best_trials
+    return max(front, key=lambda t: (t.values[0], -t.values[1]))
+
+
+def _full_params(
+    trial: optuna.trial.FrozenTrial,
+    space: dict[str, Any],
+    judge: Judge,
+    offline: bool,
+    search_demos: bool,
+) -> dict[str, Any]:
+    """Every parameter of a finished trial, with the fitted threshold and judge defaults."""
+    best = {**trial.params}
+    if "threshold" in trial.user_attrs:
+        best["threshold"] = float(trial.user_attrs["threshold"])
+    defaults = judge.get_params()
+    params: dict[str, Any] = {"mode": best.get("mode", defaults.get("mode"))}
+    params["demos"] = best.get("demos", 0) if search_demos else 0
+    for name in space:
+        params[name] = best.get(name, defaults.get(name))
+    if "support_threshold" in best:
+        params["support_threshold"] = best["support_threshold"]
+    return params
+
+
+def _fit_calibration(
+    judge: Judge, results: list[JudgeResult], labels: np.ndarray
+) -> tuple[float, float] | None:
+    """Platt scaling `(a, b)` of unscaled scores to P(label = 1); None if not increasing."""
+    scale = float(getattr(judge, "scale", 1.0) or 1.0)
+    keep = np.array([not r.error and not math.isnan(r.score) for r in results], dtype=bool)
+    y = labels[keep]
+    if keep.sum() < 10 or len(set(y.tolist())) < 2:
+        return None
+    s = np.array([r.score / scale for r in results])[keep]
+    from sklearn.linear_model import LogisticRegression  # slow import: only when compiling
+
+    model = LogisticRegression(C=100.0).fit(s.reshape(-1, 1), y)
+    a, b = float(model.coef_[0][0]), float(model.intercept_[0])
+    return (a, b) if a > 1e-6 else None
+
+
+def _refine_threshold(
+    judge: Judge, results: list[JudgeResult], labels: np.ndarray, objective: str, current: float
+) -> tuple[float, float]:
+    """The objective is flat between sorted unique scores: take the best interval's midpoint.
+
+    Every candidate cut is scored at once from sorted scores (confusion counts by binary
+    search), so this costs O(n log n) however many distinct scores there are.
+    """
+    scale = float(getattr(judge, "scale", 1.0) or 1.0)
+    keep = np.array([not r.error for r in results], dtype=bool)
+    if keep.sum() < 2:
+        return current, _objective_value(objective, results, labels)
+    s = _scores_or_floor([r for r, k in zip(results, keep, strict=True) if k], scale=scale)
+    y = labels[keep].astype(bool)
+    unique = np.unique(s)
+    cuts = np.concatenate([[0.0], (unique[:-1] + unique[1:]) / 2, [1.0]])
+    cuts = np.unique(cuts[(cuts >= 0.0) & (cuts <= 1.0)])
+    pos, neg = np.sort(s[y]), np.sort(s[~y])
+    tp = len(pos) - np.searchsorted(pos, cuts, side="left")
+    fp = len(neg) - np.searchsorted(neg, cuts, side="left")
+    fn, tn = len(pos) - tp, len(neg) - fp
+    counts = (tp.astype(float), fn.astype(float), fp.astype(float), tn.astype(float))
+    values = {"balanced_accuracy": _ba, "kappa": _kappa, "f1": _f1}[objective](*counts)
+    values = np.nan_to_num(values, nan=0.0)
+    best = values.max()
+    ties = np.flatnonzero(values >= best - 1e-12)
+    pick = ties[np.argmin(np.abs(cuts[ties] - current))]
+    return float(cuts[pick]), float(values[pick])
+
+
+def _run(
+    judge: Judge,
+    rows: Sequence[GoldRecord],
+    concurrency: int,
+    progress: ProgressFactory | None,
+    label: str,
+) -> list[JudgeResult]:
+    bar = progress(len(rows), label) if progress else None
+    try:
+        return judge.batch(
+            rows,
+            concurrency=concurrency,
+            on_result=(lambda i, r: bar.update(1)) if bar is not None else None,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
