@@ -145,7 +145,9 @@ def llama_server(
                 break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise SystemExit(f"error: the llama.cpp server for {name} did not start")
+                    raise SystemExit(
+                        f"error: the llama.cpp server for {name} did not start"
+                    ) from None
                 time.sleep(0.5)
         logger.info("serving %s at %s", path.name, base)
         yield base

@@ -1,4 +1,4 @@
-"""A real local LM as the judge: parsing, cost, and compiled vs uncompiled agreement on held-out gold.
+"""A real local LM as the judge: parsing, cost, compiled vs uncompiled agreement on held-out gold.
 
     python benchmarks/bench_real_lm.py --model smollm2 --modes whole statement
     python benchmarks/bench_real_lm.py --model qwen2.5-coder-1.5b --modes whole \\
@@ -64,7 +64,6 @@ from ragjudge.stats._agreement import agreement, auroc, balanced_accuracy
 
 logger = logging.getLogger("bench_real_lm")
 
-FIRST_TRY_CALLS = {"whole": 1, "statement": 2}
 UNSCORED = -1.0
 
 
@@ -180,7 +179,7 @@ def _confidence_auroc(gold: Sequence[int], results: Sequence[JudgeResult]) -> di
     for y, r in zip(gold, results, strict=True):
         if r.error or r.confidence is None or math.isnan(r.confidence):
             continue
-        origin = str(r.details.get("confidence_source", "stated"))
+        origin = r.confidence_source or "stated"
         ys, cs = by_source.setdefault(origin, ([], []))
         ys.append(y)
         cs.append(float(r.confidence))
@@ -207,20 +206,31 @@ def run_uncompiled(
     gold = [int(r.faithful or 0) for r in rows]
     calls = [r.lm_calls for r in results]
     errors = [r.error for r in results if r.error]
-    first_try = [not r.error and 0 < r.lm_calls <= FIRST_TRY_CALLS[mode] for r in results]
+    stats: dict[str, int] = {}
+    for r in results:
+        for key, value in (r.lm_stats or {}).items():
+            stats[key] = stats.get(key, 0) + int(value)
+    predictor_calls = stats.get("predictor_calls", 0)
     fresh = sum(1 for c in calls if c)
     out = {
         "mode": mode,
         "rows": len(rows),
         "rows_with_calls": fresh,
-        "first_try_rate": sum(first_try) / fresh if fresh else None,
+        "first_try_rate": stats.get("first_try", 0) / predictor_calls if predictor_calls else None,
+        "lm_calls_per_predictor_call": sum(calls) / predictor_calls if predictor_calls else None,
+        "parse_stats": stats,
         "errors": len(errors),
         "error_kinds": sorted({e.split(":")[0] for e in errors}),
         "calls_per_row": sum(calls) / fresh if fresh else 0.0,
         "tokens_per_row": sum(r.tokens for r in results) / fresh if fresh else 0.0,
         "seconds_per_call": seconds / sum(calls) if sum(calls) else None,
         "seconds": seconds,
-        "prefix_cache": server.share_since_mark(),
+        "prefix_cache": {
+            "server_log": server.share_since_mark(),
+            "reported": stats.get("cached_tokens", 0) / stats["prompt_tokens"]
+            if stats.get("prompt_tokens")
+            else None,
+        },
         "agreement": strict_agreement(
             gold, [r.score for r in results], [r.passed for r in results]
         ),
@@ -306,7 +316,7 @@ def counting_proxy(upstream: str) -> tuple[ThreadingHTTPServer, str, _Counter]:
         def log_message(self, *args: Any) -> None:
             return
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             if self.path.endswith("/__count"):
                 body = json.dumps({"count": counter.count}).encode()
             else:
@@ -318,7 +328,7 @@ def counting_proxy(upstream: str) -> tuple[ThreadingHTTPServer, str, _Counter]:
             self.end_headers()
             self.wfile.write(body)
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             with counter.lock:
                 counter.count += 1
             data = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -367,7 +377,7 @@ def run_peers(
             result_file = args.work / f"peer_{peer}.json"
             cmd = [str(python), str(REPO / "benchmarks/peers/run_llm_peer.py")]
             cmd += ["--peer", peer, "--rows", str(rows_file), "--out", str(result_file)]
-            cmd += ["--api-base", proxy_base, "--model", model, "--timeout", str(args.timeout)]
+            cmd += ["--api-base", proxy_base, "--model", model, "--timeout", "120"]
             started = time.perf_counter()
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.peer_timeout)
             if done.returncode != 0 or not result_file.exists():
@@ -424,8 +434,6 @@ def main() -> None:
     parser.add_argument("--max-demos", type=int, default=4)
     parser.add_argument("--demo-candidates", type=int, default=2)
     parser.add_argument("--trials", type=int, default=30)
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per LM call")
-    parser.add_argument("--max-tokens", type=int, default=512, help="tokens per reply")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache/ragjudge/bench")
     parser.add_argument("--peers", nargs="*", default=[], choices=["ragas", "deepeval"])
@@ -464,10 +472,9 @@ def main() -> None:
     log_path = args.server_log or args.work / f"server_{alias}.log"
 
     def body(base: str) -> None:
-        # max_tokens bounds every reply (a small model may otherwise generate until its
-        # context is full); one retry, so that a timed-out call costs at most two timeouts.
-        options = lm_options(timeout=args.timeout, max_retries=1)
-        lm = resolve_lm(f"openai/{alias}", api_base=base, max_tokens=args.max_tokens, **options)
+        # The judges bound every call (max_tokens sized per signature, a timeout); one retry,
+        # so a timed-out call costs at most two timeouts.
+        lm = resolve_lm(f"openai/{alias}", api_base=base, **lm_options(max_retries=1))
         server = ServerLog(log_path if log_path.exists() else None)
         results["uncompiled"] = {}
         for mode in args.modes:

@@ -384,6 +384,7 @@ def _apply_logprobs(value: dict[str, Any], text: str, logprobs: Any) -> None:
     if "verdict" in value:
         p = probabilities[0] if probabilities else None
         if p is not None and "confidence" in value:
+            value["stated_confidence"] = value["confidence"]  # kept to compare the two
             value["confidence"] = p
             used = 1
         value["confidence_source"] = "logprobs" if used else "stated"

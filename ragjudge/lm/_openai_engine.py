@@ -163,7 +163,8 @@ class OpenAICompatibleEngine:
         `{"type": "json_object", "schema": ...}`) and logprobs unless started with
         `--logits_all true`; the calls then go on without them.
         """
-        if status in (400, 422) and _refuses_schema(payload, data):
+        # (llama-cpp-python 0.3.36 answers that refusal with HTTP 500, earlier ones with 422)
+        if status in (400, 422, 500) and _refuses_schema(payload, data):
             self._schema_as_json_object = True
             return True
         if "logprobs" in payload and b"logprobs" in data and not self._no_logprobs:

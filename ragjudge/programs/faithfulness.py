@@ -239,7 +239,11 @@ class Faithfulness(Judge):
             whole={"verdict": out.verdict, "confidence": confidence, "reasoning": out.reasoning}
         )
         source = getattr(out, "confidence_source", None)
-        return result.model_copy(update={"confidence_source": source})
+        update: dict[str, Any] = {"confidence_source": source}
+        stated = getattr(out, "stated_confidence", None)
+        if stated is not None:  # the LM's own figure, beside the logprob one
+            update["details"] = {**result.details, "stated_confidence": _clip(stated)}
+        return result.model_copy(update=update)
 
     def _judge_rubric(self, *, question: str, context: str, answer: str) -> JudgeResult:
         if not answer.strip():  # scored by the `empty` policy, like an answer without statements
