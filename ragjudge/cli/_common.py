@@ -27,13 +27,32 @@ __all__ = [
 
 
 def add_lm_options(parser: argparse.ArgumentParser) -> None:
-    """`--lm`, `--api-base`, `--no-cache`, `--cache-dir`."""
+    """`--lm`, `--api-base`, `--no-cache`, `--cache-dir`, `--max-tokens`, `--temperature`,
+    `--timeout`."""
     group = parser.add_argument_group("LM")
     group.add_argument(
         "--lm",
         default=None,
-        help="'local' (the offline judge, default) or a DSPy/LiteLLM model string such as "
-        "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama_chat/llama3.1",
+        help="'local' (the offline judge, default), a GGUF model run in process "
+        "(gguf/smollm2, gguf/gemma3-270m, gguf/qwen2.5-coder-1.5b, gguf/path/to/model.gguf; "
+        "needs ragjudge[local]) or a DSPy/LiteLLM model string such as openai/gpt-4o-mini, "
+        "anthropic/claude-3-5-haiku-latest, ollama_chat/llama3.1",
+    )
+    group.add_argument(
+        "--max-tokens",
+        type=int,
+        default=None,
+        help="tokens one LM reply may have (default: sized per call); a reply cut by it is "
+        "that row's error",
+    )
+    group.add_argument(
+        "--temperature", type=float, default=None, help="sampling temperature (default 0)"
+    )
+    group.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds one LM call may take (default 120); a call past it is that row's error",
     )
     group.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
     group.add_argument(

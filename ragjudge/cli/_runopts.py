@@ -1,6 +1,7 @@
-"""Options for long runs: `--resume`, `--cache-dir`, `--max-retries`, `--timeout`.
+"""Options for long runs: `--resume`, `--cache-dir`, `--max-retries`.
 
-Also wires the shared LM options (`--api-base`, `--no-cache`) into the judge's `dspy.LM`.
+Also wires the shared LM options (`--api-base`, `--no-cache`, `--timeout`) into the judge's
+`dspy.LM`, and `--max-tokens`, `--temperature`, `--timeout` into the judge's parameters.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ragjudge.lm._cache import configure_cache
 from ragjudge.lm._openai_engine import OpenAICompatibleEngine
 from ragjudge.lm._resolve import CONNECTION_KEYS, LOCAL, resolve_lm
 from ragjudge.lm._retry import install_jitter, lm_options
-from ragjudge.programs._base import Judge
+from ragjudge.programs._base import GENERATION_PARAMS, Judge
 
 __all__ = ["add_run_options", "configure_cache", "configure_run", "judge_with_lm_options"]
 
@@ -23,7 +24,7 @@ logger = logging.getLogger(__name__)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """Register `--resume`, `--max-retries` and `--timeout` (`--cache-dir` is an LM option)."""
+    """Register `--resume` and `--max-retries` (`--cache-dir`, `--timeout` are LM options)."""
     group = parser.add_argument_group("long runs")
     group.add_argument(
         "--resume",
@@ -41,9 +42,6 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="retries of an LM call after a timeout, HTTP 429 or 5xx (default 5)",
     )
-    group.add_argument(
-        "--timeout", type=float, default=None, help="seconds one LM call attempt may take"
-    )
 
 
 def configure_run(args: argparse.Namespace) -> None:
@@ -59,10 +57,18 @@ def configure_run(args: argparse.Namespace) -> None:
 
 
 def judge_with_lm_options(judge: Judge, args: argparse.Namespace) -> Judge:
-    """The judge with `--api-base`, `--no-cache`, `--max-retries`, `--timeout` applied to its LM.
+    """The judge with `--api-base`, `--no-cache`, `--max-retries`, `--timeout` applied to its LM
+    and `--max-tokens`, `--temperature`, `--timeout` to its parameters (stored in a judge file).
 
-    The offline judge (`--lm local`) makes no network calls, so those options do not apply.
+    The offline judge (`--lm local`) makes no network calls, so the LM options do not apply.
     """
+    bounds = {
+        name: getattr(args, name)
+        for name in GENERATION_PARAMS
+        if getattr(args, name, None) is not None
+    }
+    if bounds and "max_tokens" in judge.get_params():
+        judge = judge.clone(**bounds)
     options: dict[str, Any] = lm_options(
         max_retries=getattr(args, "max_retries", None), timeout=getattr(args, "timeout", None)
     )

@@ -63,6 +63,18 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--study", default=None, help="study name in --storage")
     parser.add_argument("--init", default=None, help="warm-start from a compiled judge (.json)")
     parser.add_argument("--max-demos", type=int, default=4, help="largest few-shot demo count")
+    parser.add_argument(
+        "--max-lm-calls",
+        type=int,
+        default=None,
+        help="most LM calls for the study's raw outputs (cache hits are free); demo sets and "
+        "modes the rest cannot pay for are skipped and listed in the report",
+    )
+    parser.add_argument(
+        "--modes",
+        default=None,
+        help="modes the study may choose, comma-separated (default: all of the judge's)",
+    )
     parser.add_argument("--concurrency", type=int, default=None, help="items in flight")
     parser.add_argument("--format", choices=["table", "json"], default="table")
     add_report_option(parser)
@@ -87,6 +99,8 @@ def _start_judge(args: argparse.Namespace) -> Judge:
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge compile`."""
+    if args.max_lm_calls is not None and args.max_lm_calls < 1:
+        raise ConfigurationError(f"--max-lm-calls must be at least 1, got {args.max_lm_calls}")
     if args.report:
         check_report_path(args.report)
     configure_run(args)
@@ -113,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         study_name=args.study,
         init=args.init,
         max_demos=args.max_demos,
+        max_lm_calls=args.max_lm_calls,
+        modes=[m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None,
         concurrency=concurrency,
         progress=progress_factory(),
     )
@@ -148,6 +164,8 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
         "errors": errors,
         "baseline": report["baseline"],
         "gain": gain(report),
+        "offline": report.get("offline"),
+        "ablation": report.get("ablation", []),
         "init": report.get("init"),
         "params": report["params"],
         "sizes": report["sizes"],
@@ -207,6 +225,34 @@ def format_compile(report: dict[str, Any], path: str) -> str:
         if d[0] is not None and d[1] is not None and d[2] is not None:
             shown += f" [{d[1]:+.3f}, {d[2]:+.3f}]"
         lines.append(f"    {key:<18} {cell(v, key):<26} {cell(b, key):<26} {shown}")
+    if report.get("offline"):
+        lines.append(
+            "    offline judge, same rows: balanced_accuracy "
+            + cell(report["offline"], "balanced_accuracy")
+            + ", auroc "
+            + cell(report["offline"], "auroc")
+        )
+    if report.get("ablation"):
+        lines.append("  which choice bought the gain (validation balanced accuracy):")
+        for step in report["ablation"]:
+            lines.append(
+                f"    {step['step']:<24} {cell(step['validation'] or {}, 'balanced_accuracy')}"
+            )
+    budget = report["lm_calls"].get("budget") or {}
+    if budget.get("limit") is not None:
+        lines.append(
+            f"  LM call budget: {budget['spent']} of {budget['limit']} spent"
+            + (
+                "; skipped (budget spent): "
+                + ", ".join(
+                    f"mode {s['mode']} demo set {s['demos']} "
+                    f"({s['rows_judged']}/{s['rows']} rows judged)"
+                    for s in budget["skipped"]
+                )
+                if budget.get("skipped")
+                else "; nothing skipped"
+            )
+        )
     if report.get("init"):
         lines.append(
             "    --init judge, unchanged: balanced_accuracy "

@@ -240,6 +240,23 @@ def run(args: argparse.Namespace) -> int:
     return gate_exit(checks)
 
 
+def _replies_line(report: EvaluationReport) -> str:
+    s, rates = report.lm_stats, report.reply_rates()
+
+    def pct(value: float | None) -> str:
+        return "n/a" if value is None else f"{100 * value:.1f}%"
+
+    calls = rates["lm_calls_per_predictor_call"]
+    return (
+        f"replies: {s.get('predictor_calls', 0)} predictor calls, first-try parse "
+        f"{pct(rates['first_try_parse_rate'])} (+{s.get('salvaged', 0)} repaired, "
+        f"{s.get('fallback', 0)} re-asked, {s.get('failed', 0)} unparseable), "
+        f"{'n/a' if calls is None else f'{calls:.3f}'} LM calls per predictor call, "
+        f"prefix cache {pct(rates['prefix_cache_share'])} of prompt tokens, "
+        f"confidence from logprobs for {pct(rates['logprob_confidence_share'])} of verdicts"
+    )
+
+
 def format_report(report: EvaluationReport) -> str:
     """The report as a table for a person."""
     lines = [
@@ -249,6 +266,8 @@ def format_report(report: EvaluationReport) -> str:
     ]
     if report.labels:
         lines.append(f"labels: {report.labels}")
+    if report.lm_stats:
+        lines.append(_replies_line(report))
     for message, count in report.error_messages.items():
         lines.append(f"error in {count} row{'s' if count != 1 else ''}: {message}")
     a = report.agreement

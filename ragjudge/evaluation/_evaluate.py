@@ -53,6 +53,30 @@ class EvaluationReport(pydantic.BaseModel):
     seconds: float
     #: The most frequent error messages with their counts (at most five).
     error_messages: dict[str, int] = pydantic.Field(default_factory=dict)
+    #: The rows' `lm_stats` added up (`ragjudge.lm.ParseStats` counts, prompt and cached
+    #: tokens); empty when no predictor was called (the offline judge's re-runs, say).
+    lm_stats: dict[str, int] = pydantic.Field(default_factory=dict)
+
+    def reply_rates(self) -> dict[str, float | None]:
+        """First-try parse rate, LM calls per predictor call, prefix-cache share, and the
+        share of verdicts whose confidence came from logprobs (None where not measured)."""
+        s = self.lm_stats
+        calls = s.get("predictor_calls", 0)
+        verdicts = s.get("logprob_verdicts", 0) + s.get("stated_verdicts", 0)
+        prompt = s.get("prompt_tokens", 0)
+        return {
+            "first_try_parse_rate": s.get("first_try", 0) / calls if calls else None,
+            "parsed_from_first_reply_rate": (
+                (s.get("first_try", 0) + s.get("salvaged", 0)) / calls if calls else None
+            ),
+            "lm_calls_per_predictor_call": (
+                (calls + s.get("fallback", 0) + s.get("failed", 0)) / calls if calls else None
+            ),
+            "prefix_cache_share": s.get("cached_tokens", 0) / prompt if prompt else None,
+            "logprob_confidence_share": (
+                s.get("logprob_verdicts", 0) / verdicts if verdicts else None
+            ),
+        }
 
     def summary(self) -> dict[str, Any]:
         """The flat JSON summary `evaluate --format json` prints."""
@@ -77,6 +101,11 @@ class EvaluationReport(pydantic.BaseModel):
             "items_per_second": round(self.rows / self.seconds, 2) if self.seconds else None,
         }
         out["labels"] = self.labels
+        if self.lm_stats:
+            out["replies"] = {
+                **self.lm_stats,
+                **{k: None if v is None else round(v, 4) for k, v in self.reply_rates().items()},
+            }
         if self.scored_only is not None:
             s = self.scored_only
             out["scored_only"] = {
@@ -320,4 +349,12 @@ def evaluation_report(
         unscored=unscored,
         seconds=seconds,
         error_messages=dict(Counter(r.error for r in results if r.error).most_common(5)),
+        lm_stats=_sum_stats(results),
     )
+
+
+def _sum_stats(results: Sequence[JudgeResult]) -> dict[str, int]:
+    total: Counter[str] = Counter()
+    for result in results:
+        total.update(result.lm_stats or {})
+    return dict(total)

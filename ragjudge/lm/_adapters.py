@@ -12,18 +12,29 @@ It also fences every input and demo value (`ragjudge.lm._safety.fence_value`): j
 forge a `[[ ## field ## ]]` header, whichever field it reaches (statements an LM extracted
 included). For text without such headers the prompt is unchanged.
 
+For real LMs it also makes replies parse (`ragjudge.lm._parsing`): every call is bounded
+(`ragjudge.lm._generation`); a reply that is nearly right is repaired instead of re-asked (the
+JSON-adapter fallback call is spent only on a reply nothing can be read from); where the LM's
+engine offers structured output (ragjudge's OpenAI-compatible and llama.cpp engines),
+`StructuredChatAdapter` asks for JSON and sends the outputs' JSON schema; where it offers
+logprobs, each verdict's confidence is P(yes) / (P(yes) + P(no)) at the verdict token
+(`ragjudge.lm._logprobs`). What happened to each reply is counted in `parse_stats()`.
+
 Judges use it when no adapter was configured (`dspy.configure(adapter=...)` wins).
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
+import dataclasses
 import enum
 import functools
 import json
 import threading
 import types
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import Any, Literal, Union, get_args, get_origin
 
 import dspy
@@ -34,9 +45,82 @@ from dspy.adapters.types.base_type import Type as DspyType
 from dspy.adapters.utils import apply_output_field_defaults, format_field_value, parse_value
 from dspy.utils.exceptions import AdapterParseError
 
+from ragjudge.lm._generation import generation_kwargs
+from ragjudge.lm._logprobs import verdict_probabilities
+from ragjudge.lm._parsing import output_schema, salvage
 from ragjudge.lm._safety import fence_value
 
-__all__ = ["CachedChatAdapter", "default_adapter"]
+__all__ = [
+    "CachedChatAdapter",
+    "ParseStats",
+    "StructuredChatAdapter",
+    "default_adapter",
+    "parse_stats",
+]
+
+#: Alternatives asked for per generated token when the LM offers logprobs.
+TOP_LOGPROBS = 10
+
+
+@dataclasses.dataclass
+class ParseStats:
+    """What happened to the replies of predictor calls (one adapter call each).
+
+    Attributes:
+        predictor_calls: Adapter calls (one per predictor call).
+        first_try: Replies that parsed as asked, without repair.
+        salvaged: First replies that parsed only after repair (`ragjudge.lm._parsing.salvage`).
+        fallback: Calls that needed a second LM call (DSPy's JSON fallback) and got an answer.
+        failed: Calls that ended in a parse error.
+        logprob_verdicts: Verdicts whose confidence came from logprobs.
+        stated_verdicts: Verdicts whose confidence is the one the LM stated (or none).
+    """
+
+    predictor_calls: int = 0
+    first_try: int = 0
+    salvaged: int = 0
+    fallback: int = 0
+    failed: int = 0
+    logprob_verdicts: int = 0
+    stated_verdicts: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        """The counts as a plain dict."""
+        return dataclasses.asdict(self)
+
+
+_stats: contextvars.ContextVar[ParseStats | None] = contextvars.ContextVar(
+    "ragjudge_parse_stats", default=None
+)
+
+
+@contextlib.contextmanager
+def parse_stats() -> Iterator[ParseStats]:
+    """Count what happens to the replies of the predictor calls made in the block."""
+    stats = ParseStats()
+    token = _stats.set(stats)
+    try:
+        yield stats
+    finally:
+        _stats.reset(token)
+
+
+def _count(**increments: int) -> None:
+    stats = _stats.get()
+    if stats is not None:
+        for name, value in increments.items():
+            setattr(stats, name, getattr(stats, name) + value)
+
+
+class _ParseState(threading.local):
+    repaired: bool = False
+    failed: bool = False
+
+
+def _has_verdict(signature: type[dspy.Signature]) -> bool:
+    text = " ".join(repr(info.annotation) for info in signature.output_fields.values())
+    return "verdict" in signature.output_fields or "Verdict" in text
+
 
 _MAX_ENTRIES = 512
 
@@ -58,6 +142,88 @@ class CachedChatAdapter(dspy.ChatAdapter):
         self._lock = threading.Lock()
         self._system: dict[Hashable, str] = {}
         self._demos: dict[Hashable, tuple[list[Any], list[dict[str, Any]], list[Any]]] = {}
+        self._state = _ParseState()
+
+    #: Whether this adapter asks for JSON with a JSON-schema response_format.
+    structured: bool = False
+
+    def __call__(
+        self,
+        lm: Any,
+        lm_kwargs: dict[str, Any],
+        signature: type[dspy.Signature],
+        demos: list[dict[str, Any]],
+        inputs: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """ChatAdapter's call, bounded and made to parse (see the module docstring)."""
+        extra = generation_kwargs(lm, signature, inputs)
+        engine = getattr(lm, "_engine_spec", None)
+        if self.structured and getattr(engine, "supports_json_schema", False):
+            extra["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": signature.__name__,
+                    "schema": output_schema(signature, inputs),
+                },
+            }
+        if getattr(engine, "supports_logprobs", False) and _has_verdict(signature):
+            extra.update(logprobs=True, top_logprobs=TOP_LOGPROBS)
+        lm_kwargs = {**extra, **lm_kwargs}
+        state = self._state
+        state.repaired = state.failed = False
+        _count(predictor_calls=1)
+        try:
+            values = super().__call__(lm, lm_kwargs, signature, demos, inputs)
+        except AdapterParseError:
+            _count(failed=1)
+            raise
+        if state.failed:
+            _count(fallback=1)
+        elif state.repaired:
+            _count(salvaged=1)
+        else:
+            _count(first_try=1)
+        return values
+
+    def _strict_parse(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
+        """The parse of the format this adapter asks for, without repair."""
+        return self._parse_sections(signature, completion)
+
+    def parse(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
+        """The reply's outputs: as asked, else repaired (`ragjudge.lm._parsing.salvage`).
+
+        Raises:
+            AdapterParseError: When nothing can be read (DSPy then tries its JSON fallback).
+        """
+        try:
+            return self._strict_parse(signature, completion)
+        except AdapterParseError as exc:
+            try:
+                fields = salvage(signature, completion)
+            except ValueError:
+                self._state.failed = True
+                raise exc from None
+            self._state.repaired = True
+            return fields
+
+    def _call_postprocess(
+        self,
+        processed_signature: type[dspy.Signature],
+        original_signature: type[dspy.Signature],
+        outputs: list[dict[str, Any] | str],
+        lm: Any,
+        lm_kwargs: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """ChatAdapter's, with verdict confidences read from logprobs where there are any."""
+        values = super()._call_postprocess(
+            processed_signature, original_signature, outputs, lm, lm_kwargs
+        )
+        if not _has_verdict(original_signature):
+            return values
+        for value, output in zip(values, outputs, strict=False):
+            text = output.get("text") if isinstance(output, dict) else output
+            _apply_logprobs(value, str(text or ""), value.pop("logprobs", None))
+        return values
 
     @staticmethod
     def _signature_key(signature: type[dspy.Signature]) -> Hashable:
@@ -122,7 +288,7 @@ class CachedChatAdapter(dspy.ChatAdapter):
         messages.append(suffix)
         return "\n\n".join(messages).strip()
 
-    def parse(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
+    def _parse_sections(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
         """`ChatAdapter.parse`, reusing one pydantic `TypeAdapter` per output type."""
         sections: list[tuple[str | None, list[str]]] = [(None, [])]
         for line in completion.splitlines():
@@ -167,6 +333,73 @@ class CachedChatAdapter(dspy.ChatAdapter):
         return super().format_assistant_message_content(
             signature, fenced, missing_field_message=missing_field_message
         )
+
+
+class StructuredChatAdapter(CachedChatAdapter):
+    """`CachedChatAdapter` asking for a JSON object (`dspy.JSONAdapter`'s prompt format).
+
+    With an engine that offers structured output, each call also carries the outputs' JSON
+    schema as its `response_format` (a grammar in process), so the reply is valid JSON of it.
+    The system message and demos are the stable prefix of every prompt; the row's own fields
+    come last, in the final user message, so a server's prefix cache reuses the rest.
+    """
+
+    structured = True
+
+    def format_field_structure(self, signature: type[dspy.Signature]) -> str:
+        """JSONAdapter's description of the reply: a JSON object."""
+        return dspy.JSONAdapter.format_field_structure(self, signature)
+
+    def user_message_output_requirements(self, signature: type[dspy.Signature]) -> str:
+        """JSONAdapter's reminder: respond with a JSON object, fields in order."""
+        return dspy.JSONAdapter.user_message_output_requirements(self, signature)
+
+    def format_field_with_value(self, fields_with_values: Any, role: str = "user") -> str:
+        """JSONAdapter's rendering (a JSON object for the assistant's demo replies)."""
+        return dspy.JSONAdapter.format_field_with_value(self, fields_with_values, role=role)
+
+    def format_assistant_message_content(
+        self,
+        signature: type[dspy.Signature],
+        outputs: dict[str, Any],
+        missing_field_message: str | None = None,
+    ) -> str:
+        """A demo reply as the JSON object the LM is asked for."""
+        fenced = {k: fence_value(v) for k, v in outputs.items()}
+        return dspy.JSONAdapter.format_assistant_message_content(
+            self,
+            signature,
+            fenced,
+            missing_field_message=missing_field_message,
+        )
+
+    def _strict_parse(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
+        return dspy.JSONAdapter.parse(self, signature, completion)
+
+
+def _apply_logprobs(value: dict[str, Any], text: str, logprobs: Any) -> None:
+    """Replace stated verdict confidences by logprob ones; record which was used."""
+    probabilities = verdict_probabilities(text, logprobs) if logprobs else []
+    used = 0
+    if "verdict" in value:
+        p = probabilities[0] if probabilities else None
+        if p is not None and "confidence" in value:
+            value["stated_confidence"] = value["confidence"]  # kept to compare the two
+            value["confidence"] = p
+            used = 1
+        value["confidence_source"] = "logprobs" if used else "stated"
+        _count(logprob_verdicts=used, stated_verdicts=1 - used)
+        return
+    for name, items in list(value.items()):
+        if not isinstance(items, list) or not items or not hasattr(items[0], "verdict"):
+            continue
+        for index, item in enumerate(items):
+            p = probabilities[index] if index < len(probabilities) else None
+            if p is not None and len(probabilities) == len(items):
+                items[index] = item.model_copy(update={"confidence": p})
+                used += 1
+        value[f"{name}_confidence_source"] = "logprobs" if used == len(items) else "stated"
+        _count(logprob_verdicts=used, stated_verdicts=len(items) - used)
 
 
 @functools.lru_cache(maxsize=256)
@@ -223,17 +456,22 @@ def _snapshot(demo: Any) -> Any:
     return dict(items)
 
 
-_DEFAULT: CachedChatAdapter | None = None
+_DEFAULTS: dict[bool, CachedChatAdapter] = {}
 _DEFAULT_LOCK = threading.Lock()
 
 
-def default_adapter() -> dspy.Adapter:
-    """The adapter judges use: the configured one, else a shared `CachedChatAdapter`."""
+def default_adapter(lm: Any = None) -> dspy.Adapter:
+    """The adapter judges use: the configured one, else a shared `CachedChatAdapter`.
+
+    Args:
+        lm: The LM the judge calls: one whose engine offers structured output (ragjudge's
+            OpenAI-compatible and llama.cpp engines) gets the shared `StructuredChatAdapter`.
+    """
     configured = dspy.settings.adapter
     if configured is not None:
         return configured
-    global _DEFAULT
+    structured = bool(getattr(getattr(lm, "_engine_spec", None), "supports_json_schema", False))
     with _DEFAULT_LOCK:
-        if _DEFAULT is None:
-            _DEFAULT = CachedChatAdapter()
-        return _DEFAULT
+        if structured not in _DEFAULTS:
+            _DEFAULTS[structured] = StructuredChatAdapter() if structured else CachedChatAdapter()
+        return _DEFAULTS[structured]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import email.utils
 import http.client
+import logging
 import threading
 import time
 import urllib.parse
@@ -30,11 +31,14 @@ from typing import Any
 
 import orjson
 from dspy import lm15
-from dspy.lm15 import Message, Request, Response, Usage
+from dspy.lm15 import Message, Request, Response, TokenLogprob, TopLogprob, Usage
 
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._generation import TIMEOUT_KEY, ReplyCutError, timeout_of
 
 __all__ = ["OPENAI_COMPATIBLE_PREFIXES", "OpenAICompatibleEngine", "uses_proxy"]
+
+logger = logging.getLogger(__name__)
 
 # Model-string prefixes that name an OpenAI-compatible server when an api_base is given.
 OPENAI_COMPATIBLE_PREFIXES = ("openai", "hosted_vllm", "openai_compatible")
@@ -65,6 +69,9 @@ class OpenAICompatibleEngine:
     """
 
     supports_response_schema = False  # JSON mode and schemas are passed through, not planned
+    supports_json_schema = True  # ragjudge's adapter sends a JSON-schema response_format
+    supports_logprobs = True  # and asks for the verdict token's top logprobs
+    reads_ragjudge_timeout = True  # each call's timeout comes in its metadata
 
     def __init__(
         self,
@@ -90,6 +97,10 @@ class OpenAICompatibleEngine:
             **dict(headers or {}),
         }
         self._local = threading.local()
+        # llama-cpp-python's server takes {"type": "json_object", "schema": ...} only; switched
+        # to on the first refusal of OpenAI's json_schema shape.
+        self._schema_as_json_object = False
+        self._no_logprobs = False
 
     def __getstate__(self) -> dict[str, Any]:  # the connections stay behind
         state = dict(self.__dict__)
@@ -105,9 +116,17 @@ class OpenAICompatibleEngine:
 
     # -- the engine hook -------------------------------------------------------------------
     def complete(self, request: Request) -> Response:
-        """One chat completion."""
-        body = orjson.dumps(self._body(request))
-        status, headers, data = self._post(body)
+        """One chat completion, bounded by the call's max_tokens and timeout.
+
+        Raises:
+            ReplyCutError: When the reply stopped at max_tokens (`finish_reason == "length"`).
+        """
+        timeout = timeout_of(request.config, self.timeout)
+        for _ in range(3):  # at most two refusals of an optional feature, each learnt once
+            payload = self._body(request)
+            status, headers, data = self._post(orjson.dumps(payload), timeout)
+            if status < 400 or not self._learn_refusal(payload, status, data):
+                break
         if status >= 400:
             raise _http_error(status, headers, data)
         try:
@@ -119,6 +138,11 @@ class OpenAICompatibleEngine:
                 f"the server's reply is not a chat completion: {data[:200]!r}", status=status
             ) from None
         usage = reply.get("usage") or {}
+        if choice.get("finish_reason") == "length":
+            raise ReplyCutError(
+                f"the reply reached max_tokens={payload.get('max_tokens')} before it was "
+                f"complete ({usage.get('completion_tokens', '?')} tokens; raise --max-tokens)"
+            )
         return Response(
             id=reply.get("id"),
             model=reply.get("model") or request.model,
@@ -127,8 +151,27 @@ class OpenAICompatibleEngine:
             usage=Usage(
                 input_tokens=int(usage.get("prompt_tokens") or 0),
                 output_tokens=int(usage.get("completion_tokens") or 0),
+                cache_read_tokens=_cached_tokens(reply),
             ),
+            logprobs=_logprobs(choice.get("logprobs")),
         )
+
+    def _learn_refusal(self, payload: dict[str, Any], status: int, data: bytes) -> bool:
+        """Whether an error reply refuses a feature this engine can do without (then noted).
+
+        llama-cpp-python's server refuses OpenAI's json_schema shape (it takes
+        `{"type": "json_object", "schema": ...}`) and logprobs unless started with
+        `--logits_all true`; the calls then go on without them.
+        """
+        # (llama-cpp-python 0.3.36 answers that refusal with HTTP 500, earlier ones with 422)
+        if status in (400, 422, 500) and _refuses_schema(payload, data):
+            self._schema_as_json_object = True
+            return True
+        if "logprobs" in payload and b"logprobs" in data and not self._no_logprobs:
+            logger.info("%s refuses logprobs; confidences are the stated ones", self.api_base)
+            self._no_logprobs = True
+            return True
+        return False
 
     # -- the request -----------------------------------------------------------------------
     def _body(self, request: Request) -> dict[str, Any]:
@@ -160,12 +203,25 @@ class OpenAICompatibleEngine:
         if config.stop:
             body["stop"] = list(config.stop)
         if config.response_format is not None:
-            body["response_format"] = _wire_format(dict(config.response_format))
-        body.update(dict(config.extensions or {}))
+            body["response_format"] = _wire_format(
+                dict(config.response_format), json_object=self._schema_as_json_object
+            )
+        if config.logprobs is not None and not self._no_logprobs:
+            body["logprobs"] = True
+            if config.logprobs > 0:
+                body["top_logprobs"] = int(config.logprobs)
+        extensions = dict(config.extensions or {})
+        metadata = {k: v for k, v in (extensions.pop("metadata", None) or {}).items()}
+        metadata.pop(TIMEOUT_KEY, None)  # ragjudge's own, not the server's
+        if metadata:
+            extensions["metadata"] = metadata
+        body.update(extensions)
         return body
 
     # -- HTTP ------------------------------------------------------------------------------
-    def _connection(self, fresh: bool = False) -> http.client.HTTPConnection:
+    def _connection(
+        self, fresh: bool = False, timeout: float | None = None
+    ) -> http.client.HTTPConnection:
         connection: http.client.HTTPConnection | None = getattr(self._local, "connection", None)
         if connection is not None and fresh:
             connection.close()
@@ -174,19 +230,26 @@ class OpenAICompatibleEngine:
             cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
             connection = cls(self._host, self._port, timeout=self.timeout)
             self._local.connection = connection
+        if timeout is not None:
+            connection.timeout = timeout
+            if connection.sock is not None:
+                connection.sock.settimeout(timeout)
         return connection
 
-    def _post(self, body: bytes) -> tuple[int, http.client.HTTPMessage, bytes]:
+    def _post(
+        self, body: bytes, timeout: float | None = None
+    ) -> tuple[int, http.client.HTTPMessage, bytes]:
+        limit = self.timeout if timeout is None else timeout
         for attempt in (0, 1):
-            connection = self._connection(fresh=attempt > 0)
+            connection = self._connection(fresh=attempt > 0, timeout=limit)
             reused = connection.sock is not None
             try:
                 connection.request("POST", self._path, body, self._headers)
                 response = connection.getresponse()
                 data = response.read()
-            except TimeoutError as exc:
+            except TimeoutError:
                 self._connection(fresh=True)
-                raise lm15.TimeoutError(f"no reply within {self.timeout:g} s ({exc})") from None
+                raise lm15.TimeoutError(f"no reply within the timeout of {limit:g} s") from None
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as exc:
                 # A keep-alive connection the server closed while idle: reconnect once.
                 if reused and attempt == 0:
@@ -203,14 +266,59 @@ class OpenAICompatibleEngine:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _wire_format(value: dict[str, Any]) -> dict[str, Any]:
-    """lm15's canonical response_format as OpenAI's wire shape."""
+def _wire_format(value: dict[str, Any], *, json_object: bool = False) -> dict[str, Any]:
+    """lm15's canonical response_format as OpenAI's wire shape (or llama-cpp-python's)."""
     if value.get("type") != "json_schema":
         return value
+    if json_object:
+        return {"type": "json_object", "schema": value["schema"]}
     schema = {"name": value.get("name") or "response", "schema": value["schema"]}
     if "strict" in value:
         schema["strict"] = value["strict"]
     return {"type": "json_schema", "json_schema": schema}
+
+
+def _refuses_schema(payload: dict[str, Any], data: bytes) -> bool:
+    """Whether a 400/422 reply refuses OpenAI's json_schema response_format."""
+    fmt = payload.get("response_format") or {}
+    return fmt.get("type") == "json_schema" and b"response_format" in data
+
+
+def _cached_tokens(reply: dict[str, Any]) -> int | None:
+    """Prompt tokens the server served from its prefix cache, where it reports them.
+
+    OpenAI, vLLM and llama.cpp's server: `usage.prompt_tokens_details.cached_tokens`;
+    llama.cpp's server also `timings.cache_n`.
+    """
+    usage = reply.get("usage") or {}
+    details = usage.get("prompt_tokens_details") or {}
+    if isinstance(details, dict) and details.get("cached_tokens") is not None:
+        return int(details["cached_tokens"])
+    timings = reply.get("timings") or {}
+    if isinstance(timings, dict) and timings.get("cache_n") is not None:
+        return int(timings["cache_n"])
+    return None
+
+
+def _logprobs(raw: Any) -> tuple[TokenLogprob, ...] | None:
+    """OpenAI's `choices[0].logprobs.content` as lm15 token logprobs (None when absent)."""
+    content = raw.get("content") if isinstance(raw, dict) else None
+    if not isinstance(content, list):
+        return None
+    out = []
+    for item in content:
+        try:
+            top = tuple(
+                TopLogprob(token=str(t["token"]), logprob=float(t["logprob"]))
+                for t in item.get("top_logprobs") or ()
+                if t.get("logprob") is not None
+            )
+            out.append(
+                TokenLogprob(token=str(item["token"]), logprob=float(item["logprob"]), top=top)
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+    return tuple(out)
 
 
 def _retry_after(headers: http.client.HTTPMessage) -> float | None:

@@ -8,6 +8,9 @@ from typing import Any
 
 import dspy
 
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._llama_engine import LlamaCppEngine
+from ragjudge.lm._models import gguf_path
 from ragjudge.lm._openai_engine import (
     OPENAI_COMPATIBLE_PREFIXES,
     OpenAICompatibleEngine,
@@ -16,9 +19,11 @@ from ragjudge.lm._openai_engine import (
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import OfflineParams
 
-__all__ = ["CONNECTION_KEYS", "LOCAL", "describe_lm", "offline_lm", "resolve_lm"]
+__all__ = ["CONNECTION_KEYS", "GGUF", "LOCAL", "describe_lm", "gguf_lm", "offline_lm", "resolve_lm"]
 
 LOCAL = "local"
+#: The prefix of LM strings that name a local GGUF model (`gguf/smollm2`, `gguf/path/m.gguf`).
+GGUF = "gguf"
 #: `dspy.LM` keyword arguments that say where to connect, not what to ask.
 CONNECTION_KEYS = frozenset({"api_base", "base_url", "api_key"})
 
@@ -48,6 +53,26 @@ def offline_lm(params: OfflineParams | None = None, *, cache: bool = False) -> d
     return _offline_lm_cached(params.model_dump_json(), cache)
 
 
+def gguf_lm(name: str, *, cache: bool = True, **kwargs: Any) -> dspy.LM:
+    """A local GGUF model, run in process (`ragjudge.lm._llama_engine.LlamaCppEngine`).
+
+    Args:
+        name: `gguf/<short name>` (see `ragjudge.lm._models.MODELS`) or `gguf/<path>.gguf`.
+        cache: Use DSPy's response cache.
+        **kwargs: Passed to `dspy.LM` (temperature, max_tokens, num_retries, ...); a
+            `timeout` is not: the judge's `timeout` option bounds each call.
+
+    Returns:
+        The LM; the model file is loaded on the first call, once per process.
+    """
+    path = gguf_path(name.split("/", 1)[1])
+    kwargs.pop("timeout", None)
+    kwargs.pop("api_key", None)
+    options: dict[str, Any] = {"num_retries": 0, "cache": cache, "temperature": 0.0}
+    options.update(kwargs)
+    return dspy.LM(name, engine=LlamaCppEngine(model_path=path), **options)
+
+
 def resolve_lm(
     lm: str | dspy.LM | None,
     *,
@@ -59,7 +84,8 @@ def resolve_lm(
     """Turn what the user named into a `dspy.LM`.
 
     Args:
-        lm: `"local"` for the offline judge, a model string such as `"openai/gpt-4o-mini"`,
+        lm: `"local"` for the offline judge, `"gguf/<name or path>"` for a local model run in
+            process, a model string such as `"openai/gpt-4o-mini"`,
             a ready `dspy.LM`, or None: the LM from `dspy.configure` if any, else the offline judge.
         offline_params: Fitted parameters for the offline judge.
         api_base: Base URL of a server. For an OpenAI-compatible one (vLLM, llama.cpp, a
@@ -80,6 +106,10 @@ def resolve_lm(
         lm = LOCAL
     if lm == LOCAL:
         return offline_lm(offline_params, cache=False)
+    if lm.split("/", 1)[0] == GGUF and "/" in lm:
+        if api_base:
+            raise ConfigurationError(f"--lm {lm} runs in process: drop --api-base")
+        return gguf_lm(lm, cache=cache, **kwargs)
     options: dict[str, Any] = {"num_retries": 5, "cache": cache, "temperature": 0.0}
     options.update(kwargs)
     if api_base and lm.split("/", 1)[0] in OPENAI_COMPATIBLE_PREFIXES and not uses_proxy(api_base):

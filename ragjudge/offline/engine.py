@@ -21,7 +21,11 @@ from ragjudge.offline.model import OfflineModel, OfflineParams
 __all__ = ["OfflineEngine", "ParsedPrompt", "parse_prompt", "register_task"]
 
 _FIELD_LINE = re.compile(r"^\d+\. `(\w+)` \(([^)]*)\)", re.M)
-_REMINDER = "\n\nRespond with the corresponding output fields"
+# The reminders that end the last input block (ChatAdapter's, JSONAdapter's).
+_REMINDERS = (
+    "\n\nRespond with the corresponding output fields",
+    "\n\nRespond with a JSON object in the following order of fields",
+)
 
 TaskHandler = Callable[[OfflineModel, dict[str, Any]], dict[str, Any]]
 _TASKS: dict[frozenset[str], TaskHandler] = {}
@@ -86,7 +90,7 @@ def parse_prompt(request: Request) -> ParsedPrompt:
 def _parse_blocks(text: str, names: list[str], types: dict[str, str]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     end = len(text)
-    reminder = text.rfind(_REMINDER)
+    reminder = max(text.rfind(r) for r in _REMINDERS)
     for name in reversed(names):
         header = f"[[ ## {name} ## ]]"
         start = text.rfind(header, 0, end)

@@ -47,6 +47,9 @@ def compile_judge(
     progress: ProgressFactory | None = None,
     calibrate: bool = True,
     regularization: float | None = None,
+    max_lm_calls: int | None = None,
+    modes: Sequence[str] | None = None,
+    validation: Sequence[GoldRecord] | None = None,
 ) -> Judge:
     """Compile a judge against gold labels: `JudgeOptimizer(...).compile(judge, trainset=gold)`.
 
@@ -75,6 +78,13 @@ def compile_judge(
             a `calibration` parameter), so that the score is a probability of the label.
         regularization: L2 strength of the offline weights (toward `init`'s weights when
             given); None chooses it by grouped cross-validation on the train rows.
+        max_lm_calls: The most LM calls to spend on raw outputs of the tuning rows (cache
+            hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
+            report says which. None: no limit. The validation runs are not counted.
+        modes: The modes the study may choose (default: all of the judge's modes); the
+            uncompiled baseline uses the first when its default mode is not among them.
+        validation: Held-out rows to report on; then every row of `gold` is a train row and
+            `valid_fraction` is not used.
 
     Returns:
         A new judge with the chosen parameters, demos and weights, and `report_` (a dict, see
@@ -102,6 +112,8 @@ def compile_judge(
         progress=progress,
         calibrate=calibrate,
         regularization=regularization,
+        max_lm_calls=max_lm_calls,
+        modes=modes,
     )
     gold_name: str | None = None
     if isinstance(gold, (str, os.PathLike)):
@@ -114,7 +126,9 @@ def compile_judge(
         )
     else:
         rows = list(gold)
-    compiled = optimizer.compile(judge, trainset=rows)
+    compiled = optimizer.compile(
+        judge, trainset=rows, valset=list(validation) if validation is not None else None
+    )
     assert compiled.report_ is not None
     compiled.report_["gold"]["path"] = gold_name
     return compiled

@@ -34,6 +34,8 @@ from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.lm._resolve import LOCAL
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
+from ragjudge.optimize._ablation import AblationStep, ablation
+from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
 from ragjudge.optimize._demos import demo_pool, demo_sets
 from ragjudge.optimize._report import CompileReport, RowPrediction
 from ragjudge.optimize._split import group_key, split_gold
@@ -125,6 +127,8 @@ class Validation:
     compiled: list[JudgeResult]
     uncompiled: list[JudgeResult]
     init: list[JudgeResult] | None
+    ablation: list[AblationStep] = field(default_factory=list)
+    offline: list[JudgeResult] | None = None
 
 
 class JudgeOptimizer(Teleprompter):
@@ -157,6 +161,10 @@ class JudgeOptimizer(Teleprompter):
             a `calibration` parameter), so that the score is a probability of the label.
         regularization: L2 strength of the offline weights (toward `init`'s weights when
             given); None chooses it by grouped cross-validation on the train rows.
+        max_lm_calls: The most LM calls to spend on raw outputs of the tuning rows (cache
+            hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
+            report says which (`ragjudge.optimize._budget`). None: no limit.
+        modes: The modes the study may choose (default: all of the student's modes).
 
     Example:
         >>> optimizer = JudgeOptimizer(n_trials=60, seed=0)
@@ -189,8 +197,12 @@ class JudgeOptimizer(Teleprompter):
         progress: ProgressFactory | None = None,
         calibrate: bool = True,
         regularization: float | None = None,
+        max_lm_calls: int | None = None,
+        modes: Sequence[str] | None = None,
     ) -> None:
         super().__init__()
+        if max_lm_calls is not None and max_lm_calls < 1:
+            raise ConfigurationError(f"`max_lm_calls` must be at least 1, got {max_lm_calls}")
         if objective not in OBJECTIVES:
             raise ConfigurationError(
                 f"The `objective` parameter must be one of {', '.join(OBJECTIVES)}. "
@@ -219,6 +231,9 @@ class JudgeOptimizer(Teleprompter):
         self.progress = progress
         self.calibrate = calibrate
         self.regularization = regularization
+        self.max_lm_calls = max_lm_calls
+        self.modes = list(modes) if modes is not None else None
+        self.budget = LMCallBudget(max_lm_calls)
 
     # -- the pipeline ------------------------------------------------------------------------
 
@@ -361,6 +376,7 @@ class JudgeOptimizer(Teleprompter):
         (`refit_threshold`).
         """
         student = state.student
+        self.budget = LMCallBudget(self.max_lm_calls)  # per compile
         state.raw = _RawCache(
             make=state.fold_candidate,
             rows=state.tune_rows,
@@ -371,7 +387,9 @@ class JudgeOptimizer(Teleprompter):
                 if state.cross is not None and state.tune_rows is state.train
                 else None
             ),
+            budget=self.budget,
         )
+        mode_choices = _mode_choices(student, self.modes)
         state.labels = np.array([int(r.faithful or 0) for r in state.tune_rows])
         space = state.policy_space
         # The objective is a step function of the pass threshold, flat between sorted scores:
@@ -380,9 +398,7 @@ class JudgeOptimizer(Teleprompter):
         searched = {k: v for k, v in space.items() if k != "threshold"}
 
         def trial_params(trial: optuna.Trial) -> dict[str, Any]:
-            params: dict[str, Any] = {
-                "mode": trial.suggest_categorical("mode", list(student.modes))
-            }
+            params: dict[str, Any] = {"mode": trial.suggest_categorical("mode", mode_choices)}
             params["demos"] = (
                 trial.suggest_categorical("demos", list(range(len(state.demo_sets))))
                 if state.search_demos
@@ -398,7 +414,10 @@ class JudgeOptimizer(Teleprompter):
 
         def run_trial(trial: optuna.Trial) -> float | tuple[float, float]:
             params = trial_params(trial)
-            rescored, calls, per_item = self.rescore(state, params)
+            try:
+                rescored, calls, per_item = self.rescore(state, params)
+            except BudgetSpentError as exc:
+                raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
             trial.set_user_attr("lm_calls", calls)
             ranking = _objective_value("auroc", rescored, state.labels)
             trial.set_user_attr("auroc", ranking)
@@ -443,10 +462,19 @@ class JudgeOptimizer(Teleprompter):
             callbacks.append(lambda s, t: bar.update(1))
         try:
             if remaining:
-                study.optimize(run_trial, n_trials=remaining, callbacks=callbacks)
+                # Trials pruned for want of budget cost nothing: let completed trials reach
+                # n_trials (MaxTrialsCallback) within five times as many tries.
+                tries = remaining if self.max_lm_calls is None else remaining * 5
+                study.optimize(run_trial, n_trials=tries, callbacks=callbacks)
         finally:
             if bar is not None:
                 bar.close()
+        if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+            raise ConfigurationError(
+                f"--max-lm-calls {self.max_lm_calls} cannot pay for one pass over the "
+                f"{len(state.tune_rows)} tuning rows (about "
+                f"{self.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
+            )
         return study
 
     def rescore(
@@ -529,8 +557,8 @@ class JudgeOptimizer(Teleprompter):
 
     def validate(self, state: CompileState, compiled: Judge) -> Validation:
         """The compiled, the uncompiled default and the `--init` judge on the validation rows."""
-        baseline = type(state.student)(lm=state.student.lm)
-        return Validation(
+        baseline = self.baseline(state)
+        validation = Validation(
             baseline=baseline,
             compiled=self._judge(compiled, state.valid, "validation (compiled)"),
             uncompiled=self._judge(baseline, state.valid, "validation (baseline)"),
@@ -540,6 +568,39 @@ class JudgeOptimizer(Teleprompter):
                 else None
             ),
         )
+        if state.student.uses_lm and not state.offline:
+            # Which choice bought the gain, and the offline judge on the same rows.
+            validation.ablation = ablation(
+                baseline=baseline,
+                compiled=compiled,
+                policy={
+                    k: v
+                    for k, v in compiled.get_params().items()
+                    if k in state.policy_space or k == "calibration"
+                },
+                demos=_demo_count(compiled),
+                valid=state.valid,
+                baseline_out=validation.uncompiled,
+                compiled_out=validation.compiled,
+                run=lambda judge, label: self._judge(judge, state.valid, label),
+                n_boot=self.n_boot,
+                seed=self.seed,
+            )
+            offline = type(state.student)(lm=LOCAL)
+            validation.offline = _run(
+                offline, state.valid, 1, self.progress, "validation (offline)"
+            )
+        return validation
+
+    def baseline(self, state: CompileState) -> Judge:
+        """The uncompiled default judge (in the first chosen mode when `modes` leaves out the
+        default one)."""
+        judge = type(state.student)(lm=state.student.lm)
+        mode = judge.get_params().get("mode")
+        choices = _mode_choices(state.student, self.modes)
+        if choices and mode is not None and mode not in choices:
+            judge = type(state.student)(lm=state.student.lm, mode=choices[0])
+        return judge
 
     def report(
         self,
@@ -561,6 +622,9 @@ class JudgeOptimizer(Teleprompter):
         comp_agree, comp_src = agree(validation.compiled)
         base_agree, base_src = agree(validation.uncompiled)
         init_agree = agree(validation.init)[0] if validation.init else None
+        offline_agree, offline_src = (
+            agree(validation.offline) if validation.offline is not None else (None, {})
+        )
         if comp_agree is None or base_agree is None:
             raise ConfigurationError("no validation row could be judged; check the LM and the data")
         summary = summarize_study(
@@ -595,10 +659,16 @@ class JudgeOptimizer(Teleprompter):
             baseline=base_agree,
             init=init_agree,
             by_source={
-                s: {"compiled": comp_src[s], "baseline": base_src[s]}
+                s: {
+                    "compiled": comp_src[s],
+                    "baseline": base_src[s],
+                    **({"offline": offline_src[s]} if s in offline_src else {}),
+                }
                 for s in comp_src
                 if s in base_src
             },
+            offline=offline_agree,
+            ablation=validation.ablation,
             gold={"path": None, "sha256": gold_fingerprint(state.rows), "rows": len(state.rows)},
             split={
                 "labels": "human" if metric == "faithfulness" else "derived",
@@ -621,7 +691,12 @@ class JudgeOptimizer(Teleprompter):
                 "per_trial": [t.lm_calls for t in summary.trials],
                 "trials_without_lm_calls": sum(1 for t in summary.trials if t.lm_calls == 0),
                 "validation": sum(r.lm_calls for r in validation.compiled)
-                + sum(r.lm_calls for r in validation.uncompiled),
+                + sum(r.lm_calls for r in validation.uncompiled)
+                + sum(s.lm_calls for s in validation.ablation if s.step == "+mode"),
+                "budget": self.budget.record(),
+                "pruned_trials": len(
+                    state.study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))
+                ),
             },
             demos={name: len(p.demos) for name, p in compiled.named_predictors()},
             seconds=state.timings,
@@ -724,6 +799,7 @@ class _RawCache:
     concurrency: int
     progress: ProgressFactory | None
     folds: list[int] | None = None  # cross-fitting: row i is judged by fold folds[i]'s judge
+    budget: LMCallBudget = field(default_factory=lambda: LMCallBudget(None))
     results: dict[tuple[str, int], list[JudgeResult]] = field(default_factory=dict)
     calls: dict[tuple[str, int], int] = field(default_factory=dict)
 
@@ -748,8 +824,14 @@ class _RawCache:
             for fold in sorted(set(folds)):
                 index = [i for i, f in enumerate(folds) if f == fold]
                 judge = self.make(mode, demos, fold)
-                part = judge.batch(
-                    [self.rows[i] for i in index], concurrency=self.concurrency, on_result=tick
+                part = judge_within_budget(
+                    judge,
+                    [self.rows[i] for i in index],
+                    budget=self.budget,
+                    mode=mode,
+                    demos=demos,
+                    concurrency=self.concurrency,
+                    on_result=tick,
                 )
                 for i, result in zip(index, part, strict=True):
                     outs[i] = result
@@ -813,6 +895,23 @@ def _carve_pool(
     tune = [r for i, r in enumerate(train) if i not in pool_idx]
     pool = [r for i, r in enumerate(train) if i in pool_idx]
     return tune, pool
+
+
+def _mode_choices(judge: Judge, modes: Sequence[str] | None) -> list[str]:
+    """The modes the study may choose."""
+    if modes is None:
+        return list(judge.modes)
+    unknown = [m for m in modes if m not in judge.modes]
+    if unknown or not modes:
+        raise ConfigurationError(
+            f"--modes {','.join(modes)!r}: choose from {', '.join(judge.modes) or 'none'}"
+        )
+    return list(dict.fromkeys(modes))
+
+
+def _demo_count(judge: Judge) -> int:
+    """The most demos any predictor of the judge carries."""
+    return max((len(p.demos) for _, p in judge.named_predictors()), default=0)
 
 
 def _set_demos(judge: Judge, demos: list[dspy.Example]) -> None:

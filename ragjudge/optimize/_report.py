@@ -6,6 +6,7 @@ from typing import Any
 
 import pydantic
 
+from ragjudge.optimize._ablation import AblationStep
 from ragjudge.stats._agreement import Agreement
 
 __all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord"]
@@ -73,7 +74,15 @@ class CompileReport(pydantic.BaseModel):
         default=None, description="the --init judge, unchanged, on this gold's validation rows"
     )
     by_source: dict[str, dict[str, Agreement]] = pydantic.Field(
-        default_factory=dict, description="source -> {'compiled': ..., 'baseline': ...}"
+        default_factory=dict,
+        description="source -> {'compiled': ..., 'baseline': ..., 'offline': ... (LM judges)}",
+    )
+    offline: Agreement | None = pydantic.Field(
+        default=None, description="the uncompiled offline judge on the same validation rows"
+    )
+    ablation: list[AblationStep] = pydantic.Field(
+        default_factory=list,
+        description="uncompiled -> +mode -> +threshold & policies -> +demos, on validation",
     )
     gold: dict[str, Any] = pydantic.Field(default_factory=dict)
     split: dict[str, Any] = pydantic.Field(default_factory=dict)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 import math
@@ -17,15 +18,26 @@ from optuna.distributions import BaseDistribution
 
 from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._adapters import default_adapter
+from ragjudge.lm._adapters import default_adapter, parse_stats
 from ragjudge.lm._cache import ResultMemo
+from ragjudge.lm._generation import GenerationOptions, check_generation, generation_options
 from ragjudge.lm._resolve import resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._metric import JudgeMetric
 from ragjudge.programs._results import JudgeResult
 from ragjudge.signatures.rubric import rubric_fraction
 
-__all__ = ["Judge", "calibrated", "check_calibration", "check_choice", "judge_inputs"]
+__all__ = [
+    "GENERATION_PARAMS",
+    "Judge",
+    "calibrated",
+    "check_calibration",
+    "check_choice",
+    "judge_inputs",
+]
+
+#: The parameters that bound a judge's LM calls (see `ragjudge.lm._generation`).
+GENERATION_PARAMS = ("max_tokens", "temperature", "timeout")
 
 logger = logging.getLogger(__name__)
 
@@ -120,6 +132,28 @@ class Judge(dspy.Module):
         return new
 
     # -- LM -----------------------------------------------------------------------------
+    def _set_generation(
+        self,
+        owner: str,
+        *,
+        max_tokens: int | None,
+        temperature: float | None,
+        timeout: float | None,
+    ) -> None:
+        """Check and store the generation parameters (`GENERATION_PARAMS`)."""
+        check_generation(owner, max_tokens=max_tokens, temperature=temperature, timeout=timeout)
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.timeout = timeout
+
+    def generation(self) -> GenerationOptions | None:
+        """How this judge bounds its LM calls; None for judges without generation parameters."""
+        if "max_tokens" not in self._param_names():
+            return None
+        return GenerationOptions(
+            max_tokens=self.max_tokens, temperature=self.temperature, timeout=self.timeout
+        )
+
     def resolved_lm(self, *, cache: bool = True) -> dspy.BaseLM:
         """The LM this judge talks to (see `ragjudge.lm._resolve.resolve_lm`)."""
         return resolve_lm(self.lm, offline_params=self.offline_params_, cache=cache)
@@ -144,7 +178,10 @@ class Judge(dspy.Module):
         if "answer" not in inputs:
             raise TypeError(f"{type(self).__name__}() needs answer=...")
         lm = self.resolved_lm()
-        with dspy.context(lm=lm, adapter=default_adapter()), track_usage() as usage:
+        options = self.generation()
+        bounds = contextlib.nullcontext() if options is None else generation_options(options)
+        context = dspy.context(lm=lm, adapter=default_adapter(lm))
+        with context, bounds, track_usage() as usage, parse_stats() as stats:
             try:
                 result = self.judge_item(**inputs)
             except (KeyboardInterrupt, SystemExit):
@@ -157,7 +194,10 @@ class Judge(dspy.Module):
                     error=f"{type(exc).__name__}: {_first_line(exc)}",
                 )
         calls, tokens = _usage_counts(usage.usage_data)
-        return result.model_copy(update={"lm_calls": calls, "tokens": tokens})
+        update: dict[str, Any] = {"lm_calls": calls, "tokens": tokens}
+        if stats.predictor_calls:
+            update["lm_stats"] = {**stats.as_dict(), **_prompt_counts(usage.usage_data)}
+        return result.model_copy(update=update)
 
     def __call__(self, *args: Any, **kwargs: Any) -> JudgeResult:
         if args:
@@ -335,7 +375,13 @@ class Judge(dspy.Module):
         if new is None:
             return result
         return new.model_copy(
-            update={"id": result.id, "lm_calls": result.lm_calls, "tokens": result.tokens}
+            update={
+                "id": result.id,
+                "lm_calls": result.lm_calls,
+                "tokens": result.tokens,
+                "confidence_source": result.confidence_source,
+                "lm_stats": result.lm_stats,
+            }
         )
 
     def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
@@ -392,6 +438,18 @@ def _usage_counts(usage_data: dict[str, list[dict[str, Any]]]) -> tuple[int, int
                 total = (entry.get("prompt_tokens") or 0) + (entry.get("completion_tokens") or 0)
             tokens += int(total or 0)
     return calls, tokens
+
+
+def _prompt_counts(usage_data: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+    """Prompt tokens, and those served from a prefix cache (where the LM reports them)."""
+    prompt = cached = 0
+    for entries in usage_data.values():
+        for entry in entries:
+            prompt += int(entry.get("prompt_tokens") or 0)
+            details = entry.get("prompt_tokens_details") or {}
+            if isinstance(details, dict):
+                cached += int(details.get("cached_tokens") or 0)
+    return {"prompt_tokens": prompt, "cached_tokens": cached}
 
 
 def _first_line(exc: BaseException) -> str:

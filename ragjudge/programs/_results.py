@@ -31,10 +31,17 @@ class JudgeResult(pydantic.BaseModel):
         reason: A sentence a person can read.
         statements: Per-statement verdicts and reasons (statement mode).
         confidence: The judge's probability that the item passes, when it reports one.
+        confidence_source: Where `confidence` came from: `"logprobs"` (P(yes) / (P(yes) +
+            P(no)) at the verdict tokens), `"stated"` (the number the LM wrote), or None.
         lm_calls: LM calls made for this item (cache hits are not calls).
         tokens: Prompt plus completion tokens used.
         error: Why the item could not be judged; `score` is NaN then.
         details: Metric-specific extras (member scores of an ensemble, sub-scores, ...).
+        lm_stats: What happened to this item's LM calls: the reply counts of
+            `ragjudge.lm.ParseStats` (predictor calls, first-try parses, salvaged, fallback
+            calls, failures, verdicts read from logprobs) plus `prompt_tokens` and
+            `cached_tokens` (prompt tokens a server's or llama.cpp's prefix cache served,
+            where reported); None when no predictor was called.
     """
 
     model_config = pydantic.ConfigDict(ser_json_inf_nan="null")
@@ -47,10 +54,12 @@ class JudgeResult(pydantic.BaseModel):
     reason: str = ""
     statements: list[StatementResult] = pydantic.Field(default_factory=list)
     confidence: float | None = None
+    confidence_source: str | None = None
     lm_calls: int = 0
     tokens: int = 0
     error: str | None = None
     details: dict[str, Any] = pydantic.Field(default_factory=dict)
+    lm_stats: dict[str, int] | None = None
 
     @classmethod
     def from_json_data(cls, data: dict[str, Any], **update: Any) -> JudgeResult:

@@ -123,6 +123,11 @@ class Faithfulness(Judge):
         calibration: `(a, b)`: the unscaled score becomes `1 / (1 + exp(-(a * s + b)))`, the
             probability that a reviewer calls the answer faithful (Platt scaling, fitted by
             `compile`); `threshold` then applies to the calibrated score. None: no calibration.
+        max_tokens: Tokens one LM reply may have; None sizes it per call (a few hundred for a
+            whole-answer verdict, more per statement to judge). A reply cut by it is the row's
+            error.
+        temperature: Sampling temperature of the LM calls; None keeps the LM's own, else 0.
+        timeout: Seconds one LM call may take (default 120); a call past it is the row's error.
 
     Example:
         >>> judge = Faithfulness(mode="statement")
@@ -149,9 +154,13 @@ class Faithfulness(Judge):
         aggregation: Aggregation = "fraction",
         lm: str | dspy.BaseLM | None = None,
         calibration: Sequence[float] | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        timeout: float | None = None,
     ) -> None:
         super().__init__()
         owner = "Faithfulness"
+        self._set_generation(owner, max_tokens=max_tokens, temperature=temperature, timeout=timeout)
         check_choice(owner, "mode", mode, MODES)
         check_choice(owner, "unsure", unsure, UNSURE)
         check_choice(owner, "empty", empty, EMPTY)
@@ -207,7 +216,8 @@ class Faithfulness(Judge):
         texts: list[str] = []
         if answer.strip():
             texts = [s for s in self.extract(question=question, answer=answer).statements if s]
-        verdicts = self.judge(context=context, statements=texts).verdicts if texts else []
+        judged = self.judge(context=context, statements=texts) if texts else None
+        verdicts = judged.verdicts if judged is not None else []
         if texts and len(verdicts) != len(texts):
             raise ValueError(
                 f"the judge returned {len(verdicts)} verdicts for {len(texts)} statements"
@@ -216,16 +226,24 @@ class Faithfulness(Judge):
             StatementResult(text=t, verdict=v.verdict, reason=v.reason, confidence=v.confidence)
             for t, v in zip(texts, verdicts, strict=True)
         ]
-        return self.finish(statements=statements)
+        result = self.finish(statements=statements)
+        source = getattr(judged, "verdicts_confidence_source", None)
+        return result.model_copy(update={"confidence_source": source})
 
     def _judge_whole(self, *, question: str, context: str, answer: str) -> JudgeResult:
         if not answer.strip():
             return self.finish(statements=[])
         out = self.whole(question=question, context=context, answer=answer)
         confidence = _clip(out.confidence)
-        return self.finish(
+        result = self.finish(
             whole={"verdict": out.verdict, "confidence": confidence, "reasoning": out.reasoning}
         )
+        source = getattr(out, "confidence_source", None)
+        update: dict[str, Any] = {"confidence_source": source}
+        stated = getattr(out, "stated_confidence", None)
+        if stated is not None:  # the LM's own figure, beside the logprob one
+            update["details"] = {**result.details, "stated_confidence": _clip(stated)}
+        return result.model_copy(update=update)
 
     def _judge_rubric(self, *, question: str, context: str, answer: str) -> JudgeResult:
         if not answer.strip():  # scored by the `empty` policy, like an answer without statements

@@ -67,6 +67,10 @@ class ContextRecall(Judge):
         aggregation: `"fraction"` (covered / total), or the `"mean"` / `"min"` of the judge's
             confidence that each statement is covered.
         lm: `"local"` (the offline judge), a model string, a `dspy.LM`, or None.
+        max_tokens: Tokens one LM reply may have; None sizes it per call. A reply cut by it
+            is the row's error.
+        temperature: Sampling temperature of the LM calls; None keeps the LM's own, else 0.
+        timeout: Seconds one LM call may take (default 120); a call past it is the row's error.
 
     Example:
         >>> judge = ContextRecall(mode="statement", lm="local")
@@ -91,9 +95,13 @@ class ContextRecall(Judge):
         empty: Literal["nan", "zero", "one"] = "nan",
         aggregation: Literal["fraction", "mean", "min"] = "fraction",
         lm: str | dspy.BaseLM | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        timeout: float | None = None,
     ) -> None:
         super().__init__()
         owner = "ContextRecall"
+        self._set_generation(owner, max_tokens=max_tokens, temperature=temperature, timeout=timeout)
         check_choice(owner, "mode", mode, MODES)
         check_choice(owner, "unsure", unsure, UNSURE)
         check_choice(owner, "empty", empty, EMPTY)

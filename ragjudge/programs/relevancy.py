@@ -155,6 +155,10 @@ class AnswerRelevancy(Judge):
         similarity: `"auto"` (MiniLM embeddings when installed, else lexical), `"embeddings"`
             or `"lexical"`. Similarities are cosines clipped to [0, 1].
         lm: `"local"` (the offline judge), a model string, a `dspy.LM`, or None.
+        max_tokens: Tokens one LM reply may have; None sizes it per call. A reply cut by it
+            is the row's error.
+        temperature: Sampling temperature of the LM calls; None keeps the LM's own, else 0.
+        timeout: Seconds one LM call may take (default 120); a call past it is the row's error.
 
     Example:
         >>> judge = AnswerRelevancy(mode="rubric", lm="local")
@@ -177,9 +181,13 @@ class AnswerRelevancy(Judge):
         noncommittal: Literal["zero", "ignore"] = "zero",
         similarity: Similarity = "auto",
         lm: str | dspy.BaseLM | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        timeout: float | None = None,
     ) -> None:
         super().__init__()
         owner = "AnswerRelevancy"
+        self._set_generation(owner, max_tokens=max_tokens, temperature=temperature, timeout=timeout)
         check_choice(owner, "mode", mode, MODES)
         check_choice(owner, "aggregation", aggregation, AGGREGATIONS)
         check_choice(owner, "noncommittal", noncommittal, NONCOMMITTAL)

@@ -12,6 +12,7 @@ from _reliability_helpers import PYTHON, cli_env, make_rows, server_lm, write_ro
 
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.lm._adapters import CachedChatAdapter
+from ragjudge.lm._parsing import salvage
 from ragjudge.programs import Faithfulness
 from ragjudge.signatures import ExtractStatements, JudgeAnswer, JudgeStatements, default_demos
 from ragjudge.testing._server import TestServer
@@ -152,7 +153,10 @@ def test_cached_adapter_parses_like_chat_adapter(
             return ("AdapterParseError", type(exc.__cause__).__name__ if exc.__cause__ else None)
 
     ours, theirs = outcome(CachedChatAdapter()), outcome(dspy.ChatAdapter())
-    if isinstance(theirs, tuple):  # DSPy chains no cause; ours names the validation error
-        assert isinstance(ours, tuple) and ours[0] == theirs[0]
+    if isinstance(theirs, tuple):
+        # Where DSPy gives up, ours repairs what a person could read, or gives up too.
+        if not isinstance(ours, tuple):
+            assert ours == salvage(signature, completion)
+            assert set(ours) == set(signature.output_fields)
     else:
         assert ours == theirs

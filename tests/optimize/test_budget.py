@@ -1,0 +1,109 @@
+"""`--max-lm-calls`: compile's raw outputs stay within the budget and the report says what was
+skipped (scripted LM: every reply is a whole-answer verdict)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import ragjudge
+from ragjudge.cli.compile import format_compile
+from ragjudge.data._gold import GoldRecord, load_gold
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.optimize import compile_judge
+from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
+from ragjudge.testing import scripted_lm
+
+
+def verdicts(n: int, seed: int = 0) -> list[dict[str, object]]:
+    """n whole-answer replies with varied verdicts and confidences."""
+    rng = random.Random(seed)
+    out: list[dict[str, object]] = []
+    for _ in range(n):
+        confidence = round(rng.random(), 2)
+        out.append(
+            {
+                "reasoning": "Checked each claim against the context.",
+                "verdict": "yes" if confidence >= 0.5 else "no",
+                "confidence": confidence,
+            }
+        )
+    return out
+
+
+@pytest.fixture(scope="module")
+def rows(gold_dir: Path) -> list[GoldRecord]:
+    return load_gold(gold_dir / "halueval" / "dev.jsonl", limit=60)
+
+
+def test_chunks_stop_before_the_budget_and_record_the_skipped_set(rows: list[GoldRecord]) -> None:
+    lm, engine = scripted_lm(verdicts(20))
+    budget = LMCallBudget(5)
+    judge = ragjudge.Faithfulness(lm=lm, mode="whole")
+    with pytest.raises(BudgetSpentError):
+        judge_within_budget(judge, rows[:10], budget=budget, mode="whole", demos=3, concurrency=2)
+    assert len(engine.requests) == budget.spent == 5
+    [skipped] = budget.skipped
+    assert (skipped.mode, skipped.demos, skipped.rows_judged, skipped.rows) == ("whole", 3, 5, 10)
+    assert skipped.calls_spent == 5
+    # no limit: every row, no record
+    free = LMCallBudget(None)
+    lm2, engine2 = scripted_lm(verdicts(4))
+    out = judge_within_budget(
+        judge.clone(lm=lm2), rows[:4], budget=free, mode="whole", demos=0, concurrency=1
+    )
+    assert len(out) == 4 and not free.skipped and len(engine2.requests) == 4
+
+
+def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[GoldRecord]) -> None:
+    lm, engine = scripted_lm(verdicts(400))
+    limit = 50
+    compiled = compile_judge(
+        ragjudge.Faithfulness(lm=lm),
+        gold=rows,
+        modes=["whole"],
+        max_lm_calls=limit,
+        n_trials=6,
+        max_demos=2,
+        demo_candidates=2,
+        seed=0,
+        n_boot=50,
+    )
+    report = compiled.report_
+    calls = report["lm_calls"]
+    budget = calls["budget"]
+    # every call the study made is counted, and they stay within the limit
+    assert budget["spent"] <= limit
+    assert len(engine.requests) == budget["spent"] + calls["validation"]
+    # one full set was paid for; the next ran out part-way, the rest never started
+    assert report["sizes"]["demo_sets"] == 3
+    assert calls["raw_output_sets"] == 1
+    skipped = budget["skipped"]
+    assert len({(s["mode"], s["demos"]) for s in skipped}) == len(skipped)  # once each
+    assert skipped and 0 < skipped[0]["rows_judged"] < report["sizes"]["tuning"]
+    assert calls["raw_outputs"] + skipped[0]["calls_spent"] == budget["spent"] == limit
+    assert calls["pruned_trials"] >= 1
+    assert report["study"]["n_trials"] == 6
+    assert report["params"]["mode"] == "whole" and report["baseline_params"]["mode"] == "whole"
+    # the report compares with the offline judge and names the steps of the ablation
+    assert 0 < report["offline"]["n"] <= report["sizes"]["validation"]
+    assert [s["step"] for s in report["ablation"]][0] == "uncompiled"
+    text = format_compile(report, "judge.json")
+    assert f"LM call budget: {budget['spent']} of {limit} spent; skipped (budget spent)" in text
+    assert "offline judge, same rows" in text and "which choice bought the gain" in text
+
+
+def test_a_budget_below_one_pass_is_refused(rows: list[GoldRecord]) -> None:
+    lm, _ = scripted_lm(verdicts(50))
+    with pytest.raises(ConfigurationError, match="--max-lm-calls 5 cannot pay"):
+        compile_judge(
+            ragjudge.Faithfulness(lm=lm),
+            gold=rows,
+            modes=["whole"],
+            max_lm_calls=5,
+            n_trials=3,
+            max_demos=0,
+            n_boot=50,
+        )
