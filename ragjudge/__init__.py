@@ -33,6 +33,7 @@ _EXPORTS = {
     "GoldDataError": "ragjudge.exceptions",
     "GoldRecord": "ragjudge.data",
     "Judge": "ragjudge.programs",
+    "JudgeOptimizer": "ragjudge.optimize",
     "JudgeResult": "ragjudge.programs",
     "ModifiedJudgeError": "ragjudge.exceptions",
     "NotCompiledError": "ragjudge.exceptions",
@@ -79,7 +80,7 @@ if TYPE_CHECKING:
     )
     from ragjudge.lexical import DeterministicFaithfulness
     from ragjudge.lm import offline_lm, resolve_lm
-    from ragjudge.optimize import CompileReport, compile
+    from ragjudge.optimize import CompileReport, JudgeOptimizer, compile
     from ragjudge.programs import (
         AnswerRelevancy,
         ContextRecall,
@@ -109,6 +110,7 @@ __all__ = [
     "GoldDataError",
     "GoldRecord",
     "Judge",
+    "JudgeOptimizer",
     "JudgeResult",
     "ModifiedJudgeError",
     "NotCompiledError",

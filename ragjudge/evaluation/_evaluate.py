@@ -216,6 +216,7 @@ def agreement_of(
     seed: int = 0,
     metric: str = "faithfulness",
     unscored: Literal["lowest", "excluded"] = "lowest",
+    per_source: bool = True,
 ) -> tuple[Agreement | None, dict[str, Agreement], int, int]:
     """Agreement of results with the rows' labels, overall and per source.
 
@@ -223,7 +224,8 @@ def agreement_of(
     e.g. an empty answer, or every statement unsure) counts as the judge treats it, as
     `compile` counts it while tuning: never passing and ranked below every score, so a judge
     cannot raise its figures by abstaining on hard rows (`unscored="excluded"` leaves such
-    rows out instead: the scored-only figure). The labels are `gold_label(row, metric)`:
+    rows out instead: the scored-only figure; `per_source=False` skips the per-source
+    figures). The labels are `gold_label(row, metric)`:
     human labels for faithfulness, derived labels for the other metrics, never both.
 
     Returns:
@@ -253,7 +255,7 @@ def agreement_of(
     overall = measure(usable)
     sources = sorted({row.source for row, _ in usable if row.source})
     by_source = {}
-    if len(sources) > 1:
+    if len(sources) > 1 and per_source:
         by_source = {s: measure([p for p in usable if p[0].source == s]) for s in sources}
     return overall, by_source, errors, n_unscored
 
@@ -329,7 +331,14 @@ def evaluation_report(
         rows, results, n_boot=n_boot, metric=judge.metric
     )
     scored_only = (
-        agreement_of(rows, results, n_boot=n_boot, metric=judge.metric, unscored="excluded")[0]
+        agreement_of(
+            rows,
+            results,
+            n_boot=n_boot,
+            metric=judge.metric,
+            unscored="excluded",
+            per_source=False,
+        )[0]
         if unscored
         else None
     )

@@ -57,6 +57,13 @@ def _counts(y: np.ndarray, p: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, ..
     return tp, fn, fp, tn
 
 
+def _resample_weights(rng: np.random.Generator, n_boot: int, n: int) -> np.ndarray:
+    """(n_boot, n) bootstrap weights: how often each item is drawn in each resample (the same
+    draws, in the same order, as `n_boot` calls of `rng.integers(0, n, n)`)."""
+    draws = rng.integers(0, n, (n_boot, n)) + n * np.arange(n_boot)[:, None]
+    return np.bincount(draws.ravel(), minlength=n_boot * n).reshape(n_boot, n).astype(float)
+
+
 def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(b > 0, a / np.where(b > 0, b, 1), np.nan)
@@ -86,10 +93,11 @@ def _auroc(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> np.ndarray:
     s_sorted, y_sorted, w_sorted = s[order], y[order], w[:, order]
     _, group = np.unique(s_sorted, return_inverse=True)
     n_groups = int(group.max()) + 1 if len(group) else 0
-    pos = np.zeros((w.shape[0], n_groups))
-    neg = np.zeros((w.shape[0], n_groups))
-    np.add.at(pos.T, group, (w_sorted * y_sorted).T)
-    np.add.at(neg.T, group, (w_sorted * (1 - y_sorted)).T)
+    if not n_groups:
+        return np.full(w.shape[0], np.nan)
+    starts = np.flatnonzero(np.diff(group, prepend=-1))  # groups are contiguous once sorted
+    pos = np.add.reduceat(w_sorted * y_sorted, starts, axis=1)
+    neg = np.add.reduceat(w_sorted * (1 - y_sorted), starts, axis=1)
     neg_below = np.cumsum(neg, axis=1) - neg
     wins = (pos * (neg_below + 0.5 * neg)).sum(axis=1)
     return _div(wins, pos.sum(axis=1) * neg.sum(axis=1))
@@ -145,10 +153,7 @@ def agreement(
     point = _all(y, p, s, np.ones((1, n))) if n else {m: np.array([np.nan]) for m in METRICS}
     ci: dict[str, list[float | None]] = {m: [None, None] for m in METRICS}
     if n_boot and n > 1:
-        rng = np.random.default_rng(seed)
-        weights = np.empty((n_boot, n))
-        for b in range(n_boot):
-            weights[b] = np.bincount(rng.integers(0, n, n), minlength=n)
+        weights = _resample_weights(np.random.default_rng(seed), n_boot, n)
         boot = _all(y, p, s, weights)
         for metric, values in boot.items():
             finite = values[~np.isnan(values)]
@@ -202,10 +207,7 @@ def paired_difference(
         m: [_clean(float(point[0][m][0] - point[1][m][0])), None, None] for m in METRICS
     }
     if n_boot and n > 1:
-        rng = np.random.default_rng(seed)
-        weights = np.empty((n_boot, n))
-        for i in range(n_boot):
-            weights[i] = np.bincount(rng.integers(0, n, n), minlength=n)
+        weights = _resample_weights(np.random.default_rng(seed), n_boot, n)
         boot = [_all(y, p, s, weights) for p, s in arrays]
         for m in METRICS:
             diff = boot[0][m] - boot[1][m]

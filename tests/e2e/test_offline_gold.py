@@ -96,7 +96,9 @@ def test_cli_evaluate_json(sample_path: Path, tmp_path: Path) -> None:
         "lm_calls",
         "errors",
     } <= set(summary)
-    assert summary["n"] + summary["unscored"] == 42
+    assert summary["n"] == 42  # unscored rows count (failing, ranked lowest), as in compile
+    if summary["unscored"]:
+        assert summary["scored_only"]["n"] + summary["unscored"] == 42
     assert summary["errors"] == 0 and summary["lm_calls"] > 0
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [line["id"] for line in lines] == [r.id for r in ragjudge.load_gold(sample_path)]
