@@ -77,11 +77,11 @@ class OfflineParams(pydantic.BaseModel):
     """Every fitted weight and threshold of the offline judge (JSON round-trips).
 
     Attributes:
-        schema_version: Version of this layout. From 2 on, a statement the judge does not find
-            supported is "no" only when the context contradicts it (negation, antonym, another
-            number, name or date in the same slot) and "unsure" when the context does not say;
-            files of version 1 keep their meaning ("unsure" only within `unsure_margin` of the
-            threshold).
+        schema_version: Version of this layout. From 2 on, a statement is "no" exactly when the
+            context contradicts it (negation, antonym, another number, name or date in the
+            same slot), whatever its confidence, and "unsure" when the context does not say
+            (below the threshold); files of version 1 keep their meaning ("no" below the
+            threshold, "unsure" only within `unsure_margin` of it).
         statement_features: Feature names of the statement-level model, in weight order.
         statement_weights: Weights of the statement-level logistic model (raw feature scale).
         statement_bias: Its intercept.
@@ -220,14 +220,14 @@ class OfflineModel:
             return _verdict(statement, reason, "no", 0.0), evidence
         confidence = self.statement_confidence(evidence)
         p = self.params
-        if abs(confidence - p.support_threshold) < p.unsure_margin:
+        if p.schema_version >= 2 and evidence.contradicted:
+            verdict = "no"  # the context says otherwise, however much else matches
+        elif abs(confidence - p.support_threshold) < p.unsure_margin:
             verdict = "unsure"
         elif confidence >= p.support_threshold:
             verdict = "yes"
-        elif p.schema_version >= 2 and not evidence.contradicted:
-            verdict = "unsure"  # the context does not say
         else:
-            verdict = "no"
+            verdict = "unsure" if p.schema_version >= 2 else "no"  # v2: the context does not say
         reason = _statement_reason(evidence, verdict)
         return _verdict(statement, reason, verdict, confidence), evidence
 
