@@ -8,13 +8,11 @@ the other the probability that a whole answer is faithful, from aggregates over 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,14 +31,7 @@ from ragjudge.offline.features import (
 from ragjudge.offline.statements import atomic_statements
 from ragjudge.stats._agreement import auroc
 
-__all__ = [
-    "CrossFit",
-    "OfflineModel",
-    "OfflineParams",
-    "cross_fit_offline",
-    "fit_offline",
-    "pretrained_params",
-]
+__all__ = ["CrossFit", "OfflineModel", "OfflineParams", "cross_fit_offline", "fit_offline"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -86,11 +77,11 @@ class OfflineParams(pydantic.BaseModel):
     """Every fitted weight and threshold of the offline judge (JSON round-trips).
 
     Attributes:
-        schema_version: Version of this layout. From 2 on, a statement the judge does not find
-            supported is "no" only when the context contradicts it (negation, antonym, another
-            number, name or date in the same slot) and "unsure" when the context does not say;
-            files of version 1 keep their meaning ("unsure" only within `unsure_margin` of the
-            threshold).
+        schema_version: Version of this layout. From 2 on, a statement is "no" exactly when the
+            context contradicts it (negation, antonym, another number, name or date in the
+            same slot), whatever its confidence, and "unsure" when the context does not say
+            (below the threshold); files of version 1 keep their meaning ("no" below the
+            threshold, "unsure" only within `unsure_margin` of it).
         statement_features: Feature names of the statement-level model, in weight order.
         statement_weights: Weights of the statement-level logistic model (raw feature scale).
         statement_bias: Its intercept.
@@ -161,33 +152,15 @@ def _quote(words: list[str], limit: int = 6) -> str:
     return shown + (f" and {len(words) - limit} more" if len(words) > limit else "")
 
 
-_PRETRAINED = Path(__file__).with_name("pretrained.json")
-
-
-@functools.cache
-def pretrained_params() -> OfflineParams:
-    """The default weights: fitted on the train rows of the six public gold sources.
-
-    `benchmarks/fit_offline_defaults.py` writes them (the validation rows that compile reports
-    stay unseen); without the file, the hand-set `OfflineParams()`.
-
-    Returns:
-        The parameters every `OfflineModel()` without explicit parameters uses.
-    """
-    if not _PRETRAINED.exists():
-        return OfflineParams()
-    return OfflineParams.model_validate_json(_PRETRAINED.read_text(encoding="utf-8"))
-
-
 class OfflineModel:
     """The offline judge: lexical support features through two logistic models.
 
     Args:
-        params: Fitted parameters; None uses `pretrained_params()`.
+        params: Fitted parameters; None uses hand-set defaults.
     """
 
     def __init__(self, params: OfflineParams | None = None) -> None:
-        self.params: OfflineParams = params if params is not None else pretrained_params()
+        self.params: OfflineParams = params if params is not None else OfflineParams()
         self._w_statement = self.params.statement_vector()
         self._w_answer = self.params.answer_vector()
 
@@ -247,14 +220,14 @@ class OfflineModel:
             return _verdict(statement, reason, "no", 0.0), evidence
         confidence = self.statement_confidence(evidence)
         p = self.params
-        if abs(confidence - p.support_threshold) < p.unsure_margin:
+        if p.schema_version >= 2 and evidence.contradicted:
+            verdict = "no"  # the context says otherwise, however much else matches
+        elif abs(confidence - p.support_threshold) < p.unsure_margin:
             verdict = "unsure"
         elif confidence >= p.support_threshold:
             verdict = "yes"
-        elif p.schema_version >= 2 and not evidence.contradicted:
-            verdict = "unsure"  # the context does not say
         else:
-            verdict = "no"
+            verdict = "unsure" if p.schema_version >= 2 else "no"  # v2: the context does not say
         reason = _statement_reason(evidence, verdict)
         return _verdict(statement, reason, verdict, confidence), evidence
 

@@ -491,9 +491,13 @@ class JudgeOptimizer(Teleprompter):
         policy = {**{k: params[k] for k in state.policy_space}, **uncalibrated}
         support = params.get("support_threshold")
         margin = state.fitted.unsure_margin if state.fitted is not None else 0.0
+        contradictions = state.fitted is not None and state.fitted.schema_version >= 2
         rescored = [
             state.student.rescore(
-                _reverdict(r, support, margin) if support is not None else r, **policy
+                _reverdict(r, support, margin, contradictions=contradictions)
+                if support is not None
+                else r,
+                **policy,
             )
             for r in outs
         ]
@@ -769,17 +773,25 @@ def _scores_or_floor(results: Sequence[JudgeResult], *, scale: float) -> np.ndar
     return np.array([_UNSCORED if math.isnan(r.score) else r.score / scale for r in results])
 
 
-def _reverdict(result: JudgeResult, threshold: float, margin: float) -> JudgeResult:
-    """Statement verdicts as the offline judge gives them under another support threshold."""
+def _reverdict(
+    result: JudgeResult, threshold: float, margin: float, *, contradictions: bool = False
+) -> JudgeResult:
+    """Statement verdicts as the offline judge gives them under another support threshold.
+
+    With `contradictions` (offline params from schema 2 on), "no" means the context
+    contradicts the statement, which no threshold changes; below the threshold is "unsure".
+    """
     statements = []
     for s in result.statements:
-        if s.confidence is None:
+        if s.confidence is None or (contradictions and s.verdict == "no"):
             statements.append(s)
             continue
         if abs(s.confidence - threshold) < margin:
             verdict = "unsure"
+        elif s.confidence >= threshold:
+            verdict = "yes"
         else:
-            verdict = "yes" if s.confidence >= threshold else "no"
+            verdict = "unsure" if contradictions else "no"
         statements.append(
             StatementResult(text=s.text, verdict=verdict, reason=s.reason, confidence=s.confidence)
         )
