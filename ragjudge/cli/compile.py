@@ -12,7 +12,9 @@ from ragjudge.cli._common import (
     add_lm_options,
     deterministic_options,
     emit,
+    load_rows,
     progress_factory,
+    uses_preset,
 )
 from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
@@ -113,9 +115,11 @@ def run(args: argparse.Namespace) -> int:
     offline = start.lm in (None, "local")
     start = judge_with_lm_options(start, args)
     concurrency = args.concurrency or (1 if offline else 8)
+    # A ragas/deepeval/OpenTelemetry export (--preset, or detected) is read into rows first.
+    rows = load_rows(args, require_labels=True) if uses_preset(args) else None
     compiled = compile_judge(
         start,
-        gold=args.gold,
+        gold=rows if rows is not None else args.gold,
         mapping=parse_mapping(args.map),
         n_trials=args.trials,
         seed=args.seed,
@@ -140,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
             gold=args.gold,
             mapping=args.map,
             concurrency=concurrency,
+            gold_rows=rows,
         )
     report = compiled.report_ or {}
     if args.format == "json":

@@ -208,6 +208,7 @@ def write_compile_report(
     gold: str,
     mapping: Sequence[str] = (),
     concurrency: int = 1,
+    gold_rows: Sequence[GoldRecord] | None = None,
 ) -> None:
     """`compile --report FILE`: the compiled and uncompiled judge on the validation rows.
 
@@ -223,7 +224,11 @@ def write_compile_report(
     valid_ids = {p["id"] for p in report.get("predictions", [])}
     rows = [
         r
-        for r in load_gold(gold, mapping=parse_mapping(mapping), require_labels=True)
+        for r in (
+            gold_rows
+            if gold_rows is not None
+            else load_gold(gold, mapping=parse_mapping(mapping), require_labels=True)
+        )
         if r.id in valid_ids
     ]
     if not rows:  # the gold is not a file we can read back: the compile's own figures only
