@@ -163,7 +163,7 @@ class OpenAICompatibleEngine:
         `{"type": "json_object", "schema": ...}`) and logprobs unless started with
         `--logits_all true`; the calls then go on without them.
         """
-        if status in (400, 422) and _refuses_schema(payload, data):
+        if status in (400, 422, 500) and _refuses_schema(payload, data):
             self._schema_as_json_object = True
             return True
         if "logprobs" in payload and b"logprobs" in data and not self._no_logprobs:
@@ -278,7 +278,8 @@ def _wire_format(value: dict[str, Any], *, json_object: bool = False) -> dict[st
 
 
 def _refuses_schema(payload: dict[str, Any], data: bytes) -> bool:
-    """Whether a 400/422 reply refuses OpenAI's json_schema response_format."""
+    """Whether an error reply refuses OpenAI's json_schema response_format (llama-cpp-python's
+    server answers it with HTTP 500 and a validation error naming `response_format`)."""
     fmt = payload.get("response_format") or {}
     return fmt.get("type") == "json_schema" and b"response_format" in data
 
