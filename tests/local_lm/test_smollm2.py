@@ -191,7 +191,7 @@ def test_llama_cpp_server_both_modes_through_the_cli(
 
 def test_compile_with_a_tiny_budget(rows: list[GoldRecord], tmp_path: Path) -> None:
     gold = tmp_path / "rows.jsonl"
-    gold.write_text("".join(r.model_dump_json() + "\n" for r in rows[:8]))
+    gold.write_text("".join(r.model_dump_json() + "\n" for r in rows[:12]))  # 10 at least
     out = tmp_path / "judge.json"
     env = {
         **os.environ,
