@@ -118,10 +118,10 @@ def _is_list(annotation: Any) -> bool:
 def token_budget(signature: type[dspy.Signature], inputs: Mapping[str, Any]) -> int:
     """A max_tokens that fits a good reply to `signature` for these inputs, with room to spare.
 
-    Free-text outputs get 384 tokens each (small models reason at length), short typed ones 24; a list output gets 64 tokens
-    per string item and 160 per verdict item, for as many items as the longest list input
-    holds (statements to judge), else one item per 12 words of the longest text input
-    (statements to extract), at least 4.
+    Free-text outputs get 384 tokens each (small models reason at length), short typed ones
+    24; a list output gets 64 tokens per string item and 160 per verdict item, for as many
+    items as the longest list input holds (statements to judge), else one item per 12 words
+    of the longest text input (statements to extract), at least 4.
     """
     list_inputs = [len(v) for v in inputs.values() if isinstance(v, (list, tuple))]
     words = max((len(str(v).split()) for v in inputs.values() if isinstance(v, str)), default=0)
