@@ -4,7 +4,7 @@ Every LM call a judge makes carries these three settings, as per-call keyword ar
 the adapter adds (`generation_kwargs`), so they are part of DSPy's response-cache key:
 
 - `max_tokens`: the judge's option, else a budget sized for the signature and the row (a
-  whole-answer verdict needs a few hundred tokens; judging statements needs room per statement).
+  whole-answer verdict gets 480 tokens; judging statements gets room per statement).
 - `temperature`: 0 unless the judge says otherwise.
 - the timeout: seconds one call may take. Engines that ragjudge owns (the in-process llama.cpp
   engine, the OpenAI-compatible engine) read it from `metadata["ragjudge_timeout"]` (DSPy lets
@@ -118,10 +118,10 @@ def _is_list(annotation: Any) -> bool:
 def token_budget(signature: type[dspy.Signature], inputs: Mapping[str, Any]) -> int:
     """A max_tokens that fits a good reply to `signature` for these inputs, with room to spare.
 
-    Free-text outputs get 192 tokens each, short typed ones 24; a list output gets 64 tokens
-    per string item and 160 per verdict item, for as many items as the longest list input
-    holds (statements to judge), else one item per 12 words of the longest text input
-    (statements to extract), at least 4.
+    Free-text outputs get 384 tokens each (small models reason at length), short typed ones
+    24; a list output gets 64 tokens per string item and 160 per verdict item, for as many
+    items as the longest list input holds (statements to judge), else one item per 12 words
+    of the longest text input (statements to extract), at least 4.
     """
     list_inputs = [len(v) for v in inputs.values() if isinstance(v, (list, tuple))]
     words = max((len(str(v).split()) for v in inputs.values() if isinstance(v, str)), default=0)
@@ -134,7 +134,7 @@ def token_budget(signature: type[dspy.Signature], inputs: Mapping[str, Any]) -> 
             per_item = 64 if item is str else 160
             budget += 16 + per_item * min(items, 64)
         elif annotation is str:
-            budget += 192
+            budget += 384
         else:
             budget += 24
     return min(budget, 4096)

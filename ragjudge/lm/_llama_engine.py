@@ -11,7 +11,8 @@ any LM. The engine adds what a local model needs:
 - **verdict probabilities**: with `logprobs`, the top alternatives of every generated token are
   read from the logits (log-softmax), without llama-cpp-python's `logits_all` buffers.
 - **prefix reuse**: llama-cpp-python keeps the previous prompt's KV cache and evaluates only what
-  differs; the reused prefix is reported as `cache_read_tokens`.
+  differs, and saved states (a `LlamaRAMCache`) let each of several alternating prompts resume
+  from its own prefix; the reused prefix is reported as `cache_read_tokens`.
 - **one call at a time per model**: the model is loaded once per process and calls on it are
   serialized (threads wait on a lock).
 """
@@ -38,6 +39,7 @@ __all__ = ["LlamaCppEngine"]
 logger = logging.getLogger(__name__)
 
 _TOP = 10  # alternatives recorded per generated token
+_STATE_CACHE_BYTES = 1 << 30  # saved model states (about 100 MB each at n_ctx 4096)
 
 
 def _default_threads() -> int:
@@ -57,6 +59,10 @@ def _load(path: str, n_ctx: int, n_threads: int) -> tuple[Any, threading.Lock]:
         ) from exc
     logger.info("loading %s (n_ctx=%d, %d threads)", path, n_ctx, n_threads)
     llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, seed=0, verbose=False)
+    # Saved states keyed by their tokens: a prompt resumes from the longest stored prefix, so
+    # the two prompts of statement mode (extract, judge) each reuse their own instruction and
+    # demos instead of evicting each other's.
+    llm.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=_STATE_CACHE_BYTES))
     return llm, threading.Lock()
 
 
@@ -153,14 +159,13 @@ class LlamaCppEngine:
             kwargs["stop"] = [*kwargs.get("stop", []), *stop]
             watch = _Watch(llm, time.monotonic() + timeout, config.logprobs is not None)
             kwargs["stopping_criteria"] = StoppingCriteriaList([watch, *stops])
-            before = llm.input_ids[: llm.n_tokens].copy()
+            reused = _reusable_prefix(llm, prompt)
             try:
                 reply = llm.create_completion(**kwargs)
             except ValueError as exc:  # "Requested tokens (...) exceed context window of ..."
                 raise lm15.ContextLengthError(f"{self.model_path}: {exc}") from None
             usage = reply.get("usage") or {}
             prompt_tokens = len(prompt)
-            reused = _common_prefix(before, llm.input_ids[:prompt_tokens])
             generated = llm.input_ids[prompt_tokens : llm.n_tokens].tolist()
             logprobs = self._logprobs(llm, watch, generated) if watch.logprobs else None
         choice = reply["choices"][0]
@@ -274,6 +279,19 @@ def _schema(response_format: Any) -> dict[str, Any] | None:
         return None
     schema = value.get("schema") or (value.get("json_schema") or {}).get("schema")
     return dict(schema) if schema else None
+
+
+def _reusable_prefix(llm: Any, prompt: list[int]) -> int:
+    """Prompt tokens llama-cpp-python will not evaluate again: the longest prefix shared with
+    the model's current state or with a saved state (it resumes from whichever is longer)."""
+    reused = _common_prefix(llm.input_ids[: llm.n_tokens].tolist(), prompt)
+    if llm.cache is not None:
+        try:
+            state = llm.cache[prompt]
+        except KeyError:
+            return reused
+        reused = max(reused, _common_prefix(state.input_ids.tolist(), prompt))
+    return min(reused, max(0, len(prompt) - 1))  # the last prompt token is always evaluated
 
 
 def _common_prefix(a: Any, b: Any) -> int:

@@ -279,7 +279,8 @@ def _wire_format(value: dict[str, Any], *, json_object: bool = False) -> dict[st
 
 
 def _refuses_schema(payload: dict[str, Any], data: bytes) -> bool:
-    """Whether a 400/422 reply refuses OpenAI's json_schema response_format."""
+    """Whether an error reply refuses OpenAI's json_schema response_format (llama-cpp-python's
+    server answers it with HTTP 500 and a validation error naming `response_format`)."""
     fmt = payload.get("response_format") or {}
     return fmt.get("type") == "json_schema" and b"response_format" in data
 

@@ -242,3 +242,54 @@ def test_cli_compile_uses_api_base_and_shares_the_cache_with_evaluate(tmp_path: 
         fresh_calls = cli("evaluate", "--judge", judge)["lm_calls"]
         assert fresh_calls < 12  # of 24-48 calls without the cache
         assert server.stats()["requests"] == calls + fresh_calls
+
+
+def test_llama_cpp_server_refusals_are_learnt_and_logprobs_and_cache_are_read(stub: Stub) -> None:
+    schema_refused = b'{"error": {"message": "1 validation error: response_format.type"}}'
+    logprobs_refused = b'{"error": {"message": "logprobs is not supported"}}'
+    answer = {
+        **OK,
+        "choices": [
+            {
+                **OK["choices"][0],
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "yes",
+                            "logprob": -0.2,
+                            "top_logprobs": [
+                                {"token": "yes", "logprob": -0.2},
+                                {"token": "no", "logprob": -1.7},
+                            ],
+                        }
+                    ]
+                },
+            }
+        ],
+        "usage": {"prompt_tokens": 7, "completion_tokens": 2, "prompt_tokens_details": {}},
+        "timings": {"cache_n": 5},
+    }
+    stub.replies = [
+        (500, {}, schema_refused),
+        (200, {}, json.dumps(answer).encode()),
+        (400, {}, logprobs_refused),
+        (200, {}, json.dumps(OK).encode()),
+    ]
+    engine = OpenAICompatibleEngine(api_base=stub.api_base)
+    schema = {"type": "json_schema", "schema": {"type": "object"}, "name": "r"}
+    first = engine.complete(_request(response_format=schema, logprobs=5))
+    assert stub.seen[0]["response_format"]["type"] == "json_schema"
+    assert stub.seen[1]["response_format"] == {"type": "json_object", "schema": {"type": "object"}}
+    assert stub.seen[1]["logprobs"] is True and stub.seen[1]["top_logprobs"] == 5
+    assert first.logprobs is not None and first.logprobs[0].top[1].token == "no"
+    assert first.usage.cache_read_tokens == 5
+    engine.complete(_request(response_format=schema, logprobs=5))
+    assert "logprobs" in stub.seen[2] and "logprobs" not in stub.seen[3]
+    assert stub.seen[3]["response_format"]["type"] == "json_object"  # remembered
+
+
+def test_the_timeout_travels_in_metadata_and_is_not_sent(stub: Stub) -> None:
+    stub.replies = [(200, {}, json.dumps(OK).encode())]
+    engine = OpenAICompatibleEngine(api_base=stub.api_base)
+    engine.complete(_request(extensions={"metadata": {"ragjudge_timeout": "7"}}))
+    assert "metadata" not in stub.seen[0]
