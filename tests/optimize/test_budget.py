@@ -89,7 +89,10 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
     assert report["params"]["mode"] == "whole" and report["baseline_params"]["mode"] == "whole"
     # the report compares with the offline judge and names the steps of the ablation
     assert 0 < report["offline"]["n"] <= report["sizes"]["validation"]
-    assert [s["step"] for s in report["ablation"]][0] == "uncompiled"
+    steps = report["ablation"]
+    assert steps[0]["step"] == "uncompiled" and "compiled" in steps[-1]["step"]
+    assert steps[0]["validation"] == report["baseline"]
+    assert steps[-1]["validation"] == report["validation"]
     text = format_compile(report, "judge.json")
     assert f"LM call budget: {budget['spent']} of {limit} spent; skipped (budget spent)" in text
     assert "offline judge, same rows" in text and "which choice bought the gain" in text
@@ -107,3 +110,24 @@ def test_a_budget_below_one_pass_is_refused(rows: list[GoldRecord]) -> None:
             max_demos=0,
             n_boot=50,
         )
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--max-lm-calls", "0"], "--max-lm-calls must be at least 1, got 0"),
+        (["--modes", "bogus"], "--modes 'bogus': choose from statement, whole, rubric"),
+    ],
+)
+def test_cli_refuses_bad_budget_and_modes_in_one_line(
+    sample_path: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    message: str,
+) -> None:
+    from ragjudge.cli import main
+
+    code = main(["compile", "--gold", str(sample_path), "--out", str(tmp_path / "j.json"), *flags])
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip() == f"ragjudge compile: error: {message}"
