@@ -105,7 +105,7 @@ def output_schema(
     """The JSON schema of `signature`'s outputs, for structured output.
 
     A list of verdicts has exactly as many items as the list input it answers (the
-    statements); other lists at most 24. Free text is not bounded by length here (a
+    statements); other lists 1 to 24 (judges ask only for statements of a non-empty answer). Free text is not bounded by length here (a
     `maxLength` makes llama.cpp's grammar slow enough to time out): max_tokens bounds it.
 
     Args:
@@ -150,8 +150,9 @@ def _schema_of(annotation: Any, name: str, items: int | None) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "array", "items": _schema_of(item, "statement", None)}
         if items is not None and isinstance(item, type) and issubclass(item, pydantic.BaseModel):
             schema.update(minItems=items, maxItems=items)
-        else:
-            schema["maxItems"] = _MAX_STATEMENTS
+        else:  # statements extracted from a non-empty answer: at least one (a small model
+            # under a grammar otherwise takes the empty list as the easy way out)
+            schema.update(minItems=1, maxItems=_MAX_STATEMENTS)
         return schema
     if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
         properties = {
