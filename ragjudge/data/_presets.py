@@ -93,7 +93,7 @@ def _first_columns(path: Path) -> set[str] | None:
                     if line.strip():
                         obj = json.loads(line)
                         return set(obj) if isinstance(obj, dict) else None
-    except (OSError, ValueError, RecursionError):  # a bad row: load_gold names it
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
     return None
 
