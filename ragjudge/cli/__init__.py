@@ -84,7 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
     )
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # before any finalizer at exit can touch the stdout descriptor
+        return code
     except RagJudgeError as exc:
         sys.stderr.write(f"ragjudge {args.command}: error: {exc}\n")
         return 2

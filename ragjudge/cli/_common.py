@@ -169,6 +169,7 @@ def _columns(source: str) -> set[str] | None:
 def emit(obj: Any) -> None:
     """Write one JSON object to stdout."""
     sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False, default=str) + "\n")
+    sys.stdout.flush()
 
 
 def progress_factory() -> Any:

@@ -19,6 +19,7 @@ any LM. The engine adds what a local model needs:
 
 from __future__ import annotations
 
+import atexit
 import functools
 import logging
 import os
@@ -40,6 +41,10 @@ logger = logging.getLogger(__name__)
 
 _TOP = 10  # alternatives recorded per generated token
 _STATE_CACHE_BYTES = 1 << 30  # saved model states (about 100 MB each at n_ctx 4096)
+# Loading a model or building a grammar: one thread at a time. llama-cpp-python silences them by
+# pointing the process's stdout/stderr at /dev/null and back; two threads doing so at once
+# restore each other's /dev/null, and a command's output (say, compile's JSON) is lost.
+_SETUP_LOCK = threading.Lock()
 
 
 def _default_threads() -> int:
@@ -63,7 +68,18 @@ def _load(path: str, n_ctx: int, n_threads: int) -> tuple[Any, threading.Lock]:
     # the two prompts of statement mode (extract, judge) each reuse their own instruction and
     # demos instead of evicting each other's.
     llm.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=_STATE_CACHE_BYTES))
+    atexit.register(_close, llm)
     return llm, threading.Lock()
+
+
+def _close(llm: Any) -> None:
+    """Free a model while the interpreter still works. Left to garbage collection at shutdown,
+    llama-cpp-python's finalizer points stdout at /dev/null and fails half-way (its C functions
+    are already gone), so what a command had buffered for stdout never arrived."""
+    try:
+        llm.close()
+    except Exception:  # best effort at exit
+        logger.debug("closing %s failed", llm, exc_info=True)
 
 
 @functools.lru_cache(maxsize=64)
@@ -136,7 +152,8 @@ class LlamaCppEngine:
 
     def complete(self, request: Request) -> Response:
         """One chat completion, bounded by max_tokens and the timeout."""
-        llm, lock = _load(self.model_path, self.n_ctx, self.n_threads)
+        with _SETUP_LOCK:  # one load per process (lru_cache alone lets threads race)
+            llm, lock = _load(self.model_path, self.n_ctx, self.n_threads)
         config = request.config
         messages = self._messages(request)
         timeout = timeout_of(config)
@@ -150,7 +167,10 @@ class LlamaCppEngine:
             kwargs["stop"] = list(config.stop)
         schema = _schema(config.response_format)
         if schema is not None:
-            kwargs["grammar"] = _grammar(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS).decode())
+            with _SETUP_LOCK:
+                kwargs["grammar"] = _grammar(
+                    orjson.dumps(schema, option=orjson.OPT_SORT_KEYS).decode()
+                )
         from llama_cpp import StoppingCriteriaList
 
         with lock:  # waiting for the model is not part of the call's time

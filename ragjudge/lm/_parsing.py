@@ -105,8 +105,9 @@ def output_schema(
     """The JSON schema of `signature`'s outputs, for structured output.
 
     A list of verdicts has exactly as many items as the list input it answers (the
-    statements); other lists 1 to 24 (judges ask only for statements of a non-empty answer). Free text is not bounded by length here (a
-    `maxLength` makes llama.cpp's grammar slow enough to time out): max_tokens bounds it.
+    statements); other lists 1 to 24 (judges ask only for statements of a non-empty answer).
+    Free text is not bounded by length here (a `maxLength` makes llama.cpp's grammar slow
+    enough to time out): max_tokens bounds it.
 
     Args:
         signature: The signature.
