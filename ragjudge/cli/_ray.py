@@ -65,6 +65,12 @@ def run_ray(
     args.lm = lms[0] if lms else None
     if args.limit is not None:
         raise ConfigurationError("--ray judges every row of --gold; drop --limit")
+    if getattr(args, "fail_under", None):
+        raise ConfigurationError(
+            "--fail-under is not supported with --ray yet; gate a single-process run"
+        )
+    if getattr(args, "preset", None):
+        raise ConfigurationError("--preset is not supported with --ray yet; use --map")
     if not args.out:
         raise ConfigurationError("--ray needs --out: a folder (Parquet shards) or a .jsonl file")
     if "," in str(args.metric):

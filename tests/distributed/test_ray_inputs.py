@@ -116,6 +116,10 @@ def test_errors_before_any_row_is_judged(
     assert code == 2 and "cannot write there" in err and len(err.splitlines()) == 1
     code, err = _cli([*base, "--ray", "local", "--limit", "5"], capsys)
     assert code == 2 and "drop --limit" in err
+    code, err = _cli([*base, "--ray", "local", "--fail-under", "pass_rate=0.9"], capsys)
+    assert code == 2 and "--fail-under is not supported with --ray" in err  # never a silent pass
+    code, err = _cli([*base, "--ray", "local", "--preset", "ragas"], capsys)
+    assert code == 2 and "--preset is not supported with --ray" in err
     code, err = _cli(["evaluate", "--gold", str(sample_path), "--ray", "local"], capsys)
     assert code == 2 and "--ray needs --out" in err
     code, err = _cli([*base, "--ray", "nonsense"], capsys)
