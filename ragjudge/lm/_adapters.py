@@ -374,7 +374,32 @@ class StructuredChatAdapter(CachedChatAdapter):
         )
 
     def _strict_parse(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
-        return dspy.JSONAdapter.parse(self, signature, completion)
+        """`dspy.JSONAdapter.parse`, reusing one pydantic `TypeAdapter` per output type."""
+        fields = json_repair.loads(completion)
+        if not isinstance(fields, dict):  # an object inside other text: DSPy's search for it
+            return dspy.JSONAdapter.parse(self, signature, completion)
+        outputs = signature.output_fields
+        fields = {k: v for k, v in fields.items() if k in outputs}
+        for name, value in fields.items():
+            try:
+                fields[name] = _parse_value(value, outputs[name].annotation)
+            except ValueError as exc:
+                raise AdapterParseError(
+                    adapter_name=type(self).__name__,
+                    signature=signature,
+                    lm_response=completion,
+                    message=f"Failed to parse field {name}: {exc}",
+                    parsed_result=fields,
+                ) from exc
+        fields = apply_output_field_defaults(signature, fields)
+        if fields.keys() != outputs.keys():
+            raise AdapterParseError(
+                adapter_name="JSONAdapter",
+                signature=signature,
+                lm_response=completion,
+                parsed_result=fields,
+            )
+        return fields
 
 
 def _apply_logprobs(value: dict[str, Any], text: str, logprobs: Any) -> None:

@@ -349,6 +349,22 @@ class ResponseCache(Cache):
         self.disk_cache: Any = SQLiteStore(Path(directory) / FILENAME, flush_seconds=flush_seconds)
         self.enable_disk_cache = True
 
+    def cache_key(
+        self, request: dict[str, Any], ignored_args_for_cache_key: list[str] | None = None
+    ) -> str:
+        """DSPy's key, computed without its per-value walk when the request is plain JSON.
+
+        DSPy hashes the request after turning pydantic models and callables into JSON; a
+        request of plain JSON values (every judge call) serializes to the same bytes as is.
+        """
+        ignored = ignored_args_for_cache_key or ()
+        params = {k: v for k, v in request.items() if k not in ignored}
+        try:
+            data = orjson.dumps(params, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # a pydantic model, a callable, ...: DSPy's conversion
+            return super().cache_key(request, ignored_args_for_cache_key)
+        return hashlib.sha256(data).hexdigest()
+
     def _prepare_cached_response(self, response: Any) -> Any:
         # Plain data (DSPy's native responses) copies faster through orjson than deepcopy.
         if isinstance(response, dict):

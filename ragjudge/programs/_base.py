@@ -9,12 +9,11 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import dspy
 from dspy.dsp.utils.settings import thread_local_overrides
 from dspy.utils.usage_tracker import track_usage
-from optuna.distributions import BaseDistribution
 
 from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError
@@ -26,6 +25,9 @@ from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._metric import JudgeMetric
 from ragjudge.programs._results import JudgeResult
 from ragjudge.signatures.rubric import rubric_fraction
+
+if TYPE_CHECKING:
+    from optuna.distributions import BaseDistribution
 
 __all__ = [
     "GENERATION_PARAMS",

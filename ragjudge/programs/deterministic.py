@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, Literal
-
-from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError
@@ -25,6 +23,9 @@ from ragjudge.programs._base import (
 )
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import register_judge
+
+if TYPE_CHECKING:
+    from optuna.distributions import BaseDistribution
 
 __all__ = ["DeterministicJudge"]
 
@@ -198,6 +199,8 @@ class DeterministicJudge(Judge):
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
         """Per-sentence threshold, aggregation and pass threshold: no recomputation needed."""
+        from optuna.distributions import CategoricalDistribution, FloatDistribution
+
         return {
             "sentence_threshold": FloatDistribution(0.0, 1.0),
             "aggregation": CategoricalDistribution(AGGREGATIONS),

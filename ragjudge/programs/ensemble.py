@@ -19,11 +19,10 @@ import math
 import os
 import statistics
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import dspy
 from dspy.utils.usage_tracker import track_usage
-from optuna.distributions import BaseDistribution, FloatDistribution
 
 from ragjudge.exceptions import ConfigurationError, SerializationError
 from ragjudge.lm._resolve import describe_lm, resolve_lm
@@ -33,6 +32,9 @@ from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import register_judge, registry
 from ragjudge.programs.relevancy import is_offline_lm
 from ragjudge.signatures.rubric import rubric_fraction
+
+if TYPE_CHECKING:
+    from optuna.distributions import BaseDistribution
 
 __all__ = ["Ensemble", "aggregation_kind"]
 
@@ -310,6 +312,8 @@ class Ensemble(Judge):
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
         """The threshold (every judge has one); it is applied to each member and the aggregate."""
+        from optuna.distributions import FloatDistribution
+
         return {"threshold": FloatDistribution(0.0, 1.0)}
 
     def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
-from optuna.distributions import (
-    BaseDistribution,
-    CategoricalDistribution,
-    FloatDistribution,
-)
 
 import ragjudge.offline.tasks  # noqa: F401 - the offline judge's rubric handler
 from ragjudge.exceptions import ConfigurationError
@@ -28,6 +23,9 @@ from ragjudge.signatures import (
     default_demos,
     default_rubric_demos,
 )
+
+if TYPE_CHECKING:
+    from optuna.distributions import BaseDistribution
 
 __all__ = ["Faithfulness", "score_statements"]
 
@@ -49,6 +47,8 @@ STATEMENT_POLICIES = ("threshold", "scale", "unsure", "empty", "aggregation")
 
 def statement_policy_space() -> dict[str, BaseDistribution]:
     """The policies of judges that score statement verdicts: pass threshold, unsure, aggregation."""
+    from optuna.distributions import CategoricalDistribution, FloatDistribution
+
     return {
         "threshold": FloatDistribution(0.0, 1.0),
         "unsure": CategoricalDistribution(UNSURE),

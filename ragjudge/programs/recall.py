@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
-from optuna.distributions import BaseDistribution
 
 import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of these signatures
 from ragjudge.exceptions import ConfigurationError
@@ -32,6 +31,9 @@ from ragjudge.signatures import (
     default_recall_demos,
     default_rubric_demos,
 )
+
+if TYPE_CHECKING:
+    from optuna.distributions import BaseDistribution
 
 __all__ = ["ContextRecall"]
 

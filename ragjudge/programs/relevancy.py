@@ -6,11 +6,10 @@ import functools
 import importlib
 import logging
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
 import numpy as np
-from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution
 
 import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of these signatures
 from ragjudge.exceptions import ConfigurationError
@@ -27,6 +26,9 @@ from ragjudge.signatures import (
     default_relevancy_demos,
     default_rubric_demos,
 )
+
+if TYPE_CHECKING:
+    from optuna.distributions import BaseDistribution
 
 __all__ = ["AnswerRelevancy", "check_unit", "is_offline_lm", "question_similarities"]
 
@@ -296,6 +298,8 @@ class AnswerRelevancy(Judge):
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
         """Parameters that change the score without new LM calls, as Optuna distributions."""
+        from optuna.distributions import CategoricalDistribution, FloatDistribution
+
         return {
             "threshold": FloatDistribution(0.0, 1.0),
             "aggregation": CategoricalDistribution(AGGREGATIONS),

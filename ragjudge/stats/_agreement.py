@@ -6,6 +6,7 @@ bootstrap resamples, so a report on thousands of rows takes milliseconds.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -49,19 +50,30 @@ class Agreement(pydantic.BaseModel):
 
 
 def _counts(y: np.ndarray, p: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Weighted confusion counts; `w` is (B, n) resample weights."""
-    tp = w @ (y * p)
-    fn = w @ (y * (1 - p))
-    fp = w @ ((1 - y) * p)
-    tn = w @ ((1 - y) * (1 - p))
-    return tp, fn, fp, tn
+    """Weighted confusion counts `(tp, fn, fp, tn)`; `w` is (B, n) resample weights."""
+    cells = np.stack([y * p, y * (1 - p), (1 - y) * p, (1 - y) * (1 - p)], axis=1)
+    counts = w @ cells  # one pass over the weights for the four cells
+    return counts[:, 0], counts[:, 1], counts[:, 2], counts[:, 3]
 
 
-def _resample_weights(rng: np.random.Generator, n_boot: int, n: int) -> np.ndarray:
+def _resample_weights(seed: int, n_boot: int, n: int) -> np.ndarray:
     """(n_boot, n) bootstrap weights: how often each item is drawn in each resample (the same
-    draws, in the same order, as `n_boot` calls of `rng.integers(0, n, n)`)."""
+    draws, in the same order, as `n_boot` calls of `default_rng(seed).integers(0, n, n)`).
+
+    Read-only and memoized: one report asks for the same resamples several times (the
+    overall figure, the scored-only one, alpha against the labels), and drawing them is most
+    of a statistic's cost.
+    """
+    return _memo_weights(int(seed), int(n_boot), int(n))
+
+
+@functools.lru_cache(maxsize=4)
+def _memo_weights(seed: int, n_boot: int, n: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
     draws = rng.integers(0, n, (n_boot, n)) + n * np.arange(n_boot)[:, None]
-    return np.bincount(draws.ravel(), minlength=n_boot * n).reshape(n_boot, n).astype(float)
+    weights = np.bincount(draws.ravel(), minlength=n_boot * n).reshape(n_boot, n).astype(float)
+    weights.flags.writeable = False
+    return weights
 
 
 def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -88,19 +100,22 @@ def _f1(tp: np.ndarray, fn: np.ndarray, fp: np.ndarray, tn: np.ndarray) -> np.nd
 
 
 def _auroc(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted Mann-Whitney AUROC for each row of `w` (ties count one half)."""
-    order = np.argsort(s, kind="mergesort")
-    s_sorted, y_sorted, w_sorted = s[order], y[order], w[:, order]
-    _, group = np.unique(s_sorted, return_inverse=True)
-    n_groups = int(group.max()) + 1 if len(group) else 0
-    if not n_groups:
-        return np.full(w.shape[0], np.nan)
-    starts = np.flatnonzero(np.diff(group, prepend=-1))  # groups are contiguous once sorted
-    pos = np.add.reduceat(w_sorted * y_sorted, starts, axis=1)
-    neg = np.add.reduceat(w_sorted * (1 - y_sorted), starts, axis=1)
-    neg_below = np.cumsum(neg, axis=1) - neg
-    wins = (pos * (neg_below + 0.5 * neg)).sum(axis=1)
-    return _div(wins, pos.sum(axis=1) * neg.sum(axis=1))
+    """Weighted Mann-Whitney AUROC for each row of `w` (ties count one half).
+
+    Each positive wins the weight of the negatives scored below it and half of those tied
+    with it: two lookups in the cumulative weights of the negatives sorted by score.
+    """
+    pos = y > 0.5
+    neg_scores = s[~pos]
+    order = np.argsort(neg_scores, kind="mergesort")
+    neg_sorted = neg_scores[order]
+    cumulative = np.zeros((w.shape[0], len(order) + 1))
+    np.cumsum(w[:, ~pos][:, order], axis=1, out=cumulative[:, 1:])
+    below = np.searchsorted(neg_sorted, s[pos], side="left")
+    up_to = np.searchsorted(neg_sorted, s[pos], side="right")
+    w_pos = w[:, pos]
+    wins = 0.5 * (w_pos * (cumulative[:, below] + cumulative[:, up_to])).sum(axis=1)
+    return _div(wins, w_pos.sum(axis=1) * cumulative[:, -1])
 
 
 def _all(y: np.ndarray, p: np.ndarray, s: np.ndarray, w: np.ndarray) -> dict[str, np.ndarray]:
@@ -153,7 +168,7 @@ def agreement(
     point = _all(y, p, s, np.ones((1, n))) if n else {m: np.array([np.nan]) for m in METRICS}
     ci: dict[str, list[float | None]] = {m: [None, None] for m in METRICS}
     if n_boot and n > 1:
-        weights = _resample_weights(np.random.default_rng(seed), n_boot, n)
+        weights = _resample_weights(seed, n_boot, n)
         boot = _all(y, p, s, weights)
         for metric, values in boot.items():
             finite = values[~np.isnan(values)]
@@ -207,7 +222,7 @@ def paired_difference(
         m: [_clean(float(point[0][m][0] - point[1][m][0])), None, None] for m in METRICS
     }
     if n_boot and n > 1:
-        weights = _resample_weights(np.random.default_rng(seed), n_boot, n)
+        weights = _resample_weights(seed, n_boot, n)
         boot = [_all(y, p, s, weights) for p, s in arrays]
         for m in METRICS:
             diff = boot[0][m] - boot[1][m]
@@ -373,6 +388,14 @@ def _boot_alphas(matrix: np.ndarray, weights: np.ndarray, level: str) -> np.ndar
     per_unit[:, np.arange(k), np.arange(k)] -= counts
     per_unit /= (m - 1)[:, None, None]
     coincidences = (w @ per_unit.reshape(len(m), k * k)).reshape(-1, k, k)
+    if level == "nominal":  # every sample at once: disagreements off the diagonal
+        n_c = coincidences.sum(axis=2)
+        n = n_c.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            observed = (n - np.trace(coincidences, axis1=1, axis2=2)) / n
+            expected = (n * n - (n_c * n_c).sum(axis=1)) / (n * (n - 1))
+            alphas = 1.0 - observed / expected
+        return np.where((n > 1) & (expected > 0), alphas, math.nan)
     return np.array([_alpha_from_coincidence(c, level) for c in coincidences], dtype=float)
 
 
@@ -482,10 +505,7 @@ def rating_agreement(
         ci["spearman"] = [None, None]
     units = matrix.shape[1]
     if n_boot and units > 1:
-        rng = np.random.default_rng(seed)
-        picks = rng.integers(0, units, (n_boot, units))
-        weights = np.zeros((n_boot, units))
-        np.add.at(weights, (np.arange(n_boot)[:, None], picks), 1.0)
+        weights = _resample_weights(seed, n_boot, units)
         boots = {"krippendorff_alpha": _boot_alphas(matrix, weights, level)}
         if with_rho:
             boots["spearman"] = _boot_spearman(matrix, weights)

@@ -9,8 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import dspy
+import pydantic
 import pytest
 from _reliability_helpers import make_rows
+from dspy.clients.cache import Cache
 
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._cache import FILENAME, ResponseCache, SQLiteStore, configure_cache
@@ -129,6 +131,27 @@ def test_a_damaged_entry_is_a_miss_and_is_dropped(tmp_path: Path) -> None:
     cache.disk_cache.set(cache.cache_key(request), Opaque())
     assert cache.get(request) is None
     assert len(cache.disk_cache) == 0
+
+
+class _Schema(pydantic.BaseModel):
+    verdict: str
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"model": "m", "messages": [{"role": "user", "content": "é"}], "temperature": 0.0},
+        {"model": "m", "values": [1, 2.5, None, True], "pair": (1, 2), "_fn_identifier": "a.b"},
+        {"model": "m", "response_format": _Schema, "nested": {"m": _Schema(verdict="yes")}},
+        {"model": "m", "nested": {"callback": len}},
+    ],
+)
+def test_keys_are_dspys_keys(tmp_path: Path, request_: dict[str, object]) -> None:
+    ours = ResponseCache(tmp_path)
+    theirs = Cache(enable_disk_cache=False, enable_memory_cache=True, disk_cache_dir=None)
+    assert ours.cache_key(request_) == theirs.cache_key(request_)
+    assert ours.cache_key(request_, ["model"]) == theirs.cache_key(request_, ["model"])
+    assert ours.cache_key(request_, ["model"]) != ours.cache_key(request_)
 
 
 def test_configure_cache_installs_it_and_checks_the_folder(tmp_path: Path) -> None:
