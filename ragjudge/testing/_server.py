@@ -23,6 +23,7 @@ Example:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import random
@@ -112,6 +113,11 @@ class TestServer:
         max_requests: Stop serving (answer 503 and shut down) after this many requests.
         max_seconds: Shut down after this many seconds.
         seed: Seed of the random faults.
+        memo: Remember each answer by its request: a repeated request is answered without
+            judging it again (still after `delay`). A benchmark that runs the same rows
+            several times warms it up once, so that the server's own CPU (the offline
+            judge, about 3 ms a request) stops competing with the client's on a small
+            machine: a real LM server runs elsewhere.
 
     Example:
         >>> with TestServer(delay=0.05, script=["429", "ok"]) as server:  # doctest: +SKIP
@@ -136,6 +142,7 @@ class TestServer:
         max_requests: int = 100_000,
         max_seconds: float = 900.0,
         seed: int = 0,
+        memo: bool = False,
     ) -> None:
         unknown = [f for f in script if f not in FAULTS]
         if unknown:
@@ -166,6 +173,7 @@ class TestServer:
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._engine = OfflineEngine()
+        self._memo: dict[bytes, str] | None = {} if memo else None
         self.counts: Counter[str] = Counter()
         self.requests = 0
         self.in_flight = 0
@@ -289,10 +297,14 @@ class TestServer:
         if fault == "garbage":
             text = "I cannot answer in the requested format, sorry."
         else:
+            key = hashlib.sha256(body).digest() if self._memo is not None else b""
+            remembered = self._memo.get(key) if self._memo is not None else None
             try:
-                text = self._engine.complete(request).message.text or ""
+                text = remembered or self._engine.complete(request).message.text or ""
             except ValueError as exc:  # not a ragjudge prompt
                 return 400, {"error": {"message": str(exc), "type": "invalid_request"}}, headers
+            if self._memo is not None:
+                self._memo[key] = text
         prompt_chars = len(request.system or "") if isinstance(request.system, str) else 0
         prompt_chars += sum(len(m.text or "") for m in request.messages)
         usage = {
@@ -364,6 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-requests", type=int, default=100_000)
     parser.add_argument("--max-seconds", type=float, default=900.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--memo", action="store_true", help="answer a repeated request from memory")
     args = parser.parse_args(argv)
     server = TestServer(
         port=args.port,
@@ -378,6 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_requests=args.max_requests,
         max_seconds=args.max_seconds,
         seed=args.seed,
+        memo=args.memo,
     ).start()
     sys.stdout.write(json.dumps({"port": server.port, "api_base": server.api_base}) + "\n")
     sys.stdout.flush()

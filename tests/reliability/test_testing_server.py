@@ -73,3 +73,19 @@ def test_time_bound() -> None:
 def test_rejects_unknown_faults() -> None:
     with pytest.raises(ValueError, match="unknown faults"):
         TestServer(script=["418"])
+
+
+def test_memo_answers_a_repeated_request_without_judging_it_again() -> None:
+    row = make_rows(1)[0]
+    inputs = {"question": row.question, "contexts": row.contexts, "answer": row.answer}
+    with TestServer(delay=0.0, memo=True) as server:
+        first = Faithfulness(lm=server_lm(server))(**inputs)
+        calls = []
+        judge = server._engine.complete
+        server._engine.complete = lambda request: calls.append(request) or judge(request)  # type: ignore[method-assign]
+        again = Faithfulness(lm=server_lm(server))(**inputs)
+        other = Faithfulness(lm=server_lm(server))(**{**inputs, "answer": "Something else."})
+    assert first.error is None and again.error is None and again.lm_calls == 2
+    assert again.score == first.score
+    assert other.error is None and other.lm_calls >= 1
+    assert len(calls) == other.lm_calls  # only the new answer's calls were judged
