@@ -140,9 +140,9 @@ def main() -> int:
         try:
             api_base = f"http://127.0.0.1:{info['port']}/v1"
             runs: dict[str, list[dict[str, Any]]] = {name: [] for name in repos}
-            warm_up = [] if args.cold_server else list(repos.values())
-            for repo in warm_up:  # untimed: fills the server's memory of answers
-                evaluate_once(
+
+            def once(repo: Path) -> dict[str, Any]:
+                return evaluate_once(
                     rows_file,
                     api_base=api_base,
                     concurrency=args.concurrency,
@@ -150,17 +150,13 @@ def main() -> int:
                     model=args.model,
                     repo=repo,
                 )
+
+            for repo in [] if args.cold_server else repos.values():
+                once(repo)  # untimed: fills the server's memory of answers
             for _ in range(args.repeats):
                 for name, repo in repos.items():
                     before = server_requests(info["port"])
-                    run = evaluate_once(
-                        rows_file,
-                        api_base=api_base,
-                        concurrency=args.concurrency,
-                        folder=folder,
-                        model=args.model,
-                        repo=repo,
-                    )
+                    run = once(repo)
                     run["server_requests"] = server_requests(info["port"]) - before
                     runs[name].append(run)
         finally:
