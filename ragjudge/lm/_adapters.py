@@ -312,15 +312,7 @@ class CachedChatAdapter(dspy.ChatAdapter):
                         message=f"Failed to parse field {name} with value {text} from the LM "
                         f"response. Error message: {exc}",
                     ) from exc
-        fields = apply_output_field_defaults(signature, fields)
-        if fields.keys() != signature.output_fields.keys():
-            raise AdapterParseError(
-                adapter_name="ChatAdapter",
-                signature=signature,
-                lm_response=completion,
-                parsed_result=fields,
-            )
-        return fields
+        return _complete_fields(signature, fields, completion, adapter_name="ChatAdapter")
 
     def format_assistant_message_content(
         self,
@@ -391,15 +383,22 @@ class StructuredChatAdapter(CachedChatAdapter):
                     message=f"Failed to parse field {name}: {exc}",
                     parsed_result=fields,
                 ) from exc
-        fields = apply_output_field_defaults(signature, fields)
-        if fields.keys() != outputs.keys():
-            raise AdapterParseError(
-                adapter_name="JSONAdapter",
-                signature=signature,
-                lm_response=completion,
-                parsed_result=fields,
-            )
-        return fields
+        return _complete_fields(signature, fields, completion, adapter_name="JSONAdapter")
+
+
+def _complete_fields(
+    signature: type[dspy.Signature], fields: dict[str, Any], completion: str, *, adapter_name: str
+) -> dict[str, Any]:
+    """The parsed fields with the signature's defaults, or DSPy's error if any is missing."""
+    fields = apply_output_field_defaults(signature, fields)
+    if fields.keys() != signature.output_fields.keys():
+        raise AdapterParseError(
+            adapter_name=adapter_name,
+            signature=signature,
+            lm_response=completion,
+            parsed_result=fields,
+        )
+    return fields
 
 
 def _apply_logprobs(value: dict[str, Any], text: str, logprobs: Any) -> None:

@@ -297,14 +297,15 @@ class TestServer:
         if fault == "garbage":
             text = "I cannot answer in the requested format, sorry."
         else:
+            memo = self._memo if self._memo is not None else {}
             key = hashlib.sha256(body).digest() if self._memo is not None else b""
-            remembered = self._memo.get(key) if self._memo is not None else None
-            try:
-                text = remembered or self._engine.complete(request).message.text or ""
-            except ValueError as exc:  # not a ragjudge prompt
-                return 400, {"error": {"message": str(exc), "type": "invalid_request"}}, headers
-            if self._memo is not None:
-                self._memo[key] = text
+            if key not in memo:
+                try:
+                    memo[key] = self._engine.complete(request).message.text or ""
+                except ValueError as exc:  # not a ragjudge prompt
+                    message = {"message": str(exc), "type": "invalid_request"}
+                    return 400, {"error": message}, headers
+            text = memo[key]
         prompt_chars = len(request.system or "") if isinstance(request.system, str) else 0
         prompt_chars += sum(len(m.text or "") for m in request.messages)
         usage = {
