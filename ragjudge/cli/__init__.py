@@ -6,6 +6,7 @@ User mistakes (bad files, bad options) print one line to stderr and exit with co
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import logging
 import sys
@@ -83,8 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    import dspy  # imported with the command's module; the run keeps no DSPy call history
+
     try:
-        code = int(args.run(args))
+        with dspy.context(disable_history=True):
+            code = int(args.run(args))
         sys.stdout.flush()  # before any finalizer at exit can touch the stdout descriptor
         return code
     except RagJudgeError as exc:
@@ -93,6 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write(f"ragjudge {args.command}: interrupted\n")
         return 130
+    finally:
+        if argv is None:  # a whole process, about to exit
+            _skip_exit_collections()
+
+
+def _skip_exit_collections() -> None:
+    """Leave what the run made to the process exit instead of the interpreter's garbage
+    collections at shutdown, which walk every object still alive (0.3 s after 1,000 rows)."""
+    gc.freeze()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
+import orjson
 import pydantic
 
 from ragjudge.data._gold import GoldRecord
@@ -47,11 +48,16 @@ class ResumeError(RagJudgeError, ValueError):
 
 def result_record(row: GoldRecord, result: JudgeResult) -> dict[str, Any]:
     """One output line: the result plus the row's id, source and label (strict JSON)."""
-    record: dict[str, Any] = json.loads(result.model_dump_json())
+    record: dict[str, Any] = orjson.loads(result.model_dump_json())
     record["id"] = row.id
     record["source"] = row.source
     record["gold"] = row.faithful
     return record
+
+
+def result_line(row: GoldRecord, result: JudgeResult) -> str:
+    """`result_record` as one line of the output file (UTF-8 JSON, newline-terminated)."""
+    return orjson.dumps(result_record(row, result), option=orjson.OPT_APPEND_NEWLINE).decode()
 
 
 def read_results(path: str | os.PathLike[str]) -> dict[str, JudgeResult]:
@@ -267,7 +273,7 @@ def run_rows(
             for sub_index, result in judge.iter_batch(subset, concurrency=concurrency):
                 index = todo[sub_index]
                 results[index] = result
-                writer.add(index, json.dumps(result_record(rows[index], result)) + "\n")
+                writer.add(index, result_line(rows[index], result))
                 if on_result is not None:
                     on_result(index, result)
     finally:
@@ -291,7 +297,7 @@ def _rewrite(stream: Path, rows: Sequence[GoldRecord], done: dict[str, JudgeResu
 def _write_jsonl(path: Path, pairs: Sequence[tuple[GoldRecord, JudgeResult]]) -> None:
     with path.open("w", encoding="utf-8") as handle:
         for row, result in pairs:
-            handle.write(json.dumps(result_record(row, result)) + "\n")
+            handle.write(result_line(row, result))
 
 
 def _check_resumable(
@@ -325,17 +331,16 @@ def write_results(
     """Write per-row results as JSONL or Parquet (by the file suffix)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    records = [result_record(row, res) for row, res in zip(rows, results, strict=True)]
+    pairs = list(zip(rows, results, strict=True))
     if target.suffix == ".parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        records = [result_record(row, res) for row, res in pairs]
         flat = [
             {**r, "statements": json.dumps(r["statements"]), "details": json.dumps(r["details"])}
             for r in records
         ]
         pq.write_table(pa.Table.from_pylist(flat), target)
         return
-    with target.open("w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, allow_nan=False) + "\n")
+    _write_jsonl(target, pairs)

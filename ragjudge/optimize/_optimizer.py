@@ -582,7 +582,7 @@ class JudgeOptimizer(Teleprompter):
                     for k, v in compiled.get_params().items()
                     if k in state.policy_space or k == "calibration"
                 },
-                demos=_demo_count(compiled),
+                demos=_chosen_demo_count(compiled, baseline),
                 valid=state.valid,
                 baseline_out=validation.uncompiled,
                 compiled_out=validation.compiled,
@@ -634,18 +634,13 @@ class JudgeOptimizer(Teleprompter):
         summary = summarize_study(
             state.study, seed=self.seed, objectives=self.objectives, storage=self.storage
         )
-        chosen = state.demo_sets[params["demos"]]
         return CompileReport(
             metric=metric,
             lm=describe_judge_lm(compiled),
             objective=self.objective,
             params={
                 **_plain(compiled.get_params()),
-                "demos": len(chosen)
-                if any(
-                    chosen and list(p.demos) == list(chosen) for _, p in compiled.named_predictors()
-                )
-                else 0,
+                "demos": _chosen_demo_count(compiled, validation.baseline),
                 **(
                     {"support_threshold": params["support_threshold"]}
                     if "support_threshold" in params
@@ -921,9 +916,18 @@ def _mode_choices(judge: Judge, modes: Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(modes))
 
 
-def _demo_count(judge: Judge) -> int:
-    """The most demos any predictor of the judge carries."""
-    return max((len(p.demos) for _, p in judge.named_predictors()), default=0)
+def _chosen_demo_count(compiled: Judge, baseline: Judge) -> int:
+    """The most few-shot demos compile put on one predictor: 0 when every predictor kept the
+    uncompiled judge's own (its signatures' built-in examples)."""
+    own = dict(baseline.named_predictors())
+    return max(
+        (
+            len(p.demos)
+            for name, p in compiled.named_predictors()
+            if name not in own or list(p.demos) != list(own[name].demos)
+        ),
+        default=0,
+    )
 
 
 def _set_demos(judge: Judge, demos: list[dspy.Example]) -> None:

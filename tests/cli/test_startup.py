@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +51,20 @@ def test_help_imports_no_subcommand_and_a_command_only_its_own() -> None:
         "print('ragjudge.cli.compile' in sys.modules, 'ragjudge.optimize' in sys.modules)"
     )
     assert "--retry-errors" in out and out.splitlines()[-1] == "False False"
+
+
+def test_a_cli_run_keeps_no_dspy_call_history(tmp_path: Path, gold_dir: Path) -> None:
+    from dspy.clients import base_lm
+
+    from ragjudge.cli import main
+
+    rows = gold_dir / "halueval" / "dev.jsonl"
+    before = len(base_lm.GLOBAL_HISTORY)
+    out = tmp_path / "o.jsonl"
+    code = main(["evaluate", "--gold", str(rows), "--limit", "5", "--out", str(out)])
+    assert code == 0 and len(out.read_text().splitlines()) == 5
+    assert len(base_lm.GLOBAL_HISTORY) == before  # 2,000 calls would otherwise stay in memory
+    # the same judge in code keeps DSPy's history as usual
+    judge = ragjudge.Faithfulness()
+    judge(question="q", contexts=["The cat sat."], answer="The cat sat.")
+    assert len(base_lm.GLOBAL_HISTORY) > before

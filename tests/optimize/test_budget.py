@@ -93,6 +93,10 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
     assert steps[0]["step"] == "uncompiled" and "compiled" in steps[-1]["step"]
     assert steps[0]["validation"] == report["baseline"]
     assert steps[-1]["validation"] == report["validation"]
+    # the last step names gold demos only when compile chose some (not the built-in examples)
+    chosen = report["params"]["demos"]
+    assert steps[-1]["changed"] == {"demos": chosen}
+    assert steps[-1]["step"] == ("+demos (compiled)" if chosen else "compiled")
     text = format_compile(report, "judge.json")
     assert f"LM call budget: {budget['spent']} of {limit} spent; skipped (budget spent)" in text
     assert "offline judge, same rows" in text and "which choice bought the gain" in text

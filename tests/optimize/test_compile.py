@@ -119,6 +119,10 @@ def test_lm_compile_picks_gold_demos_that_reach_file_and_prompt(
         1 for c in report["lm_calls"]["per_trial"] if c
     )
     assert engine.calls == report["lm_calls"]["raw_outputs"] + report["lm_calls"]["validation"]
+    # the report counts gold demos, not the signatures' built-in examples
+    own = {name: list(p.demos) for name, p in ragjudge.Faithfulness().named_predictors()}
+    changed = [len(p.demos) for n, p in compiled.named_predictors() if list(p.demos) != own[n]]
+    assert report["params"]["demos"] == max(changed, default=0)
     # force a judge with gold demos to check they survive save/load and are rendered
     gold_ids = {r.id for r in gold_rows}
     pool_demo = next(d for d in compiled.whole.demos) if compiled.whole.demos else None
