@@ -62,8 +62,14 @@ def llama_server(
     n_ctx: int = 4096,
     threads: int = 1,
     log: Path | None = None,
+    state_cache: bool = False,
 ) -> Iterator[str]:
     """Serve a model on 127.0.0.1 for the duration of the block; yields the API base URL.
+
+    `state_cache`: the server keeps the model state after each reply in a RAM cache (2 GB,
+    `--cache true`) and starts a prompt from the cached state that shares its longest prefix,
+    not only from the previous prompt's. Statement mode alternates two signatures (extract,
+    judge), so with one cached prompt each call's prefix is the other signature's.
 
     One thread by default: on a machine shared with other busy processes, llama.cpp's threads
     wait for each other at every token, and a descheduled one stalls generation (seconds per
@@ -90,6 +96,7 @@ def llama_server(
         str(threads),
         "--logits_all",
         "True",
+        *(["--cache", "True"] if state_cache else []),
     ]
     process = subprocess.Popen(
         cmd, stdout=log_file, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent
@@ -127,8 +134,15 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8792)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--state-cache", action="store_true", help="cache model states (RAM)")
     args = parser.parse_args()
-    with llama_server(args.model, port=args.port, n_ctx=args.n_ctx, threads=args.threads) as base:
+    with llama_server(
+        args.model,
+        port=args.port,
+        n_ctx=args.n_ctx,
+        threads=args.threads,
+        state_cache=args.state_cache,
+    ) as base:
         sys.stdout.write(f"serving {args.model} at {base} (Ctrl-C to stop)\n")
         sys.stdout.flush()
         with contextlib.suppress(KeyboardInterrupt):

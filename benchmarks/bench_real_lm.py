@@ -419,6 +419,11 @@ def main() -> None:
     parser.add_argument("--server-log", type=Path, default=None, help="its log (prefix cache)")
     parser.add_argument("--threads", type=int, default=1, help="llama.cpp threads (server)")
     parser.add_argument(
+        "--state-cache",
+        action="store_true",
+        help="the server caches model states in RAM (prefix reuse across signatures)",
+    )
+    parser.add_argument(
         "--gold-dir",
         type=Path,
         default=Path(os.environ.get("RAGJUDGE_GOLD", REPO.parent / "shared" / "gold")),
@@ -495,7 +500,9 @@ def main() -> None:
     if args.api_base:
         body(args.api_base)
     else:
-        with llama_server(args.model, log=log_path, threads=args.threads) as base:
+        with llama_server(
+            args.model, log=log_path, threads=args.threads, state_cache=args.state_cache
+        ) as base:
             body(base)
     save()
     sys.stdout.write(json.dumps(results, indent=2, default=str)[:4000] + "\n")
