@@ -424,6 +424,11 @@ def main() -> None:
         help="the server caches model states in RAM (prefix reuse across signatures)",
     )
     parser.add_argument(
+        "--stock-server",
+        action="store_true",
+        help="llama-cpp-python's server as shipped (default: its logprobs by numpy, same values)",
+    )
+    parser.add_argument(
         "--gold-dir",
         type=Path,
         default=Path(os.environ.get("RAGJUDGE_GOLD", REPO.parent / "shared" / "gold")),
@@ -501,7 +506,11 @@ def main() -> None:
         body(args.api_base)
     else:
         with llama_server(
-            args.model, log=log_path, threads=args.threads, state_cache=args.state_cache
+            args.model,
+            log=log_path,
+            threads=args.threads,
+            state_cache=args.state_cache,
+            fast_logprobs=not args.stock_server,
         ) as base:
             body(base)
     save()
