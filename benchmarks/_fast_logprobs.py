@@ -50,7 +50,7 @@ class _Ranked:
         self.ids = ids
 
     def __iter__(self) -> Any:
-        return builtins.zip(self.values, self.ids)
+        return builtins.zip(self.values, self.ids, strict=True)
 
     def top(self) -> list[tuple[Any, int]]:
         values = self.values
@@ -72,7 +72,7 @@ def _zip(*iterables: Any, **kwargs: Any) -> Any:
         and len(iterables[1]) == len(iterables[0])
     ):
         return _Ranked(iterables[0], iterables[1])
-    return builtins.zip(*iterables, **kwargs)
+    return builtins.zip(*iterables, **kwargs)  # noqa: B905 (the caller's own call)
 
 
 def _sorted(iterable: Any, /, *, key: Any = None, reverse: bool = False) -> list[Any]:

@@ -17,8 +17,8 @@ import pytest
 pytest.importorskip("llama_cpp")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-import _fast_logprobs as fast  # noqa: E402
-from llama_cpp import llama  # noqa: E402
+import _fast_logprobs as fast
+from llama_cpp import llama
 
 
 def test_top_pairs_match_pythons_sorted_including_ties() -> None:
@@ -26,8 +26,8 @@ def test_top_pairs_match_pythons_sorted_including_ties() -> None:
     values = rng.normal(size=5000).astype(np.float32)
     values[[3, 70, 4000]] = values.max()  # a three-way tie at the top
     values[[10, 11]] = np.float32(-1.5)
-    expected = list(sorted(zip(values, range(len(values))), reverse=True))[:20]
-    got = list(fast._sorted(fast._zip(values, range(len(values))), reverse=True))[:20]
+    expected = list(sorted(zip(values, range(len(values)), strict=True), reverse=True))[:20]
+    got = list(fast._sorted(fast._zip(values, range(len(values)), strict=True), reverse=True))[:20]
     assert got == expected
 
 
