@@ -14,6 +14,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from ragjudge.offline.text import STOPWORDS
+
 __all__ = ["Quantity", "number_values", "same_slot", "supports"]
 
 _UNITS_WORDS = {
@@ -67,7 +69,8 @@ _QUANTITY_RE = re.compile(
 _HAS_DIGIT_RE = re.compile(r"\d")
 _LOWER_WORD_RE = re.compile(r"[^\W\d_]+")
 _NUMBER_WORDS = frozenset(_UNITS_WORDS)
-_UNIT_STOP = frozenset(
+# Words after a number that are not what it counts (English, German, French, Spanish).
+_UNIT_STOP = STOPWORDS | frozenset(
     "in of and or the a an to by at on for from as with is was were are be been now per".split()
 )
 _TOLERANCE = 0.1

@@ -117,7 +117,7 @@ STOPWORDS = STOPWORDS | frozenset(
     nach über unter vor es er sie wir ihr ich auch noch nur sehr schon dass wie wenn
     le les un une des du et ou mais est sont était étaient sera fut été avoir ont avait
     il elle ils elles nous vous je ce cette ces qui que dans sur avec en au aux
-    aussi très plus où dont leur leurs ses sa
+    aussi très plus où dont leur leurs ses sa par pour
     el los las unos unas del y o pero es eran fue fueron ser sido ha había
     tiene tienen tenía él ella ellos ellas nosotros que en con para por sobre también
     muy más donde cuyo su sus lo se""".split()
@@ -257,7 +257,8 @@ drop fall fell fallen reduce|locate situate base|company firm corporation busine
 principal chief|employee staff worker personnel|employ hire|currently presently nowadays
 |move relocate|marry married wed|create invent invented devise|win won|lose lost|award prize
 |city town|nation country|kid child children|fast quick rapid|build construct built
-|gründen gegründet|fondé fondée fonder|fundada fundado fundar|設立 創立 成立 设立 创立
+|gründen gegründet|fondé fondée fonder créé créée créer
+|fundada fundado fundar creada creado crear|設立 創立 成立 设立 创立
 |mitarbeiter beschäftigte|employés salariés|empleados trabajadores"""
 _CANON: dict[str, str] = {}
 
