@@ -30,6 +30,9 @@ from ragjudge.lm._models import MODELS, gguf_path
 logger = logging.getLogger(__name__)
 
 SHORT_NAMES = tuple(MODELS)
+#: The state cache's capacity: with the patched server's accounting, about four 1,500-token
+#: Qwen2.5 prompts (logits included), so statement mode's extract and judge prompts both stay.
+_STATE_CACHE_BYTES = 4 << 30
 
 
 def model_path(name: str) -> Path:
@@ -63,18 +66,19 @@ def llama_server(
     threads: int = 1,
     log: Path | None = None,
     state_cache: bool = False,
-    fast_logprobs: bool = True,
+    patched: bool = True,
 ) -> Iterator[str]:
     """Serve a model on 127.0.0.1 for the duration of the block; yields the API base URL.
 
-    `state_cache`: the server keeps the model state after each reply in a RAM cache (2 GB,
+    `state_cache`: the server keeps the model state after each reply in a RAM cache (4 GiB,
     `--cache true`) and starts a prompt from the cached state that shares its longest prefix,
     not only from the previous prompt's. Statement mode alternates two signatures (extract,
     judge), so with one cached prompt each call's prefix is the other signature's.
 
-    `fast_logprobs` (default): the server runs through `_fast_logprobs.py`, which computes the
-    same logprobs with numpy instead of sorting the vocabulary in Python per generated token;
-    False runs the stock `python -m llama_cpp.server`.
+    `patched` (default): the server runs through `_patched_llama_server.py`, which computes the
+    same logprobs with numpy instead of sorting the vocabulary in Python per generated token,
+    and makes the state cache count the logits it keeps (else it grows without bound); False
+    runs the stock `python -m llama_cpp.server`.
 
     One thread by default: on a machine shared with other busy processes, llama.cpp's threads
     wait for each other at every token, and a descheduled one stalls generation (seconds per
@@ -84,8 +88,8 @@ def llama_server(
     port = port or _free_port()
     log_file = (log or Path(os.devnull)).open("ab")
     server = (
-        [str(Path(__file__).with_name("_fast_logprobs.py"))]
-        if fast_logprobs
+        [str(Path(__file__).with_name("_patched_llama_server.py"))]
+        if patched
         else ["-m", "llama_cpp.server"]
     )
     cmd = [
@@ -105,7 +109,7 @@ def llama_server(
         str(threads),
         "--logits_all",
         "True",
-        *(["--cache", "True"] if state_cache else []),
+        *(["--cache", "True", "--cache_size", str(_STATE_CACHE_BYTES)] if state_cache else []),
     ]
     process = subprocess.Popen(
         cmd, stdout=log_file, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent
@@ -144,7 +148,7 @@ def main() -> None:
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--state-cache", action="store_true", help="cache model states (RAM)")
-    parser.add_argument("--stock", action="store_true", help="no _fast_logprobs patch")
+    parser.add_argument("--stock", action="store_true", help="the server as shipped")
     args = parser.parse_args()
     with llama_server(
         args.model,
@@ -152,7 +156,7 @@ def main() -> None:
         n_ctx=args.n_ctx,
         threads=args.threads,
         state_cache=args.state_cache,
-        fast_logprobs=not args.stock,
+        patched=not args.stock,
     ) as base:
         sys.stdout.write(f"serving {args.model} at {base} (Ctrl-C to stop)\n")
         sys.stdout.flush()

@@ -426,7 +426,7 @@ def main() -> None:
     parser.add_argument(
         "--stock-server",
         action="store_true",
-        help="llama-cpp-python's server as shipped (default: its logprobs by numpy, same values)",
+        help="llama-cpp-python's server as shipped (default: _patched_llama_server.py)",
     )
     parser.add_argument(
         "--gold-dir",
@@ -510,7 +510,7 @@ def main() -> None:
             log=log_path,
             threads=args.threads,
             state_cache=args.state_cache,
-            fast_logprobs=not args.stock_server,
+            patched=not args.stock_server,
         ) as base:
             body(base)
     save()

@@ -1,4 +1,4 @@
-"""`benchmarks/_fast_logprobs.py` gives llama-cpp-python's server the same logprobs, faster.
+"""`benchmarks/_patched_llama_server.py`: the same logprobs, faster; a cache that counts logits.
 
 The benchmark serves real models through a patched `llama_cpp.llama`; these tests hold the
 patch to the values of the code it replaces: on random logits, and on a real SmolLM2 completion
@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -17,8 +18,8 @@ import pytest
 pytest.importorskip("llama_cpp")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-import _fast_logprobs as fast
-from llama_cpp import llama
+import _patched_llama_server as fast
+from llama_cpp import llama, llama_cache
 
 
 def test_top_pairs_match_pythons_sorted_including_ties() -> None:
@@ -65,9 +66,22 @@ def test_a_real_completion_has_the_same_logprobs_patched(monkeypatch: pytest.Mon
     monkeypatch.setattr(llama.Llama, "logits_to_logprobs", vars(llama.Llama)["logits_to_logprobs"])
     monkeypatch.setattr(llama, "zip", zip, raising=False)
     monkeypatch.setattr(llama, "sorted", sorted, raising=False)
-    monkeypatch.setattr(llama, "_ragjudge_fast_logprobs", False, raising=False)
+    monkeypatch.setattr(llama, "_ragjudge_patched", False, raising=False)
+    shipped = vars(llama_cache.LlamaRAMCache)["cache_size"]
+    monkeypatch.setattr(llama_cache.LlamaRAMCache, "cache_size", shipped)
     fast.patch()
     assert llama.sorted is fast._sorted
     after = complete()["choices"][0]
     assert after["text"] == before["text"]
     assert after["logprobs"] == before["logprobs"]
+
+
+def test_the_state_cache_counts_the_logits_it_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fill(cache: llama_cache.LlamaRAMCache) -> int:
+        for i in range(5):  # 1 MB of logits and a 15-byte model state each
+            cache[(i,)] = SimpleNamespace(llama_state_size=15, scores=np.zeros((1000, 250), "f4"))
+        return len(cache.cache_state)
+
+    assert fill(llama_cache.LlamaRAMCache(capacity_bytes=3_000_000)) == 5  # as shipped: no bound
+    monkeypatch.setattr(llama_cache.LlamaRAMCache, "cache_size", property(fast._held_bytes))
+    assert fill(llama_cache.LlamaRAMCache(capacity_bytes=3_000_000)) == 2

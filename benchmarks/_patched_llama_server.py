@@ -1,20 +1,25 @@
-"""llama-cpp-python's OpenAI server with its non-streaming logprobs computed by numpy.
+"""llama-cpp-python's OpenAI server with two of its costs fixed, for the real-LM benchmark.
 
-    python benchmarks/_fast_logprobs.py --model m.gguf --logits_all True ...  # server arguments
+    python benchmarks/_patched_llama_server.py --model m.gguf --logits_all True ...  # server args
 
-For a non-streaming request with `logprobs`, llama-cpp-python 0.3.x (`Llama._create_completion`)
-computes a log-softmax over the logits of *every* token of the prompt and the reply, then sorts
-the whole vocabulary in Python, as a list of (logprob, id) tuples, once per generated token, to
-take its top few. With Qwen2.5's 151,936-token vocabulary that is about 0.14 s per generated token
-and 1.8 s per 1,200-token call on this machine, more than the model itself; Gemma 3's vocabulary
-is 262,144 tokens.
+**Logprobs by numpy.** For a non-streaming request with `logprobs`, llama-cpp-python 0.3.x
+(`Llama._create_completion`) computes a log-softmax over the logits of *every* token of the
+prompt and the reply, then sorts the whole vocabulary in Python, as a list of (logprob, id)
+tuples, once per generated token, to take its top few. With Qwen2.5's 151,936-token vocabulary
+that is about 0.14 s per generated token and 1.8 s per 1,200-token call on this machine, more
+than the model itself; Gemma 3's vocabulary is 262,144 tokens. Here the two give the same values
+from less work: the log-softmax of only the rows that are read, and the top 64 (logprob, id)
+pairs by `argpartition`, in the order Python's `sorted(..., reverse=True)` gives them (logprob,
+then id, descending). Requests may ask for at most 20 top logprobs (OpenAI's limit), so 64
+covers every slice the server takes. The streaming path, which works on lists, is left as is.
 
-This launcher replaces the two, in that module only, by what gives the same values: the
-log-softmax of only the rows that are read, and the top 64 (logprob, id) pairs by
-`argpartition`, in the order Python's `sorted(..., reverse=True)` gives them (logprob, then id,
-descending). Requests may ask for at most 20 top logprobs (OpenAI's limit), so 64 covers every
-slice the server takes. The streaming path, which works on lists, is left as it is.
-`tests/benchmarks/test_fast_logprobs.py` checks both against the originals.
+**A RAM cache that counts what it holds.** With `--cache True`, each cached prompt state also
+keeps a copy of its logits (`LlamaState.scores`: tokens x vocabulary x 4 bytes with
+`--logits_all`, about 0.9 GB for a 1,500-token Qwen2.5 prompt), but `LlamaRAMCache` counts only
+the model state (about 15 MB) against its capacity, so it never evicts: a 112-row statement-mode
+run with Qwen2.5 grew the server to 23 GB and the kernel killed it. Here the cache counts both.
+
+`tests/local_lm/test_patched_llama_server.py` checks the patches against the originals.
 """
 
 from __future__ import annotations
@@ -81,11 +86,19 @@ def _sorted(iterable: Any, /, *, key: Any = None, reverse: bool = False) -> list
     return builtins.sorted(iterable, key=key, reverse=reverse)
 
 
+def _held_bytes(cache: Any) -> int:
+    """What a RAM cache's states hold: the model state and the logits kept beside it."""
+    return sum(
+        state.llama_state_size + getattr(state.scores, "nbytes", 0)
+        for state in cache.cache_state.values()
+    )
+
+
 def patch() -> None:
     """Patch `llama_cpp.llama` in this process (idempotent)."""
-    from llama_cpp import llama
+    from llama_cpp import llama, llama_cache
 
-    if getattr(llama, "_ragjudge_fast_logprobs", False):
+    if getattr(llama, "_ragjudge_patched", False):
         return
     original = llama.Llama.logits_to_logprobs
 
@@ -97,7 +110,8 @@ def patch() -> None:
     llama.Llama.logits_to_logprobs = staticmethod(logits_to_logprobs)  # type: ignore[method-assign]
     llama.zip = _zip  # type: ignore[attr-defined]
     llama.sorted = _sorted  # type: ignore[attr-defined]
-    llama._ragjudge_fast_logprobs = True  # type: ignore[attr-defined]
+    llama_cache.LlamaRAMCache.cache_size = property(_held_bytes)  # type: ignore[assignment]
+    llama._ragjudge_patched = True  # type: ignore[attr-defined]
 
 
 def main() -> None:
