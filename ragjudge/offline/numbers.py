@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from ragjudge.offline.text import STOPWORDS
+from ragjudge.offline.text import STOPWORDS, cjk_numerals
 
 __all__ = ["Quantity", "number_values", "same_slot", "supports"]
 
@@ -59,10 +59,12 @@ _APPROX_WORDS = tuple(
     w.replace("\\", "")
     for w in _APPROX.removeprefix("(?:").removesuffix(")").replace("\\.?", "").split("|")
 )
+_PERCENT = r"\s*(?:%|percent\b|per cent\b|prozent\b|pour cent\b|por ciento\b|％)"
+_PERCENT_RE = re.compile(_PERCENT, re.IGNORECASE)
 _QUANTITY_RE = re.compile(
     rf"(?P<cur>[$€£¥]\s*)?(?P<a>{_NUM})(?P<sa>{_SCALE_RE})"
     rf"(?:(?P<sep>{_RANGE_SEP})(?P<cur2>[$€£¥])?\s*(?P<b>{_NUM})(?P<sb>{_SCALE_RE}))?"
-    r"(?P<pct>\s*(?:%|percent\b|per cent\b|prozent\b|pour cent\b|por ciento\b|％))?"
+    rf"(?P<pct>{_PERCENT})?"
     r"(?P<after>\s*[^\W\d_]+)?",
     re.IGNORECASE,
 )
@@ -220,12 +222,34 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         if value is None:
             continue
         rest = text[stop : stop + 20]
+        percent = _PERCENT_RE.match(rest)
+        if percent:  # "four percent"
+            out.append(Quantity(value, value, False, "percent", "", start, stop + percent.end()))
+            taken.append((start, stop + percent.end()))
+            continue
         word = re.match(r"\s*([^\W\d_]+)", rest)
         after = word.group(1).lower() if word else ""
         unit = "" if after in _UNIT_STOP else after
         out.append(Quantity(value, value, False, "number", unit[:12], start, stop))
+    for start, stop, value in cjk_numerals(text):
+        if any(s <= start < e for s, e in taken):
+            continue
+        out.append(_cjk_quantity(text, start, stop, value))
     out.sort(key=lambda q: q.start)
     return tuple(out)
+
+
+def _cjk_quantity(text: str, start: int, stop: int, value: int) -> Quantity:
+    """A Chinese / Japanese numeral run as a quantity; the character after it is its counter."""
+    after = text[stop : stop + 1]
+    unit = after if after and _is_cjk(after) else ""
+    kind = "number"
+    if unit in _CURRENCY:
+        kind, unit = "money:" + _CURRENCY[unit], ""
+    elif unit == "年" and 1500 <= value <= 2100 and text[stop - 1] not in "十百千万萬亿億":
+        kind, unit = "year", ""  # "一九九五年", not "两千年" (two thousand years)
+    approx = _approx_before(text, start)
+    return Quantity(float(value), float(value), approx, kind, unit, start, stop + len(unit))
 
 
 def _is_year(raw: str, a: float, b: float | None, scale: float, unit: str) -> bool:

@@ -57,6 +57,82 @@ def is_cjk(char: str) -> bool:
     )
 
 
+_CJK_DIGITS = {
+    "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+    "七": 7, "八": 8, "九": 9,
+}  # fmt: skip
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CJK_SCALES = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
+# A numeral run: two or more numeral characters starting with a digit or 十, or a single one
+# before a counter word ("三人", "五年"). "一" alone, "万一" (in case) and "千万" (by all means)
+# are words, not numbers.
+_CJK_NUMERAL_RE = re.compile(
+    "[〇零一二两兩三四五六七八九十][〇零一二两兩三四五六七八九十百千万萬亿億]+"
+    "|[二两兩三四五六七八九十](?=[年月日人名个個位家座件种種次岁歳倍%％])"
+)
+
+
+def cjk_numeral_value(run: str) -> int | None:
+    """The value of a run of Chinese / Japanese numerals ("五百" 500, "一九九五" 1995).
+
+    Args:
+        run: Numeral characters only.
+
+    Returns:
+        The value, or None when the run is not a well-formed number.
+    """
+    if all(c in _CJK_DIGITS for c in run):
+        return int("".join(str(_CJK_DIGITS[c]) for c in run))  # digit by digit: "一九九五"
+    total = section = digit = 0
+    for c in run:
+        if c in _CJK_DIGITS:
+            digit = _CJK_DIGITS[c]
+        elif c in _CJK_UNITS:
+            section += (digit or 1) * _CJK_UNITS[c]
+            digit = 0
+        elif c in _CJK_SCALES:
+            total += (section + digit) * _CJK_SCALES[c]
+            section = digit = 0
+        else:
+            return None
+    return total + section + digit
+
+
+def cjk_numerals(text: str) -> list[tuple[int, int, int]]:
+    """Spans of Chinese / Japanese numeral runs in a text, with their values.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        `(start, end, value)` per run.
+    """
+    out = []
+    for m in _CJK_NUMERAL_RE.finditer(text):
+        value = cjk_numeral_value(m.group(0))
+        if value is not None:
+            out.append((m.start(), m.end(), value))
+    return out
+
+
+def _ideograph_pieces(piece: str, offset: int) -> list[tuple[str, int]]:
+    """A run of ideographs as overlapping bigrams, with its numeral runs kept whole."""
+    out: list[tuple[str, int]] = []
+    last = 0
+    for start, end, _ in cjk_numerals(piece):
+        out.extend(_bigrams(piece[last:start], offset + last))
+        out.append((piece[start:end], offset + start))
+        last = end
+    out.extend(_bigrams(piece[last:], offset + last))
+    return out
+
+
+def _bigrams(piece: str, offset: int) -> list[tuple[str, int]]:
+    if len(piece) > 2:
+        return [(piece[i : i + 2], offset + i) for i in range(len(piece) - 1)]
+    return [(piece, offset)] if piece else []
+
+
 def _surfaces(text: str) -> list[tuple[str, int]]:
     """Word surfaces with offsets; runs of CJK script become script-aware pieces.
 
@@ -74,8 +150,8 @@ def _surfaces(text: str) -> list[tuple[str, int]]:
             continue
         for run in _SCRIPT_RUN_RE.finditer(surface):
             piece, offset = run.group(0), match.start() + run.start()
-            if "\u3400" <= piece[0] and len(piece) > 2:
-                out.extend((piece[i : i + 2], offset + i) for i in range(len(piece) - 1))
+            if "\u3400" <= piece[0]:
+                out.extend(_ideograph_pieces(piece, offset))
             else:
                 out.append((piece, offset))
     return out
@@ -101,7 +177,8 @@ STOPWORDS: frozenset[str] = frozenset(
     said says say one also well get got gets make makes made use used using many much lot lots
     thing things way ways something someone anything everything overall generally typically
     usually mainly passage text article document summary summarize summarizes describes
-    mentions states according provided based""".split()
+    mentions states according provided based
+    percent dollar dollars euro euros usd eur""".split()
 )
 
 NEGATIONS: frozenset[str] = frozenset(
@@ -132,7 +209,7 @@ def _is_negation_norm(norm: str) -> bool:
     return bool(norm) and is_cjk(norm[0]) and any(n in norm for n in _CJK_NEGATIONS)
 
 
-_ANTONYM_PAIRS = """increase decrease|increase decline|increase reduce|rise fall|rise drop
+_ANTONYM_PAIRS = """pass fail|increase decrease|increase decline|increase reduce|rise fall|rise drop
 rise decline|grow shrink|grow decline|gain loss|gain lose|win lose|win loss|up down
 above below|higher lower
 high low|more less|more fewer|larger smaller|large small|big small|bigger smaller|long short
@@ -305,6 +382,10 @@ _SENTENCE_BREAK = frozenset('.!?:\n"“。！？')
 @lru_cache(maxsize=131072)
 def _word_info(surface: str) -> tuple[str, str, bool, bool]:
     lower = surface.lower().replace("’", "'")
+    if surface[0] in _CJK_DIGITS or surface[0] == "十":
+        value = cjk_numeral_value(surface)
+        if value is not None and surface != "一":
+            return str(value), str(value), True, True
     if is_cjk(surface[0]):  # kana runs are particles and endings; ideographs carry content
         content = not ("\u3040" <= surface[0] <= "\u309f") and not _is_negation_norm(lower)
         return lower, lower, False, content

@@ -168,12 +168,22 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("between 3 and 5 days", "4 days", False),
         ("4,2 Millionen Euro", "€4.2 million", True),
         ("約450〜550人", "500人", True),
+        ("500名员工", "五百名员工", True),
+        ("1995年", "一九九五年", True),
+        ("两千三百万元", "23 million yuan", True),
+        ("4.1% unemployment", "four percent unemployment", False),
+        ("twelve per cent of voters", "12% of voters", True),
     ],
 )
 def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
     (c,) = number_values(context)[:1]
     (q,) = number_values(claim)[:1]
     assert supports(c, q) is ok
+
+
+@pytest.mark.parametrize("words", ["一些人", "万一下雨", "千万不要", "十分好", "一个人", "统一"])
+def test_chinese_words_made_of_numerals_are_not_numbers(words: str) -> None:
+    assert number_values(words) == ()
 
 
 def test_same_slot_needs_the_same_unit() -> None:
@@ -262,6 +272,11 @@ CASES: list[tuple[str, str, str, str]] = [
     ("es", "El museo abrió en 1980.", "El museo abrió en 1995.", "no"),
     ("zh", "该大学创建于1911年。", "该大学创建于1911年", "yes"),
     ("zh", "该大学创建于1911年。", "该大学创建于1921年", "no"),
+    ("zh", "该公司有500名员工。", "该公司有五百名员工。", "yes"),
+    ("zh", "该公司有500名员工。", "该公司有八百名员工。", "no"),
+    ("numbers", "Revenue was $3.5bn in 2021.", "Revenue was 3.5 billion dollars in 2021.", "yes"),
+    ("contradiction", "Unemployment fell to 4.1%.", "Unemployment fell to four percent.", "no"),
+    ("contradiction", "The bill passed the Senate.", "The bill failed in the Senate.", "no"),
     ("ja", "東京タワーは1958年に完成しました。", "東京タワーは1958年に完成", "yes"),
     ("ja", "東京タワーは1958年に完成しました。", "東京タワーは1968年に完成", "no"),
 ]
