@@ -10,6 +10,7 @@ aggregates over its statements (`ANSWER_FEATURES`).
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from ragjudge.offline.numbers import Quantity, number_values, same_slot, supports
-from ragjudge.offline.statements import HEDGE_RE, is_hedged
+from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE, is_hedged
 from ragjudge.offline.text import (
     ANTONYMS,
     Token,
@@ -100,6 +101,7 @@ class ContextIndex:
         sentence_names: Capitalized-word stems of each sentence (names, weekdays, months).
         sentence_content: Content stems of each sentence.
         passage_hedged: Whether each passage hedges (may, might, plans to, ...).
+        sentence_speculative: Whether each sentence only says a thing may or is planned to be.
         quantities: Every quantity of the context (`number_values`).
         passage_quantities: The quantities of each passage.
     """
@@ -115,6 +117,7 @@ class ContextIndex:
     sentence_names: list[frozenset[str]] = field(default_factory=list)
     sentence_content: list[list[str]] = field(default_factory=list)
     passage_hedged: list[bool] = field(default_factory=list)
+    sentence_speculative: list[bool] = field(default_factory=list)
     quantities: tuple[Quantity, ...] = ()
     passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
 
@@ -136,6 +139,7 @@ def context_index(context: str) -> ContextIndex:
     if not profiles:
         return index
     hedged, quantities = _per_sentence(context, spans)
+    index.sentence_speculative = _flag_sentences(SPECULATIVE_RE, context, spans)
     for i in range(max(1, len(profiles) - _WINDOW + 1)):
         window = profiles[i : i + _WINDOW]
         pid = len(index.passages)
@@ -176,17 +180,38 @@ def _per_sentence(
 ) -> tuple[list[bool], list[tuple[Quantity, ...]]]:
     """Hedges and quantities of each sentence, read from the whole context in one pass each."""
     starts = [a for a, _ in spans]
-    hedged = [False] * len(spans)
-    for match in HEDGE_RE.finditer(context):
-        i = bisect_right(starts, match.start()) - 1
-        if i >= 0 and match.start() < spans[i][1]:
-            hedged[i] = True
+    hedged = _flag_sentences(HEDGE_RE, context, spans)
     found: list[list[Quantity]] = [[] for _ in spans]
     for q in number_values(context):
         i = bisect_right(starts, q.start) - 1
         if i >= 0 and q.start < spans[i][1]:
             found[i].append(q)
     return hedged, [tuple(f) for f in found]
+
+
+def _flag_sentences(
+    pattern: re.Pattern[str], context: str, spans: list[tuple[int, int]]
+) -> list[bool]:
+    """Which sentences (spans of the context) the pattern matches in."""
+    starts = [a for a, _ in spans]
+    flags = [False] * len(spans)
+    for match in pattern.finditer(context):
+        i = bisect_right(starts, match.start()) - 1
+        if i >= 0 and match.start() < spans[i][1]:
+            flags[i] = True
+    return flags
+
+
+def _only_speculated(index: ContextIndex, best: int, stems: list[str]) -> bool:
+    """Whether the sentence of the best passage that says most of the statement is speculative."""
+    if best < 0 or not stems:
+        return False
+    window = range(best, min(best + _WINDOW, len(index.sentence_content)))
+    wanted = set(stems)
+    cover = {k: len(wanted.intersection(index.sentence_content[k])) for k in window}
+    top = max(cover.values(), default=0)
+    chosen = [k for k in window if cover[k] == top]
+    return 2 * top >= len(wanted) and all(index.sentence_speculative[k] for k in chosen)
 
 
 @dataclass
@@ -201,7 +226,9 @@ class StatementEvidence:
         negation_note: A note on a negation mismatch, or "".
         antonym_note: A note on an antonym conflict, or "".
         conflict_note: A note on a different number, name or word in the same slot, or "".
-        hedged: Whether the statement hedges or speaks of the future where the passage does not.
+        hedged: Whether the statement hedges or speaks of the future where the passage does not,
+            or states as done what the passage only says may be or is planned (`speculated`).
+        speculated: The second case.
     """
 
     features: list[float]
@@ -212,6 +239,7 @@ class StatementEvidence:
     antonym_note: str = ""
     conflict_note: str = ""
     hedged: bool = False
+    speculated: bool = False
 
     @property
     def contradicted(self) -> bool:
@@ -387,7 +415,11 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
     antonym = _antonym_conflict(set(all_stems), best_set) if best >= 0 else ""
     number_note = _number_conflict(quantities, in_context_q, best_q)
     entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
-    hedged = is_hedged(statement) and not (best >= 0 and index.passage_hedged[best])
+    speculated = False
+    if is_hedged(statement):
+        hedged = not (best >= 0 and index.passage_hedged[best])
+    else:  # "it opened" where the context says it plans to open
+        hedged = speculated = _only_speculated(index, best, stems)
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,
@@ -417,6 +449,7 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         antonym_note=antonym,
         conflict_note="; ".join(n for n in (number_note, entity_note, word_note) if n),
         hedged=hedged,
+        speculated=speculated,
     )
 
 

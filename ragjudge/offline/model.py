@@ -224,6 +224,8 @@ class OfflineModel:
             verdict = "no"  # the context says otherwise, however much else matches
         elif abs(confidence - p.support_threshold) < p.unsure_margin:
             verdict = "unsure"
+        elif p.schema_version >= 2 and evidence.hedged:
+            verdict = "unsure"  # a may / plans-to claim, or one the context only speculates
         elif confidence >= p.support_threshold:
             verdict = "yes"
         else:
@@ -305,7 +307,9 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     notes = [
         n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n
     ]
-    if evidence.hedged:
+    if evidence.speculated:
+        notes.append("the context only says it may be or is planned")
+    elif evidence.hedged:
         notes.append("a hedged or future claim the context does not make")
     if verdict == "unsure" and not evidence.contradicted:
         notes.append("the context does not say")

@@ -42,12 +42,23 @@ class Statement(NamedTuple):
 
 
 HEDGE_RE = re.compile(
-    r"\b(?:might|may|could|would|possibly|perhaps|maybe|probably|likely|unlikely|expected to|"
-    r"plans? to|planning to|planned to|intends? to|aims? to|hopes? to|going to|will|shall|"
+    r"\b(?:(?-i:might|may|could|would)|possibly|perhaps|maybe|probably|likely|unlikely|"
+    r"expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|going to|"
+    r"(?-i:will|shall)|"
     r"next (?:year|month|week|decade|quarter)|in the future|by \d{4}|soon|"
     r"könnte|vielleicht|wahrscheinlich|wird|plant|nächstes jahr|pourrait|peut-être|"
     r"probablement|prévoit|l'année prochaine|podría|quizás|quizá|probablemente|planea|"
     r"el próximo año)\b|かもしれ|予定|来年|可能|计划|明年|将",
+    re.IGNORECASE,
+)
+
+#: What makes a context sentence speculative: it says a thing may, is planned or is likely to
+#: happen, not that it did ("will" and "would" are left out: contexts use them for plain facts).
+SPECULATIVE_RE = re.compile(
+    r"\b(?:(?-i:might|may|could)|possibly|perhaps|maybe|probably|likely|unlikely|expected to|"
+    r"plans? to|planning to|planned to|intends? to|aims? to|hopes? to|going to|proposed|"
+    r"suggests?|könnte|vielleicht|wahrscheinlich|plant|pourrait|peut-être|probablement|"
+    r"prévoit|podría|quizás|quizá|probablemente|planea)\b|かもしれ|予定|可能|计划",
     re.IGNORECASE,
 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -227,10 +228,16 @@ def _balanced_accuracy(model: OfflineModel, rows: list[dict[str, Any]]) -> float
 
 @pytest.mark.parametrize(("source", "n_rows"), [("lfqa_verification", 300), ("wice", 300)])
 def test_fit_improves_agreement(source: str, n_rows: int) -> None:
-    rows = _gold_rows(source, n_rows)
-    train, test = rows[: n_rows // 2], rows[n_rows // 2 :]
-    fitted = OfflineModel(fit_offline(train, seed=0))
-    assert _balanced_accuracy(fitted, test) > _balanced_accuracy(OfflineModel(), test) + 0.04
+    """Fitted on half of a 300-row draw, better on the other half: by 4 points on average over
+    four seeded draws (one 150-row fit swings by several points either way)."""
+    everything = _gold_rows(source, 10**9)
+    gains = []
+    for seed in range(4):
+        rows = random.Random(seed).sample(everything, n_rows)
+        train, test = rows[: n_rows // 2], rows[n_rows // 2 :]
+        fitted = OfflineModel(fit_offline(train, seed=0))
+        gains.append(_balanced_accuracy(fitted, test) - _balanced_accuracy(OfflineModel(), test))
+    assert np.mean(gains) > 0.04, gains
 
 
 def test_fit_round_trip_and_determinism() -> None:
