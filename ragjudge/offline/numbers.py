@@ -328,6 +328,23 @@ def _compatible(a: str, b: str) -> bool:
     return (a == "number" and b.startswith("money:")) or (b == "number" and a.startswith("money:"))
 
 
+_UNIT_ALIASES = {
+    alias: unit
+    for unit, aliases in {
+        "km": "kilometre kilometres kilometer kilometers kms",
+        "kg": "kilogram kilograms kilo kilos kgs",
+        "cm": "centimetre centimetres centimeter centimeters",
+        "mm": "millimetre millimetres millimeter millimeters",
+        "metre": "metres meter meters",
+        "mile": "miles mi",
+        "ft": "foot feet",
+        "hour": "hours hr hrs h",
+        "minute": "minutes min mins",
+    }.items()
+    for alias in aliases.split()
+}
+
+
 def same_slot(a: Quantity, b: Quantity) -> bool:
     """Whether two quantities measure the same thing, so different values contradict.
 
@@ -347,7 +364,7 @@ def same_slot(a: Quantity, b: Quantity) -> bool:
 
 
 def _unit_key(unit: str) -> str:
-    u = unit.lower()
+    u = _UNIT_ALIASES.get(unit.lower(), unit.lower())
     for suffix in ("ies", "es", "s"):
         if u.endswith(suffix) and len(u) > len(suffix) + 2:
             return u[: -len(suffix)] + ("y" if suffix == "ies" else "")

@@ -336,7 +336,10 @@ principal chief|employee staff worker personnel|employ hire|currently presently 
 |city town|nation country|kid child children|fast quick rapid|build construct built
 |gründen gegründet|fondé fondée fonder créé créée créer
 |fundada fundado fundar creada creado crear|設立 創立 成立 设立 创立
-|mitarbeiter beschäftigte|employés salariés|empleados trabajadores"""
+|mitarbeiter beschäftigte|employés salariés|empleados trabajadores|empresa compañía
+|fundó fundaron|kilometre km kilometer kilometres kilometers|kilogram kg kilograms
+|metre meter metres meters|centimetre cm centimeter centimetres centimeters|mile miles
+|foot feet ft|hour hours hr hrs|minute minutes min mins"""
 _CANON: dict[str, str] = {}
 
 
