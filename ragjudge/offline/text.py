@@ -302,7 +302,7 @@ def stem(word: str) -> str:
     if w.endswith("'s"):
         w = w[:-2]
     if len(w) <= 3 or w[0].isdigit():
-        return w
+        return _CANON.get(w, w)
     for suffix, repl, min_len in (
         ("ies", "y", 5),
         ("ied", "y", 5),
@@ -339,7 +339,7 @@ principal chief|employee staff worker personnel|employ hire|currently presently 
 |mitarbeiter beschäftigte|employés salariés|empleados trabajadores|empresa compañía
 |fundó fundaron|kilometre km kilometer kilometres kilometers|kilogram kg kilograms
 |metre meter metres meters|centimetre cm centimeter centimetres centimeters|mile miles
-|foot feet ft|hour hours hr hrs|minute minutes min mins"""
+|foot feet ft|hour hours hr hrs|minute minutes mins"""
 _CANON: dict[str, str] = {}
 
 
