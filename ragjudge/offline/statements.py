@@ -5,10 +5,14 @@ further into one claim per piece:
 
 - coordinated clauses ("X was founded in 1995 and has 500 employees", "..., he also made ...",
   "..., and might expand to 1000 by next year"), the second clause taking the first's subject;
-- comma splices with a pronoun subject, relative clauses (", which ...", ", who ...") and
-  appositions ("Einstein, a German-born physicist, developed ...");
+- comma splices with a pronoun subject, relative clauses (", which ...", ", who ...", also
+  embedded: "The firm, which was founded in 1990, sells shoes") and appositions ("Einstein, a
+  German-born physicist, developed ...");
+- lists ("sells shoes, bags and hats": one claim per item);
+- coordination in English, German, French, Spanish, Italian, Portuguese, Dutch and Russian;
 - "grew from X in 2020 to Y now" (what was, and what is);
-- clauses of languages written without spaces, at "、" and "，".
+- clauses of languages written without spaces, at "、" and "，", and Korean clauses at their
+  connective endings ("-었고", "-이며").
 
 Pronoun subjects ("He", "It", "They", "His", "the company") are replaced by the subject they
 refer to: the previous statement's subject, or the name the question asks about. Hedged and
@@ -22,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ragjudge.offline.text import is_cjk, is_filler, segment_statements
+from ragjudge.offline.text import is_cjk, is_filler, is_hangul, segment_statements
 
 __all__ = ["HEDGE_RE", "Statement", "atomic_statements", "is_hedged"]
 
@@ -66,13 +70,17 @@ _PRONOUNS = {
     "he": "", "she": "", "it": "", "they": "", "this": "", "his": "'s", "her": "'s",
     "its": "'s", "their": "'s", "er": "", "sie": "", "es": "", "il": "", "elle": "",
     "ils": "", "elles": "", "él": "", "ella": "", "ellos": "",
+    "он": "", "она": "", "оно": "", "они": "", "lui": "", "lei": "", "ele": "", "ela": "",
+    "hij": "", "zij": "", "het": "",
 }  # fmt: skip
 _AUX = frozenset(
     """is are was were has have had will would can could may might must shall should does did
     do also then later still became becomes become remains remained plans planned intends
     aims hopes employs employed ist sind war waren hat haben hatte wird wurde kann könnte est
     sont était a ont avait sera peut pourrait es son era fue tiene tienen tenía puede podría
-    será compte emploie possède cuenta emplea posee beschäftigt zählt besitzt""".split()
+    será compte emploie possède cuenta emplea posee beschäftigt zählt besitzt
+    был была было были является являются имеет имеют есть стал стала è ha hanno era erano fu
+    sono é tem têm foi foram heeft hebben werd werden""".split()
 )
 _IRREGULAR_PAST = frozenset(
     """won made wrote became went took gave found led began left built held ran sold bought
@@ -81,8 +89,8 @@ _IRREGULAR_PAST = frozenset(
     spoke stole swam threw woke""".split()
 )
 _COORD_RE = re.compile(
-    r"(?:,\s*|\s+)(?:and|but|und|aber|et|mais|y|pero|e)\s+(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|"
-    r"it|they|we|er|sie|il|elle|ils|él|ella)\s+\w)",
+    r"(?:,\s*|\s+)(?:and|but|und|aber|et|mais|y|pero|e|ma|mas|en|maar|и|но|а)\s+"
+    r"(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|it|they|we|er|sie|il|elle|ils|él|ella|он|она|они)\s+\w)",
     re.IGNORECASE,
 )
 _DETERMINER_NEXT_RE = re.compile(r"[a-z]\w*s\s+(?:the|a|an|his|her|its|their|\d)\b")
@@ -102,7 +110,15 @@ _PARTICIPLE_RE = re.compile(
     r"described|called|named|seen|credited|praised|remembered|celebrated)\b)",
     re.IGNORECASE,
 )
+_EMBEDDED_RELATIVE_RE = re.compile(
+    r"^(?P<head>[^,]{2,60}?),\s+(?:which|who)\s+(?P<rel>[^,]{3,120}),\s+(?P<rest>[a-z].*)$"
+)
+_LIST_AND_RE = re.compile(r",?\s+(?:and|und|et|y|e|и)\s+(?=\S)(?!.*\s(?:and|und|et|y|e|и)\s)")
+_MAX_ITEM_WORDS = 4
 _CJK_CLAUSE_RE = re.compile(r"[、，,]")
+# Korean joins clauses with a connective ending: "-고" after a past or future marker ("설립되었고"),
+# "-며" after a copula or "하" ("이며", "하며").
+_KOREAN_CLAUSE_RE = re.compile(r"(?<=[었았였했됐겠]고)\s+|(?<=[이하]며)\s+")
 _MIN_WORDS = 3
 _MIN_CJK_CHARS = 5
 _WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
@@ -180,6 +196,10 @@ def _split_participle(text: str) -> list[str]:
 
 
 def _split_relative(text: str) -> list[str]:
+    embedded = _EMBEDDED_RELATIVE_RE.match(text)
+    if embedded and len(_words(embedded.group("head"))) <= 6:
+        head = embedded.group("head").strip()
+        return [f"{head} {embedded.group('rest')}", f"{head} {embedded.group('rel').strip()}"]
     match = _RELATIVE_RE.search(text)
     if not match:
         return [text]
@@ -189,6 +209,34 @@ def _split_relative(text: str) -> list[str]:
     names = re.findall(r"(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*", left)
     head = names[-1] if names and left.rstrip().endswith(names[-1]) else " ".join(_words(left)[-2:])
     return [left, f"{head} {right}"]
+
+
+def _split_list(text: str) -> list[str]:
+    """ "X sells shoes, bags and hats" -> one claim per item: "X sells shoes", "X sells bags", ...
+
+    The items after the first are the short pieces between the commas and after the last
+    "and"; the first item is as many words before the first comma as the shortest of them
+    (more while they are capitalized: "New York"). Items with a verb are clauses, not items.
+    """
+    body = text.rstrip(" .!?")
+    match = _LIST_AND_RE.search(body)
+    if not match or "," not in body[: match.start()]:
+        return [text]
+    first, *middle = [p.strip() for p in body[: match.start()].split(",")]
+    items = [*middle, body[match.end() :].strip()]
+    sizes = [len(_words(item)) for item in items]
+    if not items or min(sizes) < 1 or max(sizes) > _MAX_ITEM_WORDS:
+        return [text]
+    if any(_is_verbish(w) or w.lower() in _PRONOUNS for item in items for w in _words(item)):
+        return [text]
+    words = first.split()
+    n = min(sizes)
+    while n < len(words) and words[-n][:1].isupper() and words[-n - 1][:1].isupper():
+        n += 1
+    prefix = " ".join(words[:-n])
+    if len(_words(prefix)) < 2:
+        return [text]
+    return [f"{prefix} {item}" for item in (" ".join(words[-n:]), *items)]
 
 
 def _split_apposition(text: str) -> list[str]:
@@ -275,12 +323,17 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
     antecedent = _antecedent(question)
     for start, end in segment_statements(answer):
         text = answer[start:end]
-        pieces = _split_cjk(text) if any(is_cjk(c) for c in text) else [text]
+        if any(is_cjk(c) for c in text):
+            pieces = _split_cjk(text)
+        elif any(is_hangul(c) for c in text):
+            pieces = [p for p in _KOREAN_CLAUSE_RE.split(text) if p.strip()]
+        else:
+            pieces = [text]
         claims: list[str] = []
         for piece in pieces:
             for part in _split_apposition(piece):
                 for clause in _split_coordination(part):
-                    for sub in _split_relative(clause):
+                    for sub in (s for r in _split_relative(clause) for s in _split_list(r)):
                         for atom in _split_participle(sub):
                             claims.extend(_split_from_to(atom))
         for claim in claims:

@@ -133,6 +133,25 @@ def _bigrams(piece: str, offset: int) -> list[tuple[str, int]]:
     return [(piece, offset)] if piece else []
 
 
+def is_hangul(char: str) -> bool:
+    """Whether a character is a Korean syllable.
+
+    Args:
+        char: One character.
+
+    Returns:
+        True for Hangul syllables (U+AC00 to U+D7A3).
+    """
+    return "\uac00" <= char <= "\ud7a3"
+
+
+# Korean case and topic particles, longest first: "회사는" and "회사가" both match "회사".
+_HANGUL_PARTICLES = (
+    *"에서 으로 에게 까지 부터 처럼".split(),
+    *"은 는 이 가 을 를 의 에 로 와 과 도 만".split(),
+)
+
+
 def _surfaces(text: str) -> list[tuple[str, int]]:
     """Word surfaces with offsets; runs of CJK script become script-aware pieces.
 
@@ -197,7 +216,11 @@ STOPWORDS = STOPWORDS | frozenset(
     aussi très plus où dont leur leurs ses sa par pour
     el los las unos unas del y o pero es eran fue fueron ser sido ha había
     tiene tienen tenía él ella ellos ellas nosotros que en con para por sobre también
-    muy más donde cuyo su sus lo se""".split()
+    muy más donde cuyo su sus lo se
+    в во на и с со к по о об от до из за для у но а что как это то же ли бы не
+    il lo gli della delle dei degli nel nella per una uno di da ed ma che
+    os um uma umas uns do da dos das na nos nas em com para pelo pela ao
+    de het een en op te voor aan bij uit maar ook""".split()
 )
 _CJK_NEGATIONS = ("不", "没", "沒", "未", "无", "無", "非", "ない", "ません", "なかった", "なく")
 
@@ -299,6 +322,11 @@ def stem(word: str) -> str:
         The stem used for matching, e.g. "increases" -> "increas", "studies" -> "study".
     """
     w = word.replace("’", "'")
+    if w and is_hangul(w[-1]):
+        for particle in _HANGUL_PARTICLES:
+            if w.endswith(particle) and len(w) > len(particle) + 1:
+                return w[: -len(particle)]
+        return w
     if w.endswith("'s"):
         w = w[:-2]
     if len(w) <= 3 or w[0].isdigit():

@@ -132,6 +132,21 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
             "Revenue rose from $2 million in 2019 to $5 million in 2022.",
             ["Revenue had $2 million in 2019", "Revenue has $5 million in 2022"],
         ),
+        (
+            "",
+            "The company sells shoes, bags, and hats.",
+            ["The company sells shoes", "The company sells bags", "The company sells hats"],
+        ),
+        (
+            "",
+            "She visited New York, Paris and Rome.",
+            ["She visited New York", "She visited Paris", "She visited Rome"],
+        ),
+        (
+            "",
+            "The firm, which was founded in 1990, sells shoes.",
+            ["The firm sells shoes.", "The firm was founded in 1990"],
+        ),
     ],
 )
 def test_atomic_statements(question: str, answer: str, expected: list[str]) -> None:
@@ -146,6 +161,11 @@ def test_atomic_statements(question: str, answer: str, expected: list[str]) -> N
         ("El museo abrió en 1980 y tiene 2000 obras.", 2),
         ("该大学创建于1911年，现有学生三万人。", 2),
         ("東京タワーは1958年に完成し、高さは333メートルです。", 2),
+        ("Компания была основана в 1990 году и имеет 300 сотрудников.", 2),
+        ("Il museo è stato fondato nel 1980 e ha 2000 opere.", 2),
+        ("A empresa foi fundada em 1990 e tem 300 funcionários.", 2),
+        ("Het bedrijf werd in 1990 opgericht en heeft 300 werknemers.", 2),
+        ("회사는 1990년에 설립되었고 직원은 300명입니다.", 2),
     ],
 )
 def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> None:
@@ -290,6 +310,9 @@ CASES: list[tuple[str, str, str, str]] = [
     ("contradiction", "The bill passed the Senate.", "The bill failed in the Senate.", "no"),
     ("ja", "東京タワーは1958年に完成しました。", "東京タワーは1958年に完成", "yes"),
     ("ja", "東京タワーは1958年に完成しました。", "東京タワーは1968年に完成", "no"),
+    ("ko", "그 회사는 1990년에 설립되었다.", "그 회사가 1990년에 설립되었다.", "yes"),
+    ("ko", "그 회사는 1990년에 설립되었다.", "그 회사는 1995년에 설립되었다.", "no"),
+    ("ru", "Компания была основана в 1995 году.", "Компания была основана в 2005 году.", "no"),
 ]
 
 
