@@ -284,15 +284,40 @@ def _antecedent(question: str) -> str:
     return max(names, key=len) if names else ""
 
 
+_REFERENCE_HEADS = """company firm business corporation organization organisation group band
+team club city town country village region state film movie book novel album song series show
+university school college museum hospital church river lake mountain island bridge building
+tower stadium player singer actor actress author writer artist president leader party brand
+product app drug vaccine device ship game""".split()
+_REFERENCE_RE = re.compile(
+    rf"(?i:the|this|that)\s+(?P<head>{'|'.join(_REFERENCE_HEADS)})\b(?P<pos>['’]s)?"
+)
+_DETERMINERS = frozenset("the this that these those a an".split())
+_RIVAL_RE = re.compile(r"\b(?:the|a|an|its|his|her|their)\s|\s[A-Z]")
+_NAME_RE = re.compile(r"(?:[A-Z][\w'’.&-]*\s+)*[A-Z][\w'’.&-]*")
+
 _QUESTION_WORDS = frozenset(
     "who what when where why how which whom whose is are was were do does did can could tell "
     "describe explain name list give".split()
 )
 
 
-def _resolve(text: str, antecedent: str) -> str:
-    """Replace a leading pronoun subject or possessive with the antecedent."""
+def _resolve(text: str, antecedent: str, *, named: bool = True) -> str:
+    """Replace a leading pronoun subject or possessive with the antecedent.
+
+    A short reference ("The company", "This film's") is replaced only by a name (capitalized
+    words), and only when the statement before named nothing else it could mean (`named`):
+    "Acme was founded in 1990. The company employs 200 people" -> "Acme employs 200 people".
+    """
     if not antecedent:
+        return text
+    reference = _REFERENCE_RE.match(text)
+    if reference:
+        name = antecedent.removeprefix("The ").removeprefix("the ")
+        head = reference.group("head").lower()
+        is_name = bool(_NAME_RE.fullmatch(name)) and name.lower() not in _DETERMINERS
+        if named and is_name and head not in name.lower():
+            return antecedent + (reference.group("pos") or "") + text[reference.end() :]
         return text
     match = re.match(r"(\w+)\b", text)
     if not match:
@@ -321,6 +346,7 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
     """
     out: list[Statement] = []
     antecedent = _antecedent(question)
+    rivals = False
     for start, end in segment_statements(answer):
         text = answer[start:end]
         if any(is_cjk(c) for c in text):
@@ -340,11 +366,13 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
             claim = claim.strip().strip(",;")
             if not claim or is_filler(claim):
                 continue
-            resolved = _resolve(claim, antecedent)
+            resolved = _resolve(claim, antecedent, named=not rivals)
             subject = _subject(resolved)
             if subject and not re.match(r"(?i)(?:there|here)\b", subject):
                 antecedent = subject
             elif not antecedent:
                 antecedent = _antecedent(resolved)
+            # "Apple released the iPhone. The device ...": another thing the reference could mean
+            rivals = bool(_RIVAL_RE.search(resolved[len(subject) :] if subject else resolved))
             out.append(Statement(resolved, start, end))
     return out

@@ -144,6 +144,16 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
         ),
         (
             "",
+            "Acme was founded in 1990. The company employs 200 people.",
+            ["Acme was founded in 1990.", "Acme employs 200 people."],
+        ),
+        (
+            "",
+            "Apple released the iPhone in 2007. The device sold well.",
+            ["Apple released the iPhone in 2007.", "The device sold well."],
+        ),
+        (
+            "",
             "The firm, which was founded in 1990, sells shoes.",
             ["The firm sells shoes.", "The firm was founded in 1990"],
         ),
