@@ -203,7 +203,7 @@ def _flag_sentences(
 
 
 def _only_speculated(index: ContextIndex, best: int, stems: list[str]) -> bool:
-    """Whether the sentence of the best passage that says most of the statement is speculative."""
+    """Whether the sentence of the best passage that says most of the statement only plans it."""
     if best < 0 or not stems:
         return False
     window = range(best, min(best + _WINDOW, len(index.sentence_content)))
@@ -227,7 +227,7 @@ class StatementEvidence:
         antonym_note: A note on an antonym conflict, or "".
         conflict_note: A note on a different number, name or word in the same slot, or "".
         hedged: Whether the statement hedges or speaks of the future where the passage does not,
-            or states as done what the passage only says may be or is planned (`speculated`).
+            or states as done what the passage only says is planned or expected (`speculated`).
         speculated: The second case.
     """
 

@@ -224,8 +224,8 @@ class OfflineModel:
             verdict = "no"  # the context says otherwise, however much else matches
         elif abs(confidence - p.support_threshold) < p.unsure_margin:
             verdict = "unsure"
-        elif p.schema_version >= 2 and evidence.hedged:
-            verdict = "unsure"  # a may / plans-to claim, or one the context only speculates
+        elif p.schema_version >= 2 and evidence.speculated:
+            verdict = "unsure"  # stated as done where the context only says it is planned
         elif confidence >= p.support_threshold:
             verdict = "yes"
         else:
@@ -308,7 +308,7 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
         n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n
     ]
     if evidence.speculated:
-        notes.append("the context only says it may be or is planned")
+        notes.append("the context only says it is planned or expected")
     elif evidence.hedged:
         notes.append("a hedged or future claim the context does not make")
     if verdict == "unsure" and not evidence.contradicted:

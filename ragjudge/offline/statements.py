@@ -56,13 +56,13 @@ HEDGE_RE = re.compile(
     re.IGNORECASE,
 )
 
-#: What makes a context sentence speculative: it says a thing may, is planned or is likely to
-#: happen, not that it did ("will" and "would" are left out: contexts use them for plain facts).
+#: What makes a context sentence speculative: it says a thing is planned, proposed or expected,
+#: not that it happened. Epistemic "may", "could", "likely" are left out: explanatory contexts
+#: use them for what their readers take as facts (measured on lfqa: forcing those statements
+#: unsure cost 3 points of balanced accuracy), and so are "will" and "would".
 SPECULATIVE_RE = re.compile(
-    r"\b(?:(?-i:might|may|could)|possibly|perhaps|maybe|probably|likely|unlikely|expected to|"
-    r"plans? to|planning to|planned to|intends? to|aims? to|hopes? to|going to|proposed|"
-    r"suggests?|könnte|vielleicht|wahrscheinlich|plant|pourrait|peut-être|probablement|"
-    r"prévoit|podría|quizás|quizá|probablemente|planea)\b|かもしれ|予定|可能|计划",
+    r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
+    r"going to|proposed|proposes|prévoit|planea|plant|beabsichtigt)\b|予定|计划|計画",
     re.IGNORECASE,
 )
 

@@ -298,7 +298,12 @@ CASES: list[tuple[str, str, str, str]] = [
         "The company opened a store in Rome.",
         "unsure",
     ),
-    ("hedge", "The study suggests coffee may reduce risk.", "Coffee reduces risk.", "unsure"),
+    (
+        "hedge",
+        "The company is expected to launch the app in May.",
+        "The company launched the app in May.",
+        "unsure",
+    ),
     ("hedge", "The bridge opened on 3 May 2001.", "The bridge opened in May 2001.", "yes"),
     ("de", "Die Firma wurde 1990 gegründet.", "Die Firma wurde 1990 gegründet.", "yes"),
     ("de", "Die Firma hat 300 Mitarbeiter.", "Die Firma hat 900 Mitarbeiter.", "no"),
