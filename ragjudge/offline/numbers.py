@@ -71,10 +71,8 @@ _QUANTITY_RE = re.compile(
 _HAS_DIGIT_RE = re.compile(r"\d")
 _LOWER_WORD_RE = re.compile(r"[^\W\d_]+")
 _NUMBER_WORDS = frozenset(_UNITS_WORDS)
-# Words after a number that are not what it counts (English, German, French, Spanish).
-_UNIT_STOP = STOPWORDS | frozenset(
-    "in of and or the a an to by at on for from as with is was were are be been now per".split()
-)
+# Words after a number that are not what it counts: the function words of every language.
+_UNIT_STOP = STOPWORDS
 _TOLERANCE = 0.1
 
 

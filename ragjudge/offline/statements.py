@@ -334,6 +334,17 @@ def _resolve(text: str, antecedent: str, *, named: bool = True) -> str:
     return antecedent + suffix + text[match.end() :]
 
 
+#: Applied in this order, each to every piece the one before it gave.
+_SPLITTERS = (
+    _split_apposition,
+    _split_coordination,
+    _split_relative,
+    _split_list,
+    _split_participle,
+    _split_from_to,
+)
+
+
 def atomic_statements(*, question: str, answer: str) -> list[Statement]:
     """Split an answer into atomic statements with resolved subjects.
 
@@ -355,13 +366,9 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
             pieces = [p for p in _KOREAN_CLAUSE_RE.split(text) if p.strip()]
         else:
             pieces = [text]
-        claims: list[str] = []
-        for piece in pieces:
-            for part in _split_apposition(piece):
-                for clause in _split_coordination(part):
-                    for sub in (s for r in _split_relative(clause) for s in _split_list(r)):
-                        for atom in _split_participle(sub):
-                            claims.extend(_split_from_to(atom))
+        claims = pieces
+        for split in _SPLITTERS:
+            claims = [claim for piece in claims for claim in split(piece)]
         for claim in claims:
             claim = claim.strip().strip(",;")
             if not claim or is_filler(claim):
