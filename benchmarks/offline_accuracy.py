@@ -127,6 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sources", nargs="*", default=None)
     parser.add_argument("--regularization", type=float, default=None)
     parser.add_argument("--save-params", type=Path, default=None)
+    parser.add_argument(
+        "--paraphrase",
+        action="store_true",
+        help="fit with the MiniLM paraphrase features (extra ragjudge[paraphrase])",
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="at most this many rows per source (seeded)"
+    )
     args = parser.parse_args(argv)
     summaries = [run(args, seed) for seed in args.seeds]
     if len(summaries) > 1:
@@ -159,11 +167,14 @@ def run(args: argparse.Namespace, seed: int) -> tuple[float, float, float, float
         source = path.parent.name
         if args.sources and source not in args.sources:
             continue
-        train, test = grouped_split(load_rows(path), seed=seed)
+        rows = load_rows(path)
+        if args.limit and len(rows) > args.limit:
+            rows = random.Random(0).sample(rows, args.limit)
+        train, test = grouped_split(rows, seed=seed)
         y = np.array([r["faithful"] for r in test])
         t0 = time.perf_counter()
         extra = {} if args.regularization is None else {"regularization": args.regularization}
-        params = fit_offline(train, seed=seed, **extra)
+        params = fit_offline(train, seed=seed, paraphrase=args.paraphrase, **extra)
         fit_s = time.perf_counter() - t0
         fitted = OfflineModel(params)
         fitted_all[source] = params.model_dump(mode="json")

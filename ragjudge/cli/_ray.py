@@ -16,7 +16,7 @@ from ragjudge.cli._common import emit
 from ragjudge.data._gold import parse_mapping
 from ragjudge.evaluation._evaluate import EvaluationReport
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import LOCAL
+from ragjudge.lm._resolve import is_offline_name
 from ragjudge.lm._retry import lm_options
 from ragjudge.programs._base import Judge
 
@@ -80,7 +80,7 @@ def run_ray(
     if args.block_rows < 1:
         raise ConfigurationError("--block-rows must be at least 1")
     judge = build_judge(args)
-    offline = judge.lm in (None, LOCAL)
+    offline = is_offline_name(judge.lm)
     if offline and args.api_base:
         raise ConfigurationError("--api-base needs --lm naming a model, e.g. openai/my-model")
     concurrency = args.concurrency or (1 if offline else 8)

@@ -14,7 +14,7 @@ from typing import Any
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._cache import configure_cache
 from ragjudge.lm._openai_engine import OpenAICompatibleEngine
-from ragjudge.lm._resolve import CONNECTION_KEYS, LOCAL, resolve_lm
+from ragjudge.lm._resolve import CONNECTION_KEYS, is_offline_name, resolve_lm
 from ragjudge.lm._retry import install_jitter, lm_options
 from ragjudge.programs._base import GENERATION_PARAMS, Judge
 
@@ -74,7 +74,7 @@ def judge_with_lm_options(judge: Judge, args: argparse.Namespace) -> Judge:
     )
     api_base = getattr(args, "api_base", None)
     name = judge.lm
-    if name is None or name == LOCAL:
+    if name is None or is_offline_name(name):
         if api_base:
             raise ConfigurationError("--api-base needs --lm naming a model, e.g. openai/my-model")
         return judge

@@ -21,6 +21,7 @@ from ragjudge.cli.report import add_report_option, check_report_path, write_comp
 from ragjudge.data._gold import parse_mapping
 from ragjudge.evaluation._evaluate import UNSCORED_SCORE
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._resolve import is_offline_name
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness, Judge
 from ragjudge.programs._serialization import load
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             start = start.clone(lm=args.lm)
     else:
         start = _start_judge(args)
-    offline = start.lm in (None, "local")
+    offline = is_offline_name(start.lm)
     start = judge_with_lm_options(start, args)
     concurrency = args.concurrency or (1 if offline else 8)
     # A ragas/deepeval/OpenTelemetry export (--preset, or detected) is read into rows first.

@@ -26,6 +26,7 @@ from ragjudge.data._gold import GoldRecord
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.evaluation._gate import GateCheck, check_bounds
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._resolve import is_offline_name
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge
 from ragjudge.programs._serialization import load
 from ragjudge.programs.deterministic import DeterministicJudge
@@ -203,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         judge = judge_with_lm_options(build_judge(args, metric), args)
         judge = _with_repeats(judge, args, lms)
         metric_rows, labels = rows_for(judge.metric, rows) if not args.judge else (rows, "")
-        offline = judge.lm in (None, "local") and not lms
+        offline = is_offline_name(judge.lm) and not lms
         concurrency = args.concurrency or (1 if offline else 8)
         if concurrency < 1:
             raise ConfigurationError("--concurrency must be at least 1")

@@ -19,6 +19,7 @@ from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.data._gold import GoldRecord, load_gold, parse_mapping
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._resolve import is_offline_name
 from ragjudge.programs import Faithfulness, Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import load
@@ -125,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     rows = load_rows(args, require_labels=True)
     configure_run(args)
     judge = _judge(args)
-    offline = judge.lm in (None, "local")
+    offline = is_offline_name(judge.lm)
     concurrency = args.concurrency or (1 if offline else 8)
     if concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")

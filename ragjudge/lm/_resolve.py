@@ -19,9 +19,21 @@ from ragjudge.lm._openai_engine import (
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import OfflineParams
 
-__all__ = ["CONNECTION_KEYS", "GGUF", "LOCAL", "describe_lm", "gguf_lm", "offline_lm", "resolve_lm"]
+__all__ = [
+    "CONNECTION_KEYS",
+    "GGUF",
+    "LOCAL",
+    "LOCAL_MINILM",
+    "describe_lm",
+    "gguf_lm",
+    "is_offline_name",
+    "offline_lm",
+    "resolve_lm",
+]
 
 LOCAL = "local"
+#: The offline judge with MiniLM paraphrase evidence (extra `ragjudge[paraphrase]`).
+LOCAL_MINILM = "local/minilm"
 #: The prefix of LM strings that name a local GGUF model (`gguf/smollm2`, `gguf/path/m.gguf`).
 GGUF = "gguf"
 #: `dspy.LM` keyword arguments that say where to connect, not what to ask.
@@ -51,6 +63,18 @@ def offline_lm(params: OfflineParams | None = None, *, cache: bool = False) -> d
     """
     params = params or OfflineEngine().model.params
     return _offline_lm_cached(params.model_dump_json(), cache)
+
+
+def is_offline_name(lm: object) -> bool:
+    """Whether an `lm` option names the offline judge (`None` counts: it is the default).
+
+    Args:
+        lm: A judge's `lm`: a string, a `dspy.LM` or None.
+
+    Returns:
+        True for None, `"local"` and `"local/minilm"`.
+    """
+    return lm is None or lm in (LOCAL, LOCAL_MINILM)
 
 
 def gguf_lm(name: str, *, cache: bool = True, **kwargs: Any) -> dspy.LM:
@@ -84,7 +108,8 @@ def resolve_lm(
     """Turn what the user named into a `dspy.LM`.
 
     Args:
-        lm: `"local"` for the offline judge, `"gguf/<name or path>"` for a local model run in
+        lm: `"local"` for the offline judge (`"local/minilm"`: with MiniLM paraphrase
+            evidence), `"gguf/<name or path>"` for a local model run in
             process, a model string such as `"openai/gpt-4o-mini"`,
             a ready `dspy.LM`, or None: the LM from `dspy.configure` if any, else the offline judge.
         offline_params: Fitted parameters for the offline judge.
@@ -104,8 +129,11 @@ def resolve_lm(
         if configured is not None:
             return configured
         lm = LOCAL
-    if lm == LOCAL:
-        return offline_lm(offline_params, cache=False)
+    if lm in (LOCAL, LOCAL_MINILM):
+        params = offline_params or OfflineParams()
+        if lm == LOCAL_MINILM and not params.paraphrase:
+            params = params.model_copy(update={"paraphrase": True})
+        return offline_lm(params, cache=False)
     if lm.split("/", 1)[0] == GGUF and "/" in lm:
         if api_base:
             raise ConfigurationError(f"--lm {lm} runs in process: drop --api-base")

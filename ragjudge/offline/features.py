@@ -16,8 +16,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from ragjudge.offline.numbers import Quantity, number_values, same_slot, supports
+from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
 from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE, is_hedged
 from ragjudge.offline.text import (
     ANTONYMS,
@@ -27,6 +29,9 @@ from ragjudge.offline.text import (
     split_sentences,
     tokenize,
 )
+
+if TYPE_CHECKING:
+    from ragjudge.offline.minilm import MiniLM
 
 __all__ = [
     "ANSWER_FEATURES",
@@ -57,6 +62,7 @@ STATEMENT_FEATURES: tuple[str, ...] = (
     "entity_conflict",
     "word_substitution",
     "hedged",
+    *PARAPHRASE_FEATURES,
 )
 
 ANSWER_FEATURES: tuple[str, ...] = (
@@ -79,6 +85,7 @@ ANSWER_FEATURES: tuple[str, ...] = (
     "any_word_substitution",
     "fraction_hedged",
     "fraction_contradicted",
+    "min_sentence_similarity",
 )
 
 _WINDOW = 2
@@ -90,6 +97,7 @@ class ContextIndex:
     """Precomputed structures of one context string.
 
     Attributes:
+        sentences: Text of each sentence.
         passages: Text of each passage (a window of consecutive sentences).
         passage_stems: All-token stems of each passage, in order (for ROUGE-L and antonyms).
         passage_negations: Negation count of each passage.
@@ -106,6 +114,7 @@ class ContextIndex:
         passage_quantities: The quantities of each passage.
     """
 
+    sentences: list[str] = field(default_factory=list)
     passages: list[str] = field(default_factory=list)
     passage_stems: list[list[str]] = field(default_factory=list)
     passage_negations: list[int] = field(default_factory=list)
@@ -135,7 +144,7 @@ def context_index(context: str) -> ContextIndex:
     spans = split_sentences(context)
     texts = [context[a:b] for a, b in spans]
     profiles = [sentence_profile(t) for t in texts]
-    index = ContextIndex()
+    index = ContextIndex(sentences=texts)
     if not profiles:
         return index
     hedged, quantities = _per_sentence(context, spans)
@@ -229,6 +238,8 @@ class StatementEvidence:
         hedged: Whether the statement hedges or speaks of the future where the passage does not,
             or states as done what the passage only says is planned or expected (`speculated`).
         speculated: The second case.
+        paraphrased: `(statement word, passage word)` pairs matched by meaning (paraphrase
+            evidence only).
     """
 
     features: list[float]
@@ -240,6 +251,7 @@ class StatementEvidence:
     conflict_note: str = ""
     hedged: bool = False
     speculated: bool = False
+    paraphrased: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def contradicted(self) -> bool:
@@ -372,12 +384,16 @@ def _fraction(flags: list[bool], weights: list[float]) -> float:
     return sum(w for w, ok in zip(weights, flags, strict=True) if ok) / total
 
 
-def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence:
+def statement_evidence(
+    index: ContextIndex, statement: str, *, encoder: MiniLM | None = None
+) -> StatementEvidence:
     """Compute the support features of one statement against an indexed context.
 
     Args:
         index: The context's index (see `context_index`).
         statement: The statement text.
+        encoder: A MiniLM encoder for the paraphrase features (`ragjudge.offline.paraphrase`);
+            None leaves them 0.
 
     Returns:
         The statement's `StatementEvidence`.
@@ -420,6 +436,19 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         hedged = not (best >= 0 and index.passage_hedged[best])
     else:  # "it opened" where the context says it plans to open
         hedged = speculated = _only_speculated(index, best, stems)
+    paraphrase = [0.0] * len(PARAPHRASE_FEATURES)
+    paraphrased: list[tuple[str, str]] = []
+    if encoder is not None and best >= 0:
+        found = paraphrase_evidence(
+            encoder=encoder,
+            statement=statement,
+            sentences=_candidate_sentences(index, stems, best),
+            passage=index.passages[best],
+            content=content,
+            found=in_best,
+            weights=weights,
+        )
+        paraphrase, paraphrased = found.features, found.matches
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,
@@ -439,18 +468,30 @@ def statement_evidence(index: ContextIndex, statement: str) -> StatementEvidence
         1.0 if entity_note else 0.0,
         1.0 if word_note else 0.0,
         1.0 if hedged else 0.0,
+        *paraphrase,
     ]
+    matched = {a for a, _ in paraphrased}
     return StatementEvidence(
         features=features,
         best_passage=best,
-        missing=_unique([t.text for t in novel]),
+        missing=_unique([t.text for t in novel if t.text not in matched]),
         novel_numbers=novel_numbers,
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
         conflict_note="; ".join(n for n in (number_note, entity_note, word_note) if n),
         hedged=hedged,
         speculated=speculated,
+        paraphrased=paraphrased,
     )
+
+
+def _candidate_sentences(index: ContextIndex, stems: list[str], best: int) -> list[str]:
+    """The sentences of the best passage and of the other passages sharing most words."""
+    ids: dict[int, None] = {}
+    for pid in [best, *_best_passages(index, stems)]:
+        for k in range(pid, min(pid + _WINDOW, len(index.sentences))):
+            ids.setdefault(k, None)
+    return [index.sentences[k] for k in ids]
 
 
 def _number_support(token: Token, quantities: tuple[Quantity, ...], ok: list[bool]) -> bool:
@@ -612,4 +653,5 @@ def answer_features(
         max(e.value("word_substitution") for e in ev),
         sum(e.value("hedged") for e in ev) / len(ev),
         sum(1.0 for e in ev if e.contradicted) / len(ev),
+        min(e.value("sentence_similarity") for e in ev),
     ]

@@ -13,7 +13,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,9 @@ from ragjudge.offline.features import (
 )
 from ragjudge.offline.statements import atomic_statements
 from ragjudge.stats._agreement import auroc
+
+if TYPE_CHECKING:
+    from ragjudge.offline.minilm import MiniLM
 
 __all__ = ["CrossFit", "OfflineModel", "OfflineParams", "cross_fit_offline", "fit_offline"]
 
@@ -91,6 +94,8 @@ class OfflineParams(pydantic.BaseModel):
         support_threshold: A statement is supported when its confidence is at least this.
         unsure_margin: Verdict "unsure" when `|confidence - support_threshold| < unsure_margin`.
         answer_threshold: An answer is faithful when its confidence is at least this.
+        paraphrase: Compute the paraphrase features with MiniLM embeddings
+            (`ragjudge.offline.paraphrase`, extra `ragjudge[paraphrase]`); off, they are 0.
     """
 
     model_config = pydantic.ConfigDict(extra="forbid")
@@ -109,6 +114,7 @@ class OfflineParams(pydantic.BaseModel):
     support_threshold: float = pydantic.Field(default=0.5, ge=0.0, le=1.0)
     unsure_margin: float = pydantic.Field(default=0.05, ge=0.0, le=0.5)
     answer_threshold: float = pydantic.Field(default=0.5, ge=0.0, le=1.0)
+    paraphrase: bool = False
 
     @pydantic.model_validator(mode="after")
     def _lengths_match(self) -> OfflineParams:
@@ -163,6 +169,7 @@ class OfflineModel:
         self.params: OfflineParams = params if params is not None else OfflineParams()
         self._w_statement = self.params.statement_vector()
         self._w_answer = self.params.answer_vector()
+        self._encoder = _encoder(self.params.paraphrase)
 
     def fingerprint(self) -> str:
         """A short stable hash of the parameters.
@@ -214,7 +221,7 @@ class OfflineModel:
     def _judge_one(
         self, index: ContextIndex, statement: str
     ) -> tuple[dict[str, Any], StatementEvidence]:
-        evidence = statement_evidence(index, statement)
+        evidence = statement_evidence(index, statement, encoder=self._encoder)
         if not index.passages:
             reason = "the context is empty, so nothing can be supported"
             return _verdict(statement, reason, "no", 0.0), evidence
@@ -307,6 +314,9 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     notes = [
         n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n
     ]
+    if evidence.paraphrased:
+        pairs = ", ".join(f"'{a}' as '{b}'" for a, b in evidence.paraphrased[:4])
+        notes.append(f"read by meaning: {pairs}")
     if evidence.speculated:
         notes.append("the context only says it is planned or expected")
     elif evidence.hedged:
@@ -318,6 +328,15 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     if verdict == "yes" and not evidence.missing:
         text = "supported: " + text
     return text
+
+
+def _encoder(paraphrase: bool) -> MiniLM | None:
+    """The MiniLM encoder when paraphrase evidence is on (ConfigurationError if not installed)."""
+    if not paraphrase:
+        return None
+    from ragjudge.offline.minilm import MiniLM
+
+    return MiniLM.load()
 
 
 def _answer_reasoning(verdicts: list[dict[str, Any]], verdict: str) -> str:
@@ -374,7 +393,8 @@ def _statement_labels(
     return [(-1, 0.0)] * len(spans)
 
 
-def _prepare(rows: Sequence[Any]) -> list[_RowData]:
+def _prepare(rows: Sequence[Any], *, paraphrase: bool = False) -> list[_RowData]:
+    encoder = _encoder(paraphrase)
     data: list[_RowData] = []
     for row in rows:
         label = _field(row, "faithful")
@@ -387,7 +407,7 @@ def _prepare(rows: Sequence[Any]) -> list[_RowData]:
             question=str(_field(row, "question", "") or ""), answer=answer
         )
         spans = [(st.start, st.end) for st in statements]
-        evidence = [statement_evidence(index, st.text) for st in statements]
+        evidence = [statement_evidence(index, st.text, encoder=encoder) for st in statements]
         data.append(
             _RowData(
                 label=int(label),
@@ -506,6 +526,7 @@ def fit_offline(
     init: OfflineParams | None = None,
     seed: int = 0,
     regularization: float = 0.01,
+    paraphrase: bool = False,
 ) -> OfflineParams:
     """Fit the statement-level and the answer-level logistic models on gold rows.
 
@@ -522,6 +543,8 @@ def fit_offline(
         seed: Seed for the (deterministic) subsampling of very large statement sets.
         regularization: L2 strength on standardized weights (see `cross_fit_offline`
             to choose it by cross-validation).
+        paraphrase: Fit with the paraphrase features (MiniLM, extra `ragjudge[paraphrase]`);
+            also on when `init` has them.
 
     Returns:
         The fitted parameters.
@@ -529,16 +552,30 @@ def fit_offline(
     Raises:
         ValueError: If there are no labeled rows or only one class.
     """
-    return _fit_prepared(_prepare(rows), init=init, seed=seed, regularization=regularization)
+    paraphrase = paraphrase or (init is not None and init.paraphrase)
+    return _fit_prepared(
+        _prepare(rows, paraphrase=paraphrase),
+        init=init,
+        seed=seed,
+        regularization=regularization,
+        paraphrase=paraphrase,
+    )
 
 
 def _fit_prepared(
-    data: list[_RowData], *, init: OfflineParams | None, seed: int, regularization: float
+    data: list[_RowData],
+    *,
+    init: OfflineParams | None,
+    seed: int,
+    regularization: float,
+    paraphrase: bool = False,
 ) -> OfflineParams:
     labels = np.array([r.label for r in data], dtype=np.float64)
     if len(data) == 0 or labels.min() == labels.max():
         raise ValueError("fit_offline needs labeled rows of both classes")
-    base = init if init is not None else OfflineParams()
+    base = (init if init is not None else OfflineParams()).model_copy(
+        update={"paraphrase": paraphrase}
+    )
     prior = None if init is None else base
     stage = _fit_statement_model(data, base, prior, seed=seed, regularization=regularization)
     xa = _answer_matrix(OfflineModel(stage), data)
@@ -589,6 +626,7 @@ def cross_fit_offline(
     candidates: Sequence[float] | None = None,
     folds: int = 5,
     seed: int = 0,
+    paraphrase: bool = False,
 ) -> CrossFit:
     """Grouped k-fold cross-fitting of `fit_offline`, choosing its L2 strength.
 
@@ -607,6 +645,7 @@ def cross_fit_offline(
             `INIT_REGULARIZATION_GRID` with `init`).
         folds: Number of folds (fewer when there are fewer groups).
         seed: Seed of the fold assignment and of the fits.
+        paraphrase: As for `fit_offline`.
 
     Returns:
         The `CrossFit`.
@@ -619,7 +658,8 @@ def cross_fit_offline(
         >>> params = fit_offline(rows, regularization=cv.regularization)  # doctest: +SKIP
     """
     grid = tuple(candidates or (INIT_REGULARIZATION_GRID if init else REGULARIZATION_GRID))
-    data = _prepare(rows)
+    paraphrase = paraphrase or (init is not None and init.paraphrase)
+    data = _prepare(rows, paraphrase=paraphrase)
     if len(data) != len(rows):
         raise ValueError("cross_fit_offline needs a label (faithful) on every row")
     labels = np.array([r.label for r in data], dtype=np.int64)
@@ -637,9 +677,11 @@ def cross_fit_offline(
             train = [d for d, g in zip(data, fold, strict=True) if g != f]
             test = np.flatnonzero(fold == f)
             if len({d.label for d in train}) < 2:  # a fold holding a whole class
-                params = init if init is not None else OfflineParams()
+                params = (init or OfflineParams()).model_copy(update={"paraphrase": paraphrase})
             else:
-                params = _fit_prepared(train, init=init, seed=seed, regularization=lam)
+                params = _fit_prepared(
+                    train, init=init, seed=seed, regularization=lam, paraphrase=paraphrase
+                )
             fitted[lam].append(params)
             model = OfflineModel(params)
             xa = _answer_matrix(model, [data[i] for i in test])

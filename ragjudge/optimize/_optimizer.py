@@ -31,7 +31,7 @@ from optuna.trial import TrialState
 from ragjudge.data._gold import GoldRecord, gold_fingerprint
 from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
 from ragjudge.exceptions import ConfigurationError, GoldDataError
-from ragjudge.lm._resolve import LOCAL
+from ragjudge.lm._resolve import LOCAL, LOCAL_MINILM, is_offline_name
 from ragjudge.offline.engine import OfflineEngine
 from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
 from ragjudge.optimize._ablation import AblationStep, ablation
@@ -327,18 +327,24 @@ class JudgeOptimizer(Teleprompter):
         if not (state.offline and state.student.fits_offline_model):
             return None, None
         start = state.init.offline_params_ if state.init is not None else None
+        paraphrase = _wants_paraphrase(state.student)
         cross = cross_fit_offline(
             state.train,
             groups=[group_key(r, self.group_by) for r in state.train],
             init=start,
             candidates=None if self.regularization is None else [self.regularization],
             seed=self.seed,
+            paraphrase=paraphrase,
         )
         logger.info(
             "regularization %s chosen by cross-validation: %s", cross.regularization, cross.scores
         )
         fitted = fit_offline(
-            state.train, init=start, seed=self.seed, regularization=cross.regularization
+            state.train,
+            init=start,
+            seed=self.seed,
+            regularization=cross.regularization,
+            paraphrase=paraphrase,
         )
         return fitted, cross
 
@@ -859,8 +865,20 @@ def _is_offline(judge: Judge) -> bool:
     if lm is None:
         return dspy.settings.lm is None
     if isinstance(lm, str):
-        return lm == LOCAL
+        return is_offline_name(lm)
     return isinstance(getattr(lm, "engine", None), OfflineEngine)
+
+
+def _wants_paraphrase(judge: Judge) -> bool:
+    """Whether the offline judge is to be fitted with the MiniLM paraphrase features."""
+    lm = judge.lm
+    if lm == LOCAL_MINILM:
+        return True
+    engine = getattr(lm, "engine", None)
+    if isinstance(engine, OfflineEngine):
+        return engine.model.params.paraphrase
+    params = getattr(judge, "offline_params_", None)
+    return params is not None and params.paraphrase
 
 
 def labeled_rows(rows: Sequence[GoldRecord], metric: str) -> list[GoldRecord]:
