@@ -431,6 +431,7 @@ def statement_evidence(
     antonym = _antonym_conflict(set(all_stems), best_set) if best >= 0 else ""
     number_note = _number_conflict(quantities, in_context_q, best_q)
     entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
+    entity_note = entity_note or _role_swap(index, best, tokens)
     speculated = False
     if is_hedged(statement):
         hedged = not (best >= 0 and index.passage_hedged[best])
@@ -567,6 +568,72 @@ def _substitutions(
                 word = word or note
             break
     return entity, word
+
+
+# Verbs whose two sides can trade places without changing the claim.
+_SYMMETRIC = frozenset(
+    "and or with meet met marri marry wed play draw drew tie tied partner versus vs against "
+    "collaborat share shar join face faced".split()
+)
+_ROLE_SPAN = 6  # the most tokens between the two names in the passage: one short clause
+_ROLE_WORDS = 3  # ... and content words between them in the statement
+
+
+def _role_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
+    """Two names on either side of the same verb, in the opposite order in the best passage
+    ("Jones defeated Smith" where it says "Smith defeated Jones"); a passive on one side only
+    ("Smith was defeated by Jones") keeps the meaning."""
+    if best < 0:
+        return ""
+    sentences: list[list[str]] | None = None  # tokenized only for a candidate pair
+    names = [
+        (i, t)
+        for i, t in enumerate(tokens)
+        if t.is_capital and t.is_content and not t.is_number and t.norm not in _WEEKDAYS_MONTHS
+    ]
+    for a in range(len(names)):
+        for b in range(a + 1, len(names)):
+            (i, first), (k, second) = names[a], names[b]
+            between = [t for t in tokens[i + 1 : k] if t.is_content]
+            if not 0 < len(between) <= _ROLE_WORDS or first.stem == second.stem:
+                continue
+            if any(t.is_capital or t.is_number or not t.norm.isalpha() for t in between):
+                continue  # another name or a number between: not one verb's two sides
+            verb = between[0].stem
+            if verb in _SYMMETRIC or any(t.stem in _SYMMETRIC for t in tokens[i + 1 : k]):
+                continue
+            mine_passive = any(t.norm == "by" for t in tokens[i + 1 : k])
+            if sentences is None:
+                window = range(best, min(best + _WINDOW, len(index.sentences)))
+                sentences = [[t.stem for t in tokenize(index.sentences[w])] for w in window]
+            for stems in sentences:
+                if _reversed_around(stems, second.stem, first.stem, verb, passive=mine_passive):
+                    return (
+                        f"'{first.text}' and '{second.text}' in swapped roles "
+                        f"(the passage: {second.text} ... {between[0].text} ... {first.text})"
+                    )
+    return ""
+
+
+def _reversed_around(
+    stems: list[str], first: str, second: str, verb: str, *, passive: bool
+) -> bool:
+    """Whether `first ... verb ... second` occurs within one clause of a sentence's stems, in
+    the same voice (a "by" between them or not, as `passive` says)."""
+    for p, stem_ in enumerate(stems):
+        if stem_ != first:
+            continue
+        for q in range(p + 2, min(len(stems), p + _ROLE_SPAN + 1)):
+            if stems[q] != second:
+                continue
+            span = stems[p + 1 : q]
+            if (
+                verb in span
+                and not any(s in _SYMMETRIC for s in span)
+                and (("by" in span) == passive)
+            ):
+                return True
+    return False
 
 
 def _negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tuple[float, float]:

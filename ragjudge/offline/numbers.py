@@ -69,6 +69,15 @@ _QUANTITY_RE = re.compile(
     re.IGNORECASE,
 )
 _HAS_DIGIT_RE = re.compile(r"\d")
+# "between 200 and 250" is the range 200-250 (read as "200 - 250", positions kept).
+_BETWEEN_RE = re.compile(
+    r"\b(between|zwischen|entre)(\s+[$€£¥]?\d[\d.,]*(?:\s*(?:hundred|thousand|million|billion|%))?)"
+    r"(\s+)(and|und|et|y)(\s+)(?=[$€£¥]?\d)",
+    re.IGNORECASE,
+)
+# One-letter scales ("$5m", "€2 b") mean millions and billions only beside a currency;
+# "320 m" is 320 metres.
+_LETTER_SCALES = frozenset({"k", "m", "b"})
 _LOWER_WORD_RE = re.compile(r"[^\W\d_]+")
 _NUMBER_WORDS = frozenset(_UNITS_WORDS)
 # Words after a number that are not what it counts: the function words of every language.
@@ -118,6 +127,12 @@ def _to_float(text: str) -> float | None:
         return None
 
 
+def _as_range(m: re.Match[str]) -> str:
+    """`_BETWEEN_RE`'s match as a dash range of the same length."""
+    keyword, first, gap, conj, space = m.groups()
+    return " " * len(keyword) + first + gap + "-" + " " * (len(conj) - 1) + space
+
+
 def _scale(word: str) -> float:
     w = word.strip().lower()
     return _SCALES.get(w, 1.0) if w else 1.0
@@ -164,7 +179,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     """
     out: list[Quantity] = []
     taken: list[tuple[int, int]] = []
-    matches = _QUANTITY_RE.finditer(text) if _HAS_DIGIT_RE.search(text) else ()
+    scan = _BETWEEN_RE.sub(_as_range, text)
+    matches = _QUANTITY_RE.finditer(scan) if _HAS_DIGIT_RE.search(text) else ()
     for m in matches:
         if m.start("a") > 0 and (
             text[m.start("a") - 1].isalpha() and text[m.start("a") - 1].isascii()
@@ -176,17 +192,26 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         b = _to_float(m.group("b")) if m.group("b") else None
         sa = _scale(m.group("sa") or "")
         sb = _scale(m.group("sb") or "") if b is not None else 1.0
+        cur = (m.group("cur") or m.group("cur2") or "").strip()
+        letter = (m.group("sa") or "").strip().lower()
+        if (
+            letter in _LETTER_SCALES
+            and not cur
+            and ((m.group("after") or "").strip().lower() not in _CURRENCY_WORDS)
+        ):
+            sa = 1.0  # "320 m": a unit, not a scale
+        else:
+            letter = ""
         if b is not None and sa == 1.0 and sb != 1.0:
             sa = sb  # "4-5 million"
         low = a * sa
         high = b * sb if b is not None else low
         if high < low:
             low, high = high, low
-        cur = (m.group("cur") or m.group("cur2") or "").strip()
-        after = (m.group("after") or "").strip().lower()
+        after = letter or (m.group("after") or "").strip().lower()
         if after and _is_cjk(after[0]):
             after = after[0]  # a counter word: 人, 年, 円
-        unit = "" if after in _UNIT_STOP else after
+        unit = "" if after in _UNIT_STOP and not letter else after
         if cur:
             kind = "money:" + _CURRENCY[cur]
         elif unit in _CURRENCY_WORDS:
@@ -202,7 +227,9 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         if unit.startswith("年") and kind == "year":
             unit = ""
         end = (
-            m.end("after")
+            m.end("sa")
+            if letter
+            else m.end("after")
             if unit
             else m.end("pct")
             if m.group("pct")
@@ -333,7 +360,7 @@ _UNIT_ALIASES = {
         "kg": "kilogram kilograms kilo kilos kgs",
         "cm": "centimetre centimetres centimeter centimeters",
         "mm": "millimetre millimetres millimeter millimeters",
-        "metre": "metres meter meters",
+        "metre": "metres meter meters m",
         "mile": "miles mi",
         "ft": "foot feet",
         "hour": "hours hr hrs h",

@@ -196,7 +196,7 @@ STOPWORDS: frozenset[str] = frozenset(
     said says say one also well get got gets make makes made use used using many much lot lots
     thing things way ways something someone anything everything overall generally typically
     usually mainly passage text article document summary summarize summarizes describes
-    mentions states according provided based
+    mentions states according provided based around approximately roughly circa
     percent dollar dollars euro euros usd eur""".split()
 )
 
@@ -354,10 +354,11 @@ def stem(word: str) -> str:
 # Paraphrases that factual answers use for what their sources say: each group matches as one
 # word (by its first member). Small on purpose: near-synonyms only, no topical relatedness.
 _SYNONYM_GROUPS = """establish found founded establishment foundation|author write wrote written
-writer|born birth|die died death|begin start began started commence|buy purchase bought
+writer|born birth birthplace|die died death|begin start began started commence|buy purchase bought
 acquire acquired acquisition|big large huge|small little tiny|show demonstrate reveal indicate
-|help assist aid|end finish conclude|increase rise grow rose grew risen raise|decrease decline
-drop fall fell fallen reduce|locate situate base|company firm corporation business enterprise
+|help assist aid|end finish conclude|increase rise grow rose grew risen raise climb climbed
+|decrease decline drop fall fell fallen reduce fewer|year annual annually yearly
+|locate situate base|company firm corporation business enterprise
 |car automobile vehicle|doctor physician|famous renowned celebrated well-known|main primary
 principal chief|employee staff worker personnel|employ hire|currently presently nowadays
 |move relocate|marry married wed|create invent invented devise|win won|lose lost|award prize

@@ -195,7 +195,11 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("five hundred workers", "500 workers", True),
         ("12% of voters", "12 percent of voters", True),
         ("12% of voters", "21% of voters", False),
-        ("between 3 and 5 days", "4 days", False),
+        ("between 3 and 5 days", "4 days", True),
+        ("between 3 and 5 days", "7 days", False),
+        ("zwischen 10 und 20 Prozent", "15%", True),
+        ("$5m", "5 million dollars", True),
+        ("324 metres", "about 320 m", True),
         ("4,2 Millionen Euro", "€4.2 million", True),
         ("約450〜550人", "500人", True),
         ("500名员工", "五百名员工", True),
@@ -328,6 +332,15 @@ CASES: list[tuple[str, str, str, str]] = [
     ("ko", "그 회사는 1990년에 설립되었다.", "그 회사가 1990년에 설립되었다.", "yes"),
     ("ko", "그 회사는 1990년에 설립되었다.", "그 회사는 1995년에 설립되었다.", "no"),
     ("ru", "Компания была основана в 1995 году.", "Компания была основана в 2005 году.", "no"),
+    ("numbers", "The hotel has between 200 and 250 rooms.", "The hotel has 230 rooms.", "yes"),
+    ("numbers", "The hotel has between 200 and 250 rooms.", "The hotel has 400 rooms.", "no"),
+    ("numbers", "The tower is 324 metres tall.", "The tower is about 320 m tall.", "yes"),
+    ("paraphrase", "Its revenue climbed to $3 billion.", "Its revenue increased to $3bn.", "yes"),
+    ("paraphrase", "The poet was born in Lisbon.", "Lisbon is the poet's birthplace.", "yes"),
+    ("role", "Smith defeated Jones in the final.", "Jones defeated Smith in the final.", "no"),
+    ("role", "Smith defeated Jones in the final.", "Jones was defeated by Smith.", "yes"),
+    ("role", "Smith met Jones in Paris.", "Jones met Smith in Paris.", "yes"),
+    ("role", "Apple acquired Beats in 2014.", "Beats acquired Apple in 2014.", "no"),
 ]
 
 
