@@ -90,10 +90,15 @@ _IRREGULAR_PAST = frozenset(
 )
 _COORD_RE = re.compile(
     r"(?:,\s*|\s+)(?:and|but|und|aber|et|mais|y|pero|e|ma|mas|en|maar|и|но|а)\s+"
-    r"(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|it|they|we|er|sie|il|elle|ils|él|ella|он|она|они)\s+\w)",
+    r"(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|it|they|we|er|sie|il|elle|ils|él|ella|он|она|они)\s+\w)"
+    r"|,\s+(?=[a-z]\w*(?:ed|s)\s+\w)",
     re.IGNORECASE,
 )
-_DETERMINER_NEXT_RE = re.compile(r"[a-z]\w*s\s+(?:the|a|an|his|her|its|their|\d)\b")
+_LATER_AND_RE = re.compile(r"\s(?:and|und|et|y|e|и)\s", re.IGNORECASE)
+_DETERMINER_NEXT_RE = re.compile(
+    r"[a-z]\w*s\s+(?:the|a|an|his|her|its|their|many|several|more|over|about|around|nearly|"
+    r"almost|\d+)\b"
+)
 _RELATIVE_RE = re.compile(r",\s+(?:which|who|whose|where|der|die|das|qui|que|quien|que)\s+", re.I)
 _APPOSITION_RE = re.compile(
     r"^(?P<subj>(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*),\s+(?P<np>(?:a|an|the)\s+[^,]{3,80}),"
@@ -151,6 +156,9 @@ def _subject(clause: str) -> str:
     for i, match in enumerate(words):
         if i > 0 and _is_verbish(match.group(0).strip(",;:")):
             return clause[: words[i - 1].end()].strip()
+    for i, match in enumerate(words[:4]):  # "The park covers 50 hectares": a verb in -s
+        if i > 0 and _DETERMINER_NEXT_RE.match(clause, match.start()):
+            return clause[: words[i - 1].end()].strip()
     return ""
 
 
@@ -170,6 +178,8 @@ def _split_coordination(text: str) -> list[str]:
                 continue
             if not (pronoun or _is_verbish(first) or _DETERMINER_NEXT_RE.match(right)):
                 continue
+            if match.group(0).strip() == "," and not pronoun and not _LATER_AND_RE.search(right):
+                continue  # "A, B and C" is a list of clauses; a lone comma joins much else
             parts.append(left)
             cursor = match.end()
         parts.append(piece[cursor:])

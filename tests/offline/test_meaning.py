@@ -157,6 +157,21 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
             "The firm, which was founded in 1990, sells shoes.",
             ["The firm sells shoes.", "The firm was founded in 1990"],
         ),
+        (
+            "",
+            "The reserve opened in 1987, spans 40 hectares and shelters many otters.",
+            [
+                "The reserve opened in 1987",
+                "The reserve spans 40 hectares",
+                "The reserve shelters many otters.",
+            ],
+        ),
+        (
+            "",
+            "The museum holds 300 paintings and draws about 2 million visitors.",
+            ["The museum holds 300 paintings", "The museum draws about 2 million visitors."],
+        ),
+        ("", "In 2010, sales rose by a third.", ["In 2010, sales rose by a third."]),
     ],
 )
 def test_atomic_statements(question: str, answer: str, expected: list[str]) -> None:
