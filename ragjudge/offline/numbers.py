@@ -83,6 +83,12 @@ _NUMBER_WORDS = frozenset(_UNITS_WORDS)
 # Words after a number that are not what it counts: the function words of every language.
 _UNIT_STOP = STOPWORDS
 _TOLERANCE = 0.1
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_MONTH_BEFORE_RE = re.compile(rf"\b({_MONTHS})\.?\s+$", re.IGNORECASE)
+_YEAR_SLACK = 2.0
 
 
 class Quantity(NamedTuple):
@@ -211,7 +217,12 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         after = letter or (m.group("after") or "").strip().lower()
         if after and _is_cjk(after[0]):
             after = after[0]  # a counter word: 人, 年, 円
-        unit = "" if after in _UNIT_STOP and not letter else after
+        unit = "" if after in _UNIT_STOP and not letter and after not in _CURRENCY_WORDS else after
+        if not unit and not cur and not m.group("pct") and b is None and a == int(a) and a <= 31:
+            month = _MONTH_BEFORE_RE.search(text, 0, m.start())
+            if month:  # "March 3, 2020": the day of that month, like "3 March"
+                unit = month.group(1).lower()
+        decade = after == "s" and b is None and sa == 1.0 and 1500 <= a <= 2090 and a % 10 == 0
         if cur:
             kind = "money:" + _CURRENCY[cur]
         elif unit in _CURRENCY_WORDS:
@@ -220,6 +231,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             kind, unit = "money:" + _CURRENCY[unit[0]], unit[1:]
         elif m.group("pct"):
             kind = "percent"
+        elif decade:  # "the 1990s": any year of the decade
+            kind, unit, high = "year", "", a + 9
         elif _is_year(m.group("a"), a, b, sa, unit):
             kind = "year"
         else:
@@ -228,7 +241,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             unit = ""
         end = (
             m.end("sa")
-            if letter
+            if letter or m.end("after") < 0
             else m.end("after")
             if unit
             else m.end("pct")
@@ -334,9 +347,19 @@ def supports(context: Quantity, claim: Quantity) -> bool:
     """
     if not _compatible(context.kind, claim.kind):
         return False
-    tol = _TOLERANCE if (context.approx or claim.approx) else 0.0
-    lo = context.low - abs(context.low) * tol - 1e-9
-    hi = context.high + abs(context.high) * tol + 1e-9
+    dims = _dimension(context.unit), _dimension(claim.unit)
+    if dims[0] and dims[0] == dims[1] and _unit_key(context.unit) != _unit_key(claim.unit):
+        return False  # "12 miles" is not "12 km", whatever the value
+    approx = context.approx or claim.approx
+    if "year" in (context.kind, claim.kind):  # "around 1995": a year or two, not 10%
+        slack = _YEAR_SLACK if approx else 0.0
+        lo, hi = context.low - slack - 1e-9, context.high + slack + 1e-9
+        if claim.low < claim.high and claim.low <= context.low and context.high <= claim.high:
+            return True  # "in the 1990s" where it says 1995
+    else:
+        tol = _TOLERANCE if approx else 0.0
+        lo = context.low - abs(context.low) * tol - 1e-9
+        hi = context.high + abs(context.high) * tol + 1e-9
     if claim.low >= lo and claim.high <= hi:
         return True
     if claim.approx and claim.low <= context.high and context.low <= claim.high:
@@ -385,7 +408,22 @@ def same_slot(a: Quantity, b: Quantity) -> bool:
         return False
     if a.kind in ("year", "percent") or a.kind.startswith("money:"):
         return True
-    return bool(a.unit) and _unit_key(a.unit) == _unit_key(b.unit)
+    if not (a.unit and b.unit):
+        return False
+    dim = _dimension(a.unit)
+    return _unit_key(a.unit) == _unit_key(b.unit) or (bool(dim) and dim == _dimension(b.unit))
+
+
+_DIMENSIONS = {
+    **dict.fromkeys(("km", "metre", "mile", "ft", "cm", "mm", "yard", "inch"), "length"),
+    **dict.fromkeys(("kg", "gram", "ton", "tonne", "lb", "ounce"), "mass"),
+    **dict.fromkeys(("hour", "minute", "second", "day", "week"), "time"),
+}
+
+
+def _dimension(unit: str) -> str:
+    """What a unit measures ("length", "mass", "time"), or "" when unknown."""
+    return _DIMENSIONS.get(_unit_key(unit), "") if unit else ""
 
 
 def _unit_key(unit: str) -> str:

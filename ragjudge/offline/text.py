@@ -33,7 +33,7 @@ __all__ = [
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RE = re.compile(
-    rf"[{_CJK}]+|\d+(?:[.,:/]\d+)*(?![^\W\d_{_CJK}])"
+    rf"[{_CJK}]+|\d+(?:[.,]\d+)+[^\W\d_{_CJK}]+|\d+(?:[.,:/]\d+)*(?![^\W_{_CJK}])"
     rf"|[^\W_{_CJK}]*[^\W\d_{_CJK}][^\W_{_CJK}]*(?:['’][^\W\d_]+)?",
     re.UNICODE,
 )
@@ -211,7 +211,7 @@ STOPWORDS = STOPWORDS | frozenset(
     """der das den dem des ein eine einer eines einem einen und oder aber ist sind waren
     wird werden wurde wurden haben hatte hatten sich von zu zum zur im auf für bei aus
     nach über unter vor es er sie wir ihr ich auch noch nur sehr schon dass wie wenn
-    le les un une des du et ou mais est sont était étaient sera fut été avoir ont avait
+    le les un une des du et ou mais est sont à était étaient sera fut été avoir ont avait
     il elle ils elles nous vous je ce cette ces qui que dans sur avec en au aux
     aussi très plus où dont leur leurs ses sa par pour
     el los las unos unas del y o pero es eran fue fueron ser sido ha había
@@ -253,7 +253,7 @@ raise lower|raised lowered|up down|top bottom|future past|next previous|attack d
 victory defeat|won lost|ally enemy|friend enemy|present absent|increasingly decreasingly
 sufficient insufficient|adequate inadequate|stable unstable|safe unsafe|safe dangerous
 significant insignificant|major minor|maximum minimum|cheap expensive|cheaper pricier
-short-term long-term|below above|under over|outside within"""
+short-term long-term|below above|under over|outside within|survive die|survived died"""
 
 ANTONYMS: dict[str, frozenset[str]] = {}
 
