@@ -356,6 +356,17 @@ CASES: list[tuple[str, str, str, str]] = [
     ("role", "Smith defeated Jones in the final.", "Jones was defeated by Smith.", "yes"),
     ("role", "Smith met Jones in Paris.", "Jones met Smith in Paris.", "yes"),
     ("role", "Apple acquired Beats in 2014.", "Beats acquired Apple in 2014.", "no"),
+    ("date", "The pact was signed on March 3, 2020.", "The pact was signed on 5 March 2020.", "no"),
+    ("date", "The pact was signed on March 3, 2020.", "It was signed on 3 March 2020.", "yes"),
+    ("date", "The hall was finished in 1996.", "The hall was finished in the 1990s.", "yes"),
+    ("date", "The hall was finished in 1986.", "The hall was finished in the 1990s.", "no"),
+    ("date", "The hall was built around 1996.", "The hall was built in 1980.", "no"),
+    ("numbers", "The firm earned 1.2 billion dollars.", "The firm earned $2.1bn.", "no"),
+    ("numbers", "The lake is 12 miles long.", "The lake is 12 kilometres long.", "no"),
+    ("contradiction", "The pilot survived the crash.", "The pilot died in the crash.", "no"),
+    ("hedge", "The mayor said the pier could reopen in June.", "The pier reopened.", "unsure"),
+    ("hedge", "Officials expect the line to open by 2027.", "The line opened in 2027.", "unsure"),
+    ("fr", "L'usine a été fondée en 1990 à Lyon.", "L'usine a été fondée en 1985.", "no"),
 ]
 
 
