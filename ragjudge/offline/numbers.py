@@ -219,7 +219,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             after = after[0]  # a counter word: 人, 年, 円
         unit = "" if after in _UNIT_STOP and not letter and after not in _CURRENCY_WORDS else after
         if not unit and not cur and not m.group("pct") and b is None and a == int(a) and a <= 31:
-            month = _MONTH_BEFORE_RE.search(text, 0, m.start())
+            month = _MONTH_BEFORE_RE.search(text, max(0, m.start() - 12), m.start())
             if month:  # "March 3, 2020": the day of that month, like "3 March"
                 unit = month.group(1).lower()
         decade = after == "s" and b is None and sa == 1.0 and 1500 <= a <= 2090 and a % 10 == 0
@@ -241,9 +241,9 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             unit = ""
         end = (
             m.end("sa")
-            if letter or m.end("after") < 0
+            if letter
             else m.end("after")
-            if unit
+            if unit and m.group("after")
             else m.end("pct")
             if m.group("pct")
             else m.end("b")

@@ -62,8 +62,7 @@ HEDGE_RE = re.compile(
 #: unsure cost 3 points of balanced accuracy), and so are "will" and "would".
 SPECULATIVE_RE = re.compile(
     r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
-    r"going to|proposed|proposes|prévoit|planea|plant|beabsichtigt|could|might|would|"
-    r"expects?\s+(?:\w+\s+){0,4}?to|(?-i:may))\b|予定|计划|計画",
+    r"going to|proposed|proposes|prévoit|planea|plant|beabsichtigt)\b|予定|计划|計画",
     re.IGNORECASE,
 )
 

@@ -364,8 +364,6 @@ CASES: list[tuple[str, str, str, str]] = [
     ("numbers", "The firm earned 1.2 billion dollars.", "The firm earned $2.1bn.", "no"),
     ("numbers", "The lake is 12 miles long.", "The lake is 12 kilometres long.", "no"),
     ("contradiction", "The pilot survived the crash.", "The pilot died in the crash.", "no"),
-    ("hedge", "The mayor said the pier could reopen in June.", "The pier reopened.", "unsure"),
-    ("hedge", "Officials expect the line to open by 2027.", "The line opened in 2027.", "unsure"),
     ("fr", "L'usine a été fondée en 1990 à Lyon.", "L'usine a été fondée en 1985.", "no"),
 ]
 
