@@ -83,6 +83,9 @@ _NUMBER_WORDS = frozenset(_UNITS_WORDS)
 # Words after a number that are not what it counts: the function words of every language.
 _UNIT_STOP = STOPWORDS
 _TOLERANCE = 0.1
+# "2 millions d'habitants", "2 millones de habitantes": what is counted comes after "de".
+_LINKS = frozenset({"de", "d", "of", "di", "du", "des"})
+_COUNTED_RE = re.compile(r"['’]?\s*([^\W\d_]+)")
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
@@ -215,6 +218,11 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         if high < low:
             low, high = high, low
         after = letter or (m.group("after") or "").strip().lower()
+        after_end = m.end("after")
+        if after in _LINKS and m.group("pct") is None:  # "2 millones de habitantes"
+            counted = _COUNTED_RE.match(scan, after_end)
+            if counted and counted.group(1).lower() not in _UNIT_STOP:
+                after, after_end = counted.group(1).lower(), counted.end()
         if after and _is_cjk(after[0]):
             after = after[0]  # a counter word: 人, 年, 円
         unit = "" if after in _UNIT_STOP and not letter and after not in _CURRENCY_WORDS else after
@@ -242,7 +250,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         end = (
             m.end("sa")
             if letter
-            else m.end("after")
+            else after_end
             if unit and m.group("after")
             else m.end("pct")
             if m.group("pct")
@@ -301,7 +309,12 @@ def _approx_before(text: str, start: int) -> bool:
     for word in _APPROX_WORDS:
         if tail.endswith(word):
             cut = len(tail) - len(word)
-            return cut == 0 or not tail[cut - 1].isalpha() or not word[0].isalpha()
+            return (
+                cut == 0
+                or not tail[cut - 1].isalpha()
+                or not word[0].isalpha()
+                or _is_cjk(word[0])  # "员工约500人": no spaces between words
+            )
     return False
 
 

@@ -253,7 +253,15 @@ raise lower|raised lowered|up down|top bottom|future past|next previous|attack d
 victory defeat|won lost|ally enemy|friend enemy|present absent|increasingly decreasingly
 sufficient insufficient|adequate inadequate|stable unstable|safe unsafe|safe dangerous
 significant insignificant|major minor|maximum minimum|cheap expensive|cheaper pricier
-short-term long-term|below above|under over|outside within|survive die|survived died"""
+short-term long-term|below above|under over|outside within|survive die|survived died
+|stieg sank|stiegen sanken|steigen sinken|gestiegen gesunken|nord süd|norden süden|ost west
+|osten westen|mehr weniger|offen geschlossen|geöffnet geschlossen|zunahme abnahme|gewann verlor
+|gewonnen verloren|erhöht gesenkt|augmenté baissé|augmenté diminué|augmente baisse
+|augmente diminue|hausse baisse|sud nord|ouest est|ouvert fermé|ouverte fermée|gagné perdu
+|aumentaron disminuyeron|aumentó disminuyó|aumentar disminuir|aumento disminución|subió bajó
+|norte sur|oeste este|abierto cerrado|abierta cerrada|ganó perdió|más menos
+|増加 減少|上昇 下落|上昇 低下|勝利 敗北|增长 下降|增加 减少|上升 下降|胜利 失败
+|증가했다 감소했다|증가한 감소한|증가 감소|상승 하락|상승했다 하락했다"""
 
 ANTONYMS: dict[str, frozenset[str]] = {}
 

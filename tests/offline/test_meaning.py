@@ -365,6 +365,14 @@ CASES: list[tuple[str, str, str, str]] = [
     ("numbers", "The lake is 12 miles long.", "The lake is 12 kilometres long.", "no"),
     ("contradiction", "The pilot survived the crash.", "The pilot died in the crash.", "no"),
     ("fr", "L'usine a été fondée en 1990 à Lyon.", "L'usine a été fondée en 1985.", "no"),
+    ("de", "Der Gewinn stieg um 8 Prozent.", "Der Gewinn sank um 8 Prozent.", "no"),
+    ("fr", "Le village est au nord de Lyon.", "Le village est au sud de Lyon.", "no"),
+    ("es", "Las exportaciones aumentaron un 7%.", "Las exportaciones disminuyeron un 7%.", "no"),
+    ("es", "El país tiene 3 millones de habitantes.", "Tiene 9 millones de habitantes.", "no"),
+    ("ja", "輸出は7%増加した。", "輸出は7%減少した。", "no"),
+    ("zh", "出口增长了7%。", "出口下降了7%。", "no"),
+    ("zh", "该工厂有工人约800人。", "该工厂有工人790人。", "yes"),
+    ("ko", "수출이 7% 증가했다.", "수출이 7% 감소했다.", "no"),
 ]
 
 
