@@ -24,6 +24,8 @@ from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE, is_hedged
 from ragjudge.offline.text import (
     ANTONYMS,
     Token,
+    is_cjk,
+    is_hangul,
     negation_scopes,
     sentence_profile,
     split_sentences,
@@ -558,6 +560,8 @@ def _substitutions(
                 token.is_capital and not token.sentence_initial
             ) or token.norm in _WEEKDAYS_MONTHS
             other_name = other in names or other in _WEEKDAYS_MONTHS
+            if l_ok and r_ok and _unspaced(token.norm) and _unspaced(other):
+                is_name = other_name = True  # no capitals to tell: one word for another
             entity_slot = is_name and other_name and (l_ok or r_ok)
             if not (entity_slot or (l_ok and r_ok)):
                 continue
@@ -634,6 +638,11 @@ def _reversed_around(
             ):
                 return True
     return False
+
+
+def _unspaced(word: str) -> bool:
+    """A word of a script without capitals (Japanese, Chinese, Korean)."""
+    return bool(word) and (is_cjk(word[0]) or is_hangul(word[0]))
 
 
 def _negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tuple[float, float]:
