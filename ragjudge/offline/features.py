@@ -100,6 +100,7 @@ class ContextIndex:
 
     Attributes:
         sentences: Text of each sentence.
+        sentence_stems: All-token stems of each sentence, in order.
         passages: Text of each passage (a window of consecutive sentences).
         passage_stems: All-token stems of each passage, in order (for ROUGE-L and antonyms).
         passage_negations: Negation count of each passage.
@@ -117,6 +118,7 @@ class ContextIndex:
     """
 
     sentences: list[str] = field(default_factory=list)
+    sentence_stems: list[list[str]] = field(default_factory=list)
     passages: list[str] = field(default_factory=list)
     passage_stems: list[list[str]] = field(default_factory=list)
     passage_negations: list[int] = field(default_factory=list)
@@ -170,6 +172,7 @@ def context_index(context: str) -> ContextIndex:
     words: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     numbers: set[str] = set()
+    index.sentence_stems = [p.stems for p in profiles]
     index.sentence_names = [p.names for p in profiles]
     index.sentence_content = [p.content for p in profiles]
     for p in profiles:
@@ -589,7 +592,6 @@ def _role_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
     ("Smith was defeated by Jones") keeps the meaning."""
     if best < 0:
         return ""
-    sentences: list[list[str]] | None = None  # tokenized only for a candidate pair
     names = [
         (i, t)
         for i, t in enumerate(tokens)
@@ -607,10 +609,7 @@ def _role_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
             if verb in _SYMMETRIC or any(t.stem in _SYMMETRIC for t in tokens[i + 1 : k]):
                 continue
             mine_passive = any(t.norm == "by" for t in tokens[i + 1 : k])
-            if sentences is None:
-                window = range(best, min(best + _WINDOW, len(index.sentences)))
-                sentences = [[t.stem for t in tokenize(index.sentences[w])] for w in window]
-            for stems in sentences:
+            for stems in index.sentence_stems[best : best + _WINDOW]:
                 if _reversed_around(stems, second.stem, first.stem, verb, passive=mine_passive):
                     return (
                         f"'{first.text}' and '{second.text}' in swapped roles "

@@ -169,20 +169,15 @@ class MiniLM:
             An array of shape `(len(texts), 384)`; rows are unit vectors.
         """
         with self._lock:
-            todo = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            found = {t: self._cache[t] for t in texts if t in self._cache}
+        todo = [t for t in dict.fromkeys(texts) if t not in found]
         if todo:
-            vectors = self._encode_uncached(todo)
+            fresh = dict(zip(todo, self._encode_uncached(todo), strict=True))
+            found.update(fresh)
             with self._lock:
-                if len(self._cache) + len(todo) > _CACHE_SIZE:
+                if len(self._cache) + len(fresh) > _CACHE_SIZE:
                     self._cache.clear()
-                self._cache.update(zip(todo, vectors, strict=True))
-                found = {t: self._cache[t] for t in texts if t in self._cache}
-            missing = [t for t in texts if t not in found]
-            if missing:  # evicted meanwhile by another thread
-                found.update(zip(missing, self._encode_uncached(missing), strict=True))
-        else:
-            with self._lock:
-                found = {t: self._cache[t] for t in texts}
+                self._cache.update(fresh)
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         return np.stack([found[t] for t in texts])

@@ -552,7 +552,7 @@ def fit_offline(
     Raises:
         ValueError: If there are no labeled rows or only one class.
     """
-    paraphrase = paraphrase or (init is not None and init.paraphrase)
+    paraphrase = _paraphrase(init, paraphrase)
     return _fit_prepared(
         _prepare(rows, paraphrase=paraphrase),
         init=init,
@@ -560,6 +560,16 @@ def fit_offline(
         regularization=regularization,
         paraphrase=paraphrase,
     )
+
+
+def _paraphrase(init: OfflineParams | None, paraphrase: bool) -> bool:
+    """Paraphrase features on when asked for or when the warm start has them."""
+    return paraphrase or (init is not None and init.paraphrase)
+
+
+def _start(init: OfflineParams | None, paraphrase: bool) -> OfflineParams:
+    """The parameters a fit starts from: `init` or the defaults, with `paraphrase` set."""
+    return (init or OfflineParams()).model_copy(update={"paraphrase": paraphrase})
 
 
 def _fit_prepared(
@@ -573,9 +583,7 @@ def _fit_prepared(
     labels = np.array([r.label for r in data], dtype=np.float64)
     if len(data) == 0 or labels.min() == labels.max():
         raise ValueError("fit_offline needs labeled rows of both classes")
-    base = (init if init is not None else OfflineParams()).model_copy(
-        update={"paraphrase": paraphrase}
-    )
+    base = _start(init, paraphrase)
     prior = None if init is None else base
     stage = _fit_statement_model(data, base, prior, seed=seed, regularization=regularization)
     xa = _answer_matrix(OfflineModel(stage), data)
@@ -658,7 +666,7 @@ def cross_fit_offline(
         >>> params = fit_offline(rows, regularization=cv.regularization)  # doctest: +SKIP
     """
     grid = tuple(candidates or (INIT_REGULARIZATION_GRID if init else REGULARIZATION_GRID))
-    paraphrase = paraphrase or (init is not None and init.paraphrase)
+    paraphrase = _paraphrase(init, paraphrase)
     data = _prepare(rows, paraphrase=paraphrase)
     if len(data) != len(rows):
         raise ValueError("cross_fit_offline needs a label (faithful) on every row")
@@ -677,7 +685,7 @@ def cross_fit_offline(
             train = [d for d, g in zip(data, fold, strict=True) if g != f]
             test = np.flatnonzero(fold == f)
             if len({d.label for d in train}) < 2:  # a fold holding a whole class
-                params = (init or OfflineParams()).model_copy(update={"paraphrase": paraphrase})
+                params = _start(init, paraphrase)
             else:
                 params = _fit_prepared(
                     train, init=init, seed=seed, regularization=lam, paraphrase=paraphrase
