@@ -458,6 +458,10 @@ class JudgeOptimizer(Teleprompter):
             study.enqueue_trial(
                 _init_params(state.init, space, state.offline, len(state.demo_sets) - 1)
             )
+        elif not study.trials and state.search_demos and not state.demo_sets[0]:
+            # The uncompiled judge's own choice (its mode, no demos) is the baseline every
+            # other set must beat: paid for first, before a budget runs out on demo sets.
+            study.enqueue_trial(_baseline_params(student, mode_choices, space))
         done = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
         remaining = max(0, self.n_trials - done)
         bar = self.progress(remaining, "trials") if self.progress and remaining else None
@@ -970,6 +974,28 @@ def _load_init(init: Judge | str | os.PathLike[str] | None) -> Judge | None:
     from ragjudge.programs._serialization import load
 
     return load(init)
+
+
+def _baseline_params(
+    student: Judge, mode_choices: Sequence[str], space: dict[str, Any]
+) -> dict[str, Any]:
+    """The uncompiled student's own trial: its mode (when the study may choose it), zero-shot,
+    its own policies."""
+    params = student.get_params()
+    mode = params.get("mode")
+    out: dict[str, Any] = {"mode": mode if mode in mode_choices else mode_choices[0], "demos": 0}
+    for name, dist in space.items():
+        if name != "threshold" and _within(dist, params.get(name)):
+            out[name] = params[name]
+    return out
+
+
+def _within(dist: Any, value: Any) -> bool:
+    """True when `value` is one the distribution can suggest (enqueued values must be)."""
+    try:
+        return value is not None and bool(dist._contains(dist.to_internal_repr(value)))
+    except (ValueError, TypeError):
+        return False
 
 
 def _init_params(

@@ -81,6 +81,9 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
     assert report["sizes"]["demo_sets"] == 3
     assert calls["raw_output_sets"] == 1
     skipped = budget["skipped"]
+    # the set paid for is the uncompiled judge's own (no demos): the baseline comes first
+    assert report["study"]["trials"][0]["params"]["demos"] == 0
+    assert all(s["demos"] != 0 for s in skipped)
     assert len({(s["mode"], s["demos"]) for s in skipped}) == len(skipped)  # once each
     assert skipped and 0 < skipped[0]["rows_judged"] < report["sizes"]["tuning"]
     assert calls["raw_outputs"] + skipped[0]["calls_spent"] == budget["spent"] == limit
