@@ -23,8 +23,9 @@ carry one). Then `compile_judge` with `--max-lm-calls` on the tuning rows, valid
 held-out rows: compiled vs uncompiled vs the offline judge, the ablation, and the balanced
 accuracy gain per source and pooled with a paired bootstrap interval. With `--peers`, ragas'
 and deepeval's faithfulness metrics (pinned in benchmarks/peers/requirements-llm.txt, run in
-their own venv, `bash benchmarks/peers/setup_llm.sh`) on the first `--peer-rows` held-out rows
-per source, against the same server through a counting proxy: errors / NaN and calls per row.
+their own venv, `bash benchmarks/peers/setup_llm.sh`) on `--peer-rows` held-out rows per source
+(after the first `--peer-skip`), against the same server through a counting proxy: errors /
+NaN and calls per row.
 
 Every LM response is cached (`--cache-dir`), so a re-run is free; a re-run's calls and seconds
 are then those of the cache, and the JSON keeps the first run's figures only if you keep it.
@@ -448,6 +449,9 @@ def main() -> None:
     parser.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache/ragjudge/bench")
     parser.add_argument("--peers", nargs="*", default=[], choices=["ragas", "deepeval"])
     parser.add_argument("--peer-rows", type=int, default=2, help="held-out rows per source")
+    parser.add_argument(
+        "--peer-skip", type=int, default=0, help="skip this many held-out rows per source first"
+    )
     parser.add_argument("--peer-timeout", type=float, default=3600.0)
     parser.add_argument("--out", type=Path, default=None, help="JSON results")
     parser.add_argument("--work", type=Path, default=Path("/tmp/ragjudge-bench-real-lm"))
@@ -497,7 +501,9 @@ def main() -> None:
             peer_rows = [
                 r
                 for s in args.sources
-                for r in [h for h in held_out if h.source == s][: args.peer_rows]
+                for r in [h for h in held_out if h.source == s][
+                    args.peer_skip : args.peer_skip + args.peer_rows
+                ]
             ]
             results["peers"] = run_peers(args.peers, peer_rows, base, alias, args)
             save()

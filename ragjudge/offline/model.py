@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,42 +39,19 @@ __all__ = ["CrossFit", "OfflineModel", "OfflineParams", "cross_fit_offline", "fi
 
 FloatArray = npt.NDArray[np.float64]
 
-_DEFAULT_STATEMENT_WEIGHTS: dict[str, float] = {
-    "coverage_best": 2.0,
-    "coverage_context": 2.0,
-    "weighted_coverage_best": 1.0,
-    "weighted_coverage_context": 3.0,
-    "rouge_l_precision": 2.0,
-    "bigram_coverage": 1.0,
-    "novel_numbers": -2.0,
-    "novel_names": -1.0,
-    "novel_weight": -0.3,
-    "longest_novel_run": -0.3,
-    "negation_added": -7.0,
-    "negation_removed": -6.0,
-    "antonym_conflict": -6.0,
-    "log_length": 0.0,
-    "number_conflict": -4.0,
-    "entity_conflict": -4.0,
-    "word_substitution": -1.5,
-    "hedged": -1.0,
-}
-_DEFAULT_STATEMENT_BIAS = -6.0
-_DEFAULT_ANSWER_WEIGHTS: dict[str, float] = {
-    "mean_confidence": 2.0,
-    "logit_min_confidence": 0.8,
-    "fraction_unsupported": -1.0,
-    "answer_weighted_coverage": 2.0,
-    "max_novel_numbers": -0.5,
-    "max_novel_names": -0.3,
-    "any_negation_mismatch": -0.5,
-    "any_antonym_conflict": -0.5,
-    "any_number_conflict": -0.5,
-    "any_entity_conflict": -0.5,
-    "any_word_substitution": -0.3,
-    "fraction_contradicted": -1.0,
-}
-_DEFAULT_ANSWER_BIAS = -2.0
+#: The default parameters: the hand-set statement model and an answer model fitted on the
+#: public gold dev sets of six benchmarks by benchmarks/fit_default_params.py (which rewrites
+#: the file and checks that it is reproducible).
+DEFAULT_PARAMS_FILE = Path(__file__).with_name("default_params.json")
+_DEFAULTS: dict[str, Any] = json.loads(DEFAULT_PARAMS_FILE.read_text(encoding="utf-8"))
+_DEFAULT_STATEMENT_WEIGHTS: dict[str, float] = dict(
+    zip(_DEFAULTS["statement_features"], _DEFAULTS["statement_weights"], strict=True)
+)
+_DEFAULT_STATEMENT_BIAS: float = _DEFAULTS["statement_bias"]
+_DEFAULT_ANSWER_WEIGHTS: dict[str, float] = dict(
+    zip(_DEFAULTS["answer_features"], _DEFAULTS["answer_weights"], strict=True)
+)
+_DEFAULT_ANSWER_BIAS: float = _DEFAULTS["answer_bias"]
 
 
 class OfflineParams(pydantic.BaseModel):
@@ -111,9 +89,11 @@ class OfflineParams(pydantic.BaseModel):
         default_factory=lambda: [_DEFAULT_ANSWER_WEIGHTS.get(n, 0.0) for n in ANSWER_FEATURES]
     )
     answer_bias: float = _DEFAULT_ANSWER_BIAS
-    support_threshold: float = pydantic.Field(default=0.5, ge=0.0, le=1.0)
-    unsure_margin: float = pydantic.Field(default=0.05, ge=0.0, le=0.5)
-    answer_threshold: float = pydantic.Field(default=0.5, ge=0.0, le=1.0)
+    support_threshold: float = pydantic.Field(
+        default=_DEFAULTS["support_threshold"], ge=0.0, le=1.0
+    )
+    unsure_margin: float = pydantic.Field(default=_DEFAULTS["unsure_margin"], ge=0.0, le=0.5)
+    answer_threshold: float = pydantic.Field(default=_DEFAULTS["answer_threshold"], ge=0.0, le=1.0)
     paraphrase: bool = False
 
     @pydantic.model_validator(mode="after")
@@ -527,6 +507,7 @@ def fit_offline(
     seed: int = 0,
     regularization: float = 0.01,
     paraphrase: bool = False,
+    statements: bool = True,
 ) -> OfflineParams:
     """Fit the statement-level and the answer-level logistic models on gold rows.
 
@@ -545,6 +526,8 @@ def fit_offline(
             to choose it by cross-validation).
         paraphrase: Fit with the paraphrase features (MiniLM, extra `ragjudge[paraphrase]`);
             also on when `init` has them.
+        statements: Fit the statement-level model too; False keeps `init`'s (or the
+            defaults') statement weights and support threshold and fits the answer level only.
 
     Returns:
         The fitted parameters.
@@ -559,6 +542,7 @@ def fit_offline(
         seed=seed,
         regularization=regularization,
         paraphrase=paraphrase,
+        statements=statements,
     )
 
 
@@ -579,13 +563,18 @@ def _fit_prepared(
     seed: int,
     regularization: float,
     paraphrase: bool = False,
+    statements: bool = True,
 ) -> OfflineParams:
     labels = np.array([r.label for r in data], dtype=np.float64)
     if len(data) == 0 or labels.min() == labels.max():
         raise ValueError("fit_offline needs labeled rows of both classes")
     base = _start(init, paraphrase)
     prior = None if init is None else base
-    stage = _fit_statement_model(data, base, prior, seed=seed, regularization=regularization)
+    stage = (
+        _fit_statement_model(data, base, prior, seed=seed, regularization=regularization)
+        if statements
+        else base
+    )
     xa = _answer_matrix(OfflineModel(stage), data)
     a_prior = base.answer_vector() if prior else np.zeros(len(ANSWER_FEATURES))
     a_bias = base.answer_bias if prior else 0.0

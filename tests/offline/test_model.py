@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from ragjudge.offline.features import ANSWER_FEATURES
 from ragjudge.offline.model import OfflineModel, OfflineParams, cross_fit_offline, fit_offline
 from ragjudge.offline.text import (
     negation_scopes,
@@ -227,17 +230,22 @@ def _balanced_accuracy(model: OfflineModel, rows: list[dict[str, Any]]) -> float
 
 
 @pytest.mark.parametrize(("source", "n_rows"), [("lfqa_verification", 300), ("wice", 300)])
-def test_fit_improves_agreement(source: str, n_rows: int) -> None:
-    """Fitted on half of a 300-row draw, better on the other half: by 4 points on average over
-    four seeded draws (one 150-row fit swings by several points either way)."""
+def test_fit_learns_the_domain(source: str, n_rows: int) -> None:
+    """Fitted on half of a 300-row draw, better on the other half than the same fit on another
+    domain's rows (halueval's short QA answers): by 10 points on average over four seeded draws.
+    Not against the defaults: their answer model was fitted on these very dev rows
+    (benchmarks/fit_default_params.py)."""
     everything = _gold_rows(source, 10**9)
+    elsewhere = OfflineModel(
+        fit_offline(random.Random(0).sample(_gold_rows("halueval", 10**9), 150), seed=0)
+    )
     gains = []
     for seed in range(4):
         rows = random.Random(seed).sample(everything, n_rows)
         train, test = rows[: n_rows // 2], rows[n_rows // 2 :]
         fitted = OfflineModel(fit_offline(train, seed=0))
-        gains.append(_balanced_accuracy(fitted, test) - _balanced_accuracy(OfflineModel(), test))
-    assert np.mean(gains) > 0.04, gains
+        gains.append(_balanced_accuracy(fitted, test) - _balanced_accuracy(elsewhere, test))
+    assert np.mean(gains) > 0.1, gains
 
 
 def test_fit_round_trip_and_determinism() -> None:
@@ -327,3 +335,20 @@ def test_cross_fit_rejects_unlabeled_rows() -> None:
     rows = [*_gold_rows("halueval", 20), {"question": "", "contexts": [EINSTEIN], "answer": "x"}]
     with pytest.raises(ValueError, match="label"):
         cross_fit_offline(rows)
+
+
+def test_packaged_defaults_are_reproducible() -> None:
+    """The shipped default_params.json is what benchmarks/fit_default_params.py fits on the
+    gold dev sets today: a feature change that shifts the fit fails here until it is refitted."""
+    if not GOLD.exists():
+        pytest.skip(f"gold data not available at {GOLD}")
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "fit_default_params.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--gold-dir", str(GOLD), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert "up to date" in done.stdout
+    assert OfflineParams().answer_features == list(ANSWER_FEATURES)
