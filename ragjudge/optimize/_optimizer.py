@@ -13,6 +13,7 @@ so trials that change only thresholds and policies make no LM calls.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
@@ -946,10 +947,20 @@ def _chosen_demo_count(compiled: Judge, baseline: Judge) -> int:
         (
             len(p.demos)
             for name, p in compiled.named_predictors()
-            if name not in own or list(p.demos) != list(own[name].demos)
+            if name not in own or demos_key(p.demos) != demos_key(own[name].demos)
         ),
         default=0,
     )
+
+
+def demos_key(demos: Sequence[Any]) -> str:
+    """Demos as canonical JSON: equal for the same examples whether their fields hold pydantic
+    models or the dicts a saved judge reads back."""
+
+    def plain(value: Any) -> Any:
+        return value.model_dump(mode="json") if hasattr(value, "model_dump") else str(value)
+
+    return json.dumps([dict(d) for d in demos], default=plain, sort_keys=True)
 
 
 def _set_demos(judge: Judge, demos: list[dspy.Example]) -> None:
