@@ -574,7 +574,28 @@ def _substitutions(
             else:
                 word = word or note
             break
+        else:
+            if i == 0 and right is not None:  # the subject: another word opens the sentence
+                other_start = _opening_swap(index, window, own, pcontent, right)
+                if other_start:
+                    note = f"'{token.text}' where the passage says '{other_start}'"
+                    # a name when the context also writes it capitalized inside a sentence
+                    if token.is_capital and any(other_start in n for n in index.sentence_names):
+                        entity = entity or note
+                    else:
+                        word = word or note
     return entity, word
+
+
+def _opening_swap(
+    index: ContextIndex, window: slice, own: set[str], pcontent: set[str], right: str
+) -> str:
+    """The content word opening a passage sentence where the statement opens with another
+    word before the same next word ("Lyon is the capital" against "Paris is the capital")."""
+    for stems in index.sentence_stems[window]:
+        if len(stems) > 1 and stems[1] == right and stems[0] not in own and stems[0] in pcontent:
+            return stems[0]
+    return ""
 
 
 # Verbs whose two sides can trade places without changing the claim.

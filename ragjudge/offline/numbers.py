@@ -85,6 +85,9 @@ _UNIT_STOP = STOPWORDS
 _TOLERANCE = 0.1
 # "2 millions d'habitants", "2 millones de habitantes": what is counted comes after "de".
 _LINKS = frozenset({"de", "d", "of", "di", "du", "des"})
+# A German past participle after a number ends its clause ("wurde 1998 gegründet"): it is
+# not the number's unit.
+_PARTICIPLE_RE = re.compile(r"ge[a-zäöüß]{3,}(?:t|en)$")
 _COUNTED_RE = re.compile(r"['’]?\s*([^\W\d_]+)")
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -226,6 +229,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         if after and _is_cjk(after[0]):
             after = after[0]  # a counter word: 人, 年, 円
         unit = "" if after in _UNIT_STOP and not letter and after not in _CURRENCY_WORDS else after
+        if _PARTICIPLE_RE.match(unit):  # German verb-final clauses: "1998 gegründet"
+            unit = ""
         if not unit and not cur and not m.group("pct") and b is None and a == int(a) and a <= 31:
             month = _MONTH_BEFORE_RE.search(text, max(0, m.start() - 12), m.start())
             if month:  # "March 3, 2020": the day of that month, like "3 March"

@@ -261,7 +261,8 @@ short-term long-term|below above|under over|outside within|survive die|survived 
 |aumentaron disminuyeron|aumentó disminuyó|aumentar disminuir|aumento disminución|subió bajó
 |norte sur|oeste este|abierto cerrado|abierta cerrada|ganó perdió|más menos
 |増加 減少|上昇 下落|上昇 低下|勝利 敗北|增长 下降|增加 减少|上升 下降|胜利 失败
-|증가했다 감소했다|증가한 감소한|증가 감소|상승 하락|상승했다 하락했다"""
+|증가했다 감소했다|증가한 감소한|증가 감소|상승 하락|상승했다 하락했다
+|北方 南方|北部 南部|东部 西部|東部 西部|东方 西方|東方 西方|上涨 下跌|북부 남부|동부 서부"""
 
 ANTONYMS: dict[str, frozenset[str]] = {}
 

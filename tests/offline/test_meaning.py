@@ -375,6 +375,22 @@ CASES: list[tuple[str, str, str, str]] = [
     ("ko", "수출이 7% 증가했다.", "수출이 7% 감소했다.", "no"),
     ("ja", "本社は横浜にある。", "本社は福岡にある。", "no"),
     ("ko", "본사는 대전에 있다.", "본사는 광주에 있다.", "no"),
+    ("zh", "该山脉位于中国北方。", "该山脉位于中国南方。", "no"),
+    ("de", "Die Schule wurde 1872 in Bern gegründet.", "Die Schule wurde 1880 gegründet.", "no"),
+    ("de", "Die Schule wurde 1872 in Bern gegründet.", "Die Schule wurde 1872 gegründet.", "yes"),
+    # another name opens the sentence before the same words
+    (
+        "entity",
+        "Madrid is the largest city of Spain. The royal palace stands in Madrid.",
+        "Seville is the largest city of Spain.",
+        "no",
+    ),
+    (
+        "entity",
+        "Madrid is the largest city of Spain. The royal palace stands in Madrid.",
+        "Madrid is the largest city of Spain.",
+        "yes",
+    ),
 ]
 
 
