@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
 def summary(report: dict[str, Any]) -> dict[str, Any]:
     """The flat JSON summary (keys as in `evaluate`, plus `baseline` and `params`)."""
     v = report["validation"]
-    errors = sum(1 for p in report["predictions"] if p["score"] is None)
+    errors = v.get("errors", 0)  # rows of the compiled judge that ended in an error
     return {
         "n": v["n"],
         "balanced_accuracy": v["balanced_accuracy"],
@@ -231,6 +231,11 @@ def format_compile(report: dict[str, Any], path: str) -> str:
         if d[0] is not None and d[1] is not None and d[2] is not None:
             shown += f" [{d[1]:+.3f}, {d[2]:+.3f}]"
         lines.append(f"    {key:<18} {cell(v, key):<26} {cell(b, key):<26} {shown}")
+    if v.get("errors") or b.get("errors"):
+        lines.append(
+            f"    rows ending in an error    {v.get('errors', 0):<26} {b.get('errors', 0):<26} "
+            "(counted as failed, ranked lowest)"
+        )
     if report.get("offline"):
         lines.append(
             "    offline judge, same rows: balanced_accuracy "

@@ -216,11 +216,15 @@ def agreement_of(
     seed: int = 0,
     metric: str = "faithfulness",
     unscored: Literal["lowest", "excluded"] = "lowest",
+    errors: Literal["lowest", "excluded"] = "excluded",
     per_source: bool = True,
 ) -> tuple[Agreement | None, dict[str, Agreement], int, int]:
     """Agreement of results with the rows' labels, overall and per source.
 
-    Rows with an error are left out and counted apart. A row the judge leaves unscored (NaN:
+    Rows with an error are left out and counted apart (`Agreement.errors`); with
+    `errors="lowest"` they count as unscored rows do instead (`compile` compares judges so,
+    since a judge that fails on hard rows must not look better for it). A row the judge
+    leaves unscored (NaN:
     e.g. an empty answer, or every statement unsure) counts as the judge treats it, as
     `compile` counts it while tuning: never passing and ranked below every score, so a judge
     cannot raise its figures by abstaining on hard rows (`unscored="excluded"` leaves such
@@ -231,33 +235,42 @@ def agreement_of(
     Returns:
         `(overall, by_source, errors, unscored rows)`.
     """
-    errors = sum(1 for r in results if r.error)
+    n_errors = sum(1 for r in results if r.error)
     n_unscored = sum(1 for r in results if not r.error and math.isnan(r.score))
-    usable = [
+    labeled = [
         (row, res)
         for row, res in zip(rows, results, strict=True)
         if gold_label(row, metric) is not None
-        and not res.error
-        and (unscored == "lowest" or not math.isnan(res.score))
+    ]
+    usable = [
+        (row, res)
+        for row, res in labeled
+        if (errors == "lowest" or not res.error)
+        and (unscored == "lowest" or res.error or not math.isnan(res.score))
     ]
     if not usable:
-        return None, {}, errors, n_unscored
+        return None, {}, n_errors, n_unscored
 
-    def measure(pairs: list[tuple[GoldRecord, JudgeResult]]) -> Agreement:
+    def measure(source: str | None = None) -> Agreement:
+        pairs = [p for p in usable if source is None or p[0].source == source]
         return agreement(
             [int(gold_label(row, metric) or 0) for row, _ in pairs],
-            [bool(res.passed) for _, res in pairs],
-            [UNSCORED_SCORE if math.isnan(res.score) else res.score for _, res in pairs],
+            [bool(res.passed) and not res.error for _, res in pairs],
+            [
+                UNSCORED_SCORE if res.error or math.isnan(res.score) else res.score
+                for _, res in pairs
+            ],
             n_boot=n_boot,
             seed=seed,
+            errors=sum(1 for row, res in labeled if res.error and source in (None, row.source)),
         )
 
-    overall = measure(usable)
+    overall = measure()
     sources = sorted({row.source for row, _ in usable if row.source})
     by_source = {}
     if len(sources) > 1 and per_source:
-        by_source = {s: measure([p for p in usable if p[0].source == s]) for s in sources}
-    return overall, by_source, errors, n_unscored
+        by_source = {s: measure(s) for s in sources}
+    return overall, by_source, n_errors, n_unscored
 
 
 def describe_judge_lm(judge: Judge) -> str:

@@ -72,6 +72,10 @@ class ParseStats:
         salvaged: First replies that parsed only after repair (`ragjudge.lm._parsing.salvage`).
         fallback: Calls that needed a second LM call (DSPy's JSON fallback) and got an answer.
         failed: Calls that ended in a parse error.
+        lm_errors: LM calls that raised instead of replying: a reply cut at max_tokens or
+            the timeout, or a request that failed after its retries. DSPy's usage tracking
+            never sees them, yet a cut reply is the costliest call there is, so a judge counts
+            them among its LM calls (and a compile budget charges them).
         logprob_verdicts: Verdicts whose confidence came from logprobs.
         stated_verdicts: Verdicts whose confidence is the one the LM stated (or none).
     """
@@ -81,6 +85,7 @@ class ParseStats:
     salvaged: int = 0
     fallback: int = 0
     failed: int = 0
+    lm_errors: int = 0
     logprob_verdicts: int = 0
     stated_verdicts: int = 0
 
@@ -176,6 +181,9 @@ class CachedChatAdapter(dspy.ChatAdapter):
             values = super().__call__(lm, lm_kwargs, signature, demos, inputs)
         except AdapterParseError:
             _count(failed=1)
+            raise
+        except Exception:
+            _count(lm_errors=1)
             raise
         if state.failed:
             _count(fallback=1)

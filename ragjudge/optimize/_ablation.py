@@ -69,7 +69,11 @@ def ablation(
     metric = compiled.metric
 
     def measure(outs: Sequence[JudgeResult]) -> Agreement | None:
-        return agreement_of(valid, outs, n_boot=n_boot, seed=seed, metric=metric)[0]
+        # an error row fails and ranks lowest, as in the rest of compile's report
+        overall, *_ = agreement_of(
+            valid, outs, n_boot=n_boot, seed=seed, metric=metric, errors="lowest"
+        )
+        return overall
 
     def calls(outs: Sequence[JudgeResult]) -> int:
         return sum(r.lm_calls for r in outs)

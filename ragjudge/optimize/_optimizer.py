@@ -629,8 +629,17 @@ class JudgeOptimizer(Teleprompter):
         metric = state.student.metric
 
         def agree(results: Sequence[JudgeResult]) -> tuple[Any, dict[str, Any]]:
+            # A row that ends in an error counts as failed and lowest, as in tuning: a judge
+            # that fails on hard rows (prompts cut by demos, say) must not look better for it.
+            if results and all(r.error for r in results):
+                return None, {}
             overall, by_source, _, _ = agreement_of(
-                state.valid, results, n_boot=self.n_boot, seed=self.seed, metric=metric
+                state.valid,
+                results,
+                n_boot=self.n_boot,
+                seed=self.seed,
+                metric=metric,
+                errors="lowest",
             )
             return overall, by_source
 
@@ -752,13 +761,14 @@ def _as_gold(row: GoldRecord | dspy.Example | Mapping[str, Any]) -> GoldRecord:
 def _objective_value(name: str, results: Sequence[JudgeResult], labels: np.ndarray) -> float:
     """The objective on the tuning rows. A row the judge leaves unscored (NaN: e.g. every
     statement unsure and excluded) counts as it behaves, never passing and ranked lowest, so
-    abstaining on hard rows cannot raise the objective; rows with an error are left out."""
-    keep = np.array([not r.error for r in results], dtype=bool)
-    if keep.sum() < 2:
+    abstaining on hard rows cannot raise the objective; so does a row that ended in an error
+    (a reply cut at max_tokens, say), or a demo set whose longer prompts fail on the hardest
+    rows would win by losing them."""
+    if len(results) < 2:
         return 0.0
-    y = labels[keep]
-    scores = _scores_or_floor([r for r, k in zip(results, keep, strict=True) if k], scale=1.0)
-    passed = np.array([bool(r.passed) for r, k in zip(results, keep, strict=True) if k])
+    y = labels
+    scores = _scores_or_floor(results, scale=1.0)
+    passed = np.array([bool(r.passed) and not r.error for r in results])
     if len(set(y.tolist())) < 2:
         return 0.0
     value = {
@@ -775,8 +785,10 @@ _UNSCORED = -1.0
 
 
 def _scores_or_floor(results: Sequence[JudgeResult], *, scale: float) -> np.ndarray:
-    """Unscaled scores, with `_UNSCORED` for rows without a score."""
-    return np.array([_UNSCORED if math.isnan(r.score) else r.score / scale for r in results])
+    """Unscaled scores, with `_UNSCORED` for rows without a score (or with an error)."""
+    return np.array(
+        [_UNSCORED if r.error or math.isnan(r.score) else r.score / scale for r in results]
+    )
 
 
 def _reverdict(
@@ -1090,11 +1102,10 @@ def _refine_threshold(
     search), so this costs O(n log n) however many distinct scores there are.
     """
     scale = float(getattr(judge, "scale", 1.0) or 1.0)
-    keep = np.array([not r.error for r in results], dtype=bool)
-    if keep.sum() < 2:
+    if len(results) < 2:
         return current, _objective_value(objective, results, labels)
-    s = _scores_or_floor([r for r, k in zip(results, keep, strict=True) if k], scale=scale)
-    y = labels[keep].astype(bool)
+    s = _scores_or_floor(results, scale=scale)  # error rows too: failed and lowest
+    y = labels.astype(bool)
     unique = np.unique(s)
     cuts = np.concatenate([[0.0], (unique[:-1] + unique[1:]) / 2, [1.0]])
     cuts = np.unique(cuts[(cuts >= 0.0) & (cuts <= 1.0)])

@@ -196,6 +196,7 @@ class Judge(dspy.Module):
                     error=f"{type(exc).__name__}: {_first_line(exc)}",
                 )
         calls, tokens = _usage_counts(usage.usage_data)
+        calls += stats.lm_errors  # calls that raised: cut replies, failures after retries
         update: dict[str, Any] = {"lm_calls": calls, "tokens": tokens}
         if stats.predictor_calls:
             update["lm_stats"] = {**stats.as_dict(), **_prompt_counts(usage.usage_data)}

@@ -17,12 +17,13 @@ class ScriptedEngine:
     """A DSPy engine that replies with scripted texts, in order, and records each request.
 
     A dict reply is rendered in ChatAdapter's format (`[[ ## field ## ]]` blocks); a str reply
-    is sent as is (to script malformed output).
+    is sent as is (to script malformed output); an exception is raised (to script a reply cut
+    at max_tokens, `ragjudge.lm.ReplyCutError`, or a failed request).
     """
 
     supports_response_schema = False
 
-    def __init__(self, replies: Sequence[str | dict[str, Any]]) -> None:
+    def __init__(self, replies: Sequence[str | dict[str, Any] | Exception]) -> None:
         self.replies = list(replies)
         self.requests: list[Request] = []
         self._lock = threading.Lock()
@@ -34,6 +35,8 @@ class ScriptedEngine:
             if not self.replies:
                 raise RuntimeError("the scripted LM ran out of replies")
             reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
         text = reply if isinstance(reply, str) else render(reply)
         return Response(
             id=None,
@@ -58,7 +61,7 @@ def render(outputs: dict[str, Any]) -> str:
 
 
 def scripted_lm(
-    replies: Sequence[str | dict[str, Any]], *, model: str = "scripted/test"
+    replies: Sequence[str | dict[str, Any] | Exception], *, model: str = "scripted/test"
 ) -> tuple[dspy.LM, ScriptedEngine]:
     """A `dspy.LM` that replies from `replies`; returns the LM and its engine (for prompts).
 

@@ -12,6 +12,7 @@ import ragjudge
 from ragjudge.cli.compile import format_compile
 from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm import ReplyCutError
 from ragjudge.optimize import compile_judge
 from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
 from ragjudge.testing import scripted_lm
@@ -103,6 +104,36 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
     text = format_compile(report, "judge.json")
     assert f"LM call budget: {budget['spent']} of {limit} spent; skipped (budget spent)" in text
     assert "offline judge, same rows" in text and "which choice bought the gain" in text
+
+
+def test_cut_replies_are_charged_to_the_budget(rows: list[GoldRecord]) -> None:
+    # A model that rambles to max_tokens on every other row: each cut reply was a call (the
+    # costliest kind), so the budget stops after as many requests as it allows, not more.
+    replies: list[dict[str, object] | Exception] = []
+    for i, reply in enumerate(verdicts(200)):
+        replies.append(ReplyCutError("the reply reached max_tokens=480") if i % 2 else reply)
+    lm, engine = scripted_lm(replies)
+    limit = 50  # one pass over the 32 tuning rows, and part of a second
+    compiled = compile_judge(
+        ragjudge.Faithfulness(lm=lm, mode="whole"),
+        gold=rows,
+        modes=["whole"],
+        max_lm_calls=limit,
+        n_trials=4,
+        max_demos=2,
+        demo_candidates=1,
+        seed=0,
+        n_boot=50,
+    )
+    calls = compiled.report_["lm_calls"]
+    assert calls["budget"]["spent"] <= limit
+    assert len(engine.requests) == calls["budget"]["spent"] + calls["validation"]
+    # the cut replies are the rows' errors; they count (failed, lowest), not left out
+    validation = compiled.report_["validation"]
+    assert validation["errors"] > 0
+    assert validation["n"] == compiled.report_["sizes"]["validation"]
+    text = format_compile(compiled.report_, "judge.json")
+    assert f"rows ending in an error    {validation['errors']}" in text
 
 
 def test_a_budget_below_one_pass_is_refused(rows: list[GoldRecord]) -> None:
