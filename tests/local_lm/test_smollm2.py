@@ -221,3 +221,44 @@ def test_compile_with_a_tiny_budget(rows: list[GoldRecord], tmp_path: Path) -> N
     assert saved["params"]["lm"] == LM and saved["params"]["max_tokens"] == 480
     report = json.loads(done.stdout)
     assert report["lm_calls"]["raw_outputs"] > 0 and report["lm"] == LM
+
+
+def test_compile_with_demo_sets_buys_the_no_demo_baseline_first(
+    rows: list[GoldRecord], tmp_path: Path
+) -> None:
+    # Three demo sets (none, and two of 2 demos) and a budget of one pass over the tuning
+    # rows and a call more: the study must spend the pass on the uncompiled judge's own
+    # choice (no demos), and a demo set it then starts is cut short and reported. Every call
+    # counts, a reply cut at max_tokens too (SmolLM2 rambles past it with demos).
+    gold = tmp_path / "rows.jsonl"
+    gold.write_text("".join(r.model_dump_json() + "\n" for r in rows[:12]))
+    out = tmp_path / "judge.json"
+    env = {
+        **os.environ,
+        "RAGJUDGE_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "ragjudge", "compile", "--gold", str(gold), "--lm", LM),
+            *("--trials", "3", "--max-demos", "2", "--modes", "whole", "--max-lm-calls", "3"),
+            *("--valid-fraction", "0.5", "--group-by", "", "--max-tokens", "480"),
+            *("--timeout", TIMEOUT, "--out", str(out)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(out.read_text())["compile"]
+    calls, sizes = report["lm_calls"], report["sizes"]
+    assert sizes["demo_sets"] >= 3 and sizes["tuning"] == 2
+    first = report["study"]["trials"][0]
+    assert first["params"]["demos"] == 0 and first["params"]["mode"] == "whole"
+    assert calls["per_trial"][0] == sizes["tuning"]  # one whole-answer call a row, fresh cache
+    budget = calls["budget"]
+    assert budget["spent"] <= 3
+    assert budget["skipped"] and all(s["demos"] != 0 for s in budget["skipped"])
+    assert report["params"]["demos"] == 0  # the only set paid for in full
+    assert "skipped (budget spent): mode whole demo set" in done.stdout
