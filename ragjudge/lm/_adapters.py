@@ -110,6 +110,12 @@ def parse_stats() -> Iterator[ParseStats]:
         _stats.reset(token)
 
 
+def lm_errors_so_far() -> int:
+    """Calls that raised so far in the current `parse_stats()` block (0 outside one)."""
+    stats = _stats.get()
+    return 0 if stats is None else stats.lm_errors
+
+
 def _count(**increments: int) -> None:
     stats = _stats.get()
     if stats is not None:

@@ -25,6 +25,7 @@ import dspy
 from dspy.utils.usage_tracker import track_usage
 
 from ragjudge.exceptions import ConfigurationError, SerializationError
+from ragjudge.lm._adapters import lm_errors_so_far
 from ragjudge.lm._resolve import describe_lm, resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, _usage_counts
@@ -202,6 +203,7 @@ class Ensemble(Judge):
                 member_lm = base
                 if index > 0:
                     member_lm = base.copy(rollout_id=index, temperature=self.temperature)
+                raised = lm_errors_so_far()
                 with dspy.context(lm=member_lm), track_usage() as usage:
                     try:
                         result = self.inner.judge_item(**inputs)
@@ -215,6 +217,7 @@ class Ensemble(Judge):
                             error=f"{type(exc).__name__}: {text[0][:300] if text else ''}",
                         )
                 calls, tokens = _usage_counts(usage.usage_data)
+                calls += lm_errors_so_far() - raised  # cut replies are calls too
                 result = result.model_copy(update={"lm_calls": calls, "tokens": tokens})
                 members.append(
                     {

@@ -215,3 +215,20 @@ def test_ensemble_params_are_checked_and_it_saves(tmp_path: object) -> None:
     lm, _ = scripted_lm([])
     with pytest.raises(SerializationError, match="named by strings"):
         Ensemble.of(ContextRecall(), lms=[lm]).save(path)
+
+
+def test_a_members_cut_reply_counts_as_its_call() -> None:
+    from ragjudge.lm import ReplyCutError
+
+    replies: list[dict[str, object] | Exception] = [
+        {"reasoning": "a", "faithfulness_score": 4},
+        ReplyCutError("the reply reached max_tokens=480"),
+        {"reasoning": "c", "faithfulness_score": 5},
+    ]
+    lm, engine = scripted_lm(replies)
+    r = Ensemble.of(Faithfulness(mode="rubric", lm=lm), repeat=3)(
+        question=Q, contexts=CTX, answer=A
+    )
+    assert len(engine.requests) == 3
+    assert [m["result"]["lm_calls"] for m in r.details["members"]] == [1, 1, 1]
+    assert r.lm_calls == 3
