@@ -196,9 +196,12 @@ def test_llama_cpp_server_both_modes_through_the_cli(
     assert statement["replies"]["failed"] == 0  # type: ignore[index]
 
 
-def test_compile_with_a_tiny_budget(rows: list[GoldRecord], tmp_path: Path) -> None:
+def _compile(
+    rows: list[GoldRecord], tmp_path: Path, *flags: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """`ragjudge compile` on the 12 shortest rows (10 at least), in a fresh cache."""
     gold = tmp_path / "rows.jsonl"
-    gold.write_text("".join(r.model_dump_json() + "\n" for r in rows[:12]))  # 10 at least
+    gold.write_text("".join(r.model_dump_json() + "\n" for r in rows[:12]))
     out = tmp_path / "judge.json"
     env = {
         **os.environ,
@@ -208,8 +211,8 @@ def test_compile_with_a_tiny_budget(rows: list[GoldRecord], tmp_path: Path) -> N
     done = subprocess.run(
         [
             *(sys.executable, "-m", "ragjudge", "compile", "--gold", str(gold), "--lm", LM),
-            *("--trials", "2", "--max-demos", "0", "--valid-fraction", "0.5", "--group-by", ""),
-            *("--max-tokens", "480", "--timeout", TIMEOUT, "--out", str(out), "--format", "json"),
+            *("--valid-fraction", "0.5", "--group-by", "", "--max-tokens", "480"),
+            *("--timeout", TIMEOUT, "--out", str(out), *flags),
         ],
         capture_output=True,
         text=True,
@@ -217,6 +220,11 @@ def test_compile_with_a_tiny_budget(rows: list[GoldRecord], tmp_path: Path) -> N
         env=env,
     )
     assert done.returncode == 0, done.stderr[-2000:]
+    return done, out
+
+
+def test_compile_with_a_tiny_budget(rows: list[GoldRecord], tmp_path: Path) -> None:
+    done, out = _compile(rows, tmp_path, "--trials", "2", "--max-demos", "0", "--format", "json")
     saved = json.loads(out.read_text())
     assert saved["params"]["lm"] == LM and saved["params"]["max_tokens"] == 480
     report = json.loads(done.stdout)
@@ -230,27 +238,18 @@ def test_compile_with_demo_sets_buys_the_no_demo_baseline_first(
     # rows and a call more: the study must spend the pass on the uncompiled judge's own
     # choice (no demos), and a demo set it then starts is cut short and reported. Every call
     # counts, a reply cut at max_tokens too (SmolLM2 rambles past it with demos).
-    gold = tmp_path / "rows.jsonl"
-    gold.write_text("".join(r.model_dump_json() + "\n" for r in rows[:12]))
-    out = tmp_path / "judge.json"
-    env = {
-        **os.environ,
-        "RAGJUDGE_CACHE_DIR": str(tmp_path / "cache"),
-        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
-    }
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "ragjudge", "compile", "--gold", str(gold), "--lm", LM),
-            *("--trials", "3", "--max-demos", "2", "--modes", "whole", "--max-lm-calls", "3"),
-            *("--valid-fraction", "0.5", "--group-by", "", "--max-tokens", "480"),
-            *("--timeout", TIMEOUT, "--out", str(out)),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
+    done, out = _compile(
+        rows,
+        tmp_path,
+        "--trials",
+        "3",
+        "--max-demos",
+        "2",
+        "--modes",
+        "whole",
+        "--max-lm-calls",
+        "3",
     )
-    assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(out.read_text())["compile"]
     calls, sizes = report["lm_calls"], report["sizes"]
     assert sizes["demo_sets"] >= 3 and sizes["tuning"] == 2
