@@ -18,7 +18,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from ragjudge.offline.numbers import Quantity, number_values, same_slot, supports
+from ragjudge.offline.numbers import Quantity, is_measure, number_values, same_slot, supports
 from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
 from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE, is_hedged
 from ragjudge.offline.text import (
@@ -360,6 +360,36 @@ def _antonym_conflict(stmt_stems: set[str], passage_stems: set[str]) -> str:
     return ""
 
 
+def _slot_antonym(content: list[Token], context_pairs: frozenset[tuple[str, str]]) -> str:
+    """An antonym beside the same word where the context has both words ("open on Sundays"
+    against "open on weekdays but closed on Sundays"). The word after decides first: the
+    context pairs the opposite with it and never the word itself ("open on Tuesdays" against
+    "closed on Mondays and open on Tuesdays" stays supported); else the word before, when
+    the context never pairs the word with either. Names ("South Africa") and statements that
+    say both opposites ("private as well as public") are left alone."""
+    own = {t.stem for t in content}
+    stems = [t.stem for t in content]
+    for i, word in enumerate(content):
+        if word.is_capital and not word.sentence_initial:
+            continue
+        opposites = sorted(ANTONYMS.get(word.stem, frozenset()) - own)
+        if not opposites:
+            continue
+        after = stems[i + 1] if i + 1 < len(stems) else None
+        before = stems[i - 1] if i > 0 else None
+        if after is not None and (word.stem, after) in context_pairs:
+            continue
+        for opposite in opposites:
+            if after is not None and (opposite, after) in context_pairs:
+                return f"'{word.stem}' where the passage says '{opposite}'"
+        if before is None or (before, word.stem) in context_pairs:
+            continue
+        for opposite in opposites:
+            if (before, opposite) in context_pairs:
+                return f"'{word.stem}' where the passage says '{opposite}'"
+    return ""
+
+
 def _choose_passage(
     index: ContextIndex, stems: list[str], all_stems: list[str]
 ) -> tuple[int, float]:
@@ -417,13 +447,13 @@ def statement_evidence(
     in_best_q = [any(supports(c, q) for c in best_q) for q in quantities]
     in_ctx = [
         _number_support(t, quantities, in_context_q)
-        if t.is_number and quantities
+        if (t.is_number or _is_measure_unit(t, quantities)) and quantities
         else (t.stem in index.stems or t.norm in index.stems)
         for t in content
     ]
     in_best = [
         _number_support(t, quantities, in_best_q)
-        if t.is_number and quantities
+        if (t.is_number or _is_measure_unit(t, quantities)) and quantities
         else t.stem in best_set
         for t in content
     ]
@@ -433,10 +463,16 @@ def statement_evidence(
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
-    antonym = _antonym_conflict(set(all_stems), best_set) if best >= 0 else ""
+    antonym = (
+        _antonym_conflict(set(all_stems), best_set) or _slot_antonym(content, index.bigrams)
+        if best >= 0
+        else ""
+    )
     number_note = _number_conflict(quantities, in_context_q, best_q)
     entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
-    entity_note = entity_note or _role_swap(index, best, tokens)
+    entity_note = (
+        entity_note or _role_swap(index, best, tokens) or _subject_swap(index, best, tokens)
+    )
     speculated = False
     if is_hedged(statement):
         hedged = not (best >= 0 and index.passage_hedged[best])
@@ -506,6 +542,15 @@ def _number_support(token: Token, quantities: tuple[Quantity, ...], ok: list[boo
         if q.start <= token.start < q.end:
             return supported
     return False
+
+
+def _is_measure_unit(token: Token, quantities: tuple[Quantity, ...]) -> bool:
+    """Whether a token is the unit of a measured quantity ("metres" in "1,200 metres"): it
+    stands or falls with the value, converted ("1.2 kilometres" has no word "metres")."""
+    return any(
+        q.start <= token.start < q.end and token.text == q.unit and is_measure(q.unit)
+        for q in quantities
+    )
 
 
 def _number_conflict(
@@ -637,6 +682,47 @@ def _role_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
                         f"(the passage: {second.text} ... {between[0].text} ... {first.text})"
                     )
     return ""
+
+
+_SUBJECT_TAIL = 3  # content words of the predicate that must follow the other name
+_SUBJECT_WORDS = 3  # ... which opens its sentence: at most this many content words before
+
+
+def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
+    """The statement's predicate, said in the best passage of another name, never of its
+    own ("John Park was appointed CEO in 2018" where it says "Maria Lopez was appointed CEO in
+    2018; John Park became CFO"): the subject is a name the context writes, and the first
+    content words after it follow another name opening a passage sentence, while no context
+    sentence gives them to the statement's name."""
+    if best < 0:
+        return ""
+    k = 0
+    while k < len(tokens) and tokens[k].is_capital and tokens[k].is_content:
+        if tokens[k].is_number or tokens[k].norm in _WEEKDAYS_MONTHS:
+            return ""
+        k += 1
+    subject = {t.stem for t in tokens[:k]}
+    names = frozenset().union(*index.sentence_names)
+    if not subject or not subject & names:
+        return ""
+    tail = [t.stem for t in tokens[k:] if t.is_content][:_SUBJECT_TAIL]
+    if len(tail) < _SUBJECT_TAIL:
+        return ""
+    other = ""
+    for j, content in enumerate(index.sentence_content):
+        for m in range(1, len(content) - len(tail) + 1):
+            if content[m : m + len(tail)] != tail:
+                continue
+            before = content[max(0, m - _ROLE_SPAN) : m]
+            if subject & set(before):
+                return ""  # its own name says it (too)
+            in_window = best <= j < best + _WINDOW
+            opens = m <= _SUBJECT_WORDS  # the other name is its sentence's subject
+            if in_window and opens and not other and before[-1] in index.sentence_names[j]:
+                other = before[-1]
+    if not other:
+        return ""
+    return f"'{tokens[k - 1].text}' where the passage says '{other}'"
 
 
 def _reversed_around(

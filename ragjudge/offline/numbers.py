@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from ragjudge.offline.text import STOPWORDS, cjk_numerals
 
-__all__ = ["Quantity", "number_values", "same_slot", "supports"]
+__all__ = ["Quantity", "is_measure", "number_values", "same_slot", "supports"]
 
 _UNITS_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -369,7 +369,7 @@ def supports(context: Quantity, claim: Quantity) -> bool:
         return False
     dims = _dimension(context.unit), _dimension(claim.unit)
     if dims[0] and dims[0] == dims[1] and _unit_key(context.unit) != _unit_key(claim.unit):
-        return False  # "12 miles" is not "12 km", whatever the value
+        return _converted_supports(context, claim)  # "1.2 km" is "1,200 metres"
     approx = context.approx or claim.approx
     if "year" in (context.kind, claim.kind):  # "around 1995": a year or two, not 10%
         slack = _YEAR_SLACK if approx else 0.0
@@ -385,6 +385,17 @@ def supports(context: Quantity, claim: Quantity) -> bool:
     if claim.approx and claim.low <= context.high and context.low <= claim.high:
         return True  # "around 500" vs "450-550"
     return context.low == context.high and claim.low <= context.low <= claim.high and claim.approx
+
+
+def _converted_supports(context: Quantity, claim: Quantity) -> bool:
+    """Two units of one dimension, compared in its base unit: "12 miles" never supports
+    "12 km", "1.2 km" supports "1,200 metres" and "about 19 km" supports "12 miles"
+    (conversions are rounded, so 2% either way; 10% when either side is approximate)."""
+    f_context, f_claim = _FACTORS[_unit_key(context.unit)], _FACTORS[_unit_key(claim.unit)]
+    tol = _TOLERANCE if context.approx or claim.approx else _CONVERSION_TOLERANCE
+    lo, hi = context.low * f_context, context.high * f_context
+    lo, hi = lo - abs(lo) * tol - 1e-9, hi + abs(hi) * tol + 1e-9
+    return lo <= claim.low * f_claim and claim.high * f_claim <= hi
 
 
 def _compatible(a: str, b: str) -> bool:
@@ -406,8 +417,14 @@ _UNIT_ALIASES = {
         "metre": "metres meter meters m",
         "mile": "miles mi",
         "ft": "foot feet",
+        "yard": "yards yd yds",
+        "gram": "grams g",
+        "tonne": "tonnes",
+        "lb": "lbs",
+        "ounce": "ounces oz",
         "hour": "hours hr hrs h",
         "minute": "minutes min mins",
+        "second": "seconds sec secs",
     }.items()
     for alias in aliases.split()
 }
@@ -434,11 +451,26 @@ def same_slot(a: Quantity, b: Quantity) -> bool:
     return _unit_key(a.unit) == _unit_key(b.unit) or (bool(dim) and dim == _dimension(b.unit))
 
 
+#: Each unit in its dimension's base unit (metre, kilogram, second).
+_FACTORS = {
+    "km": 1000.0, "metre": 1.0, "mile": 1609.344, "ft": 0.3048, "cm": 0.01, "mm": 0.001,
+    "yard": 0.9144, "inch": 0.0254,
+    "kg": 1.0, "gram": 0.001, "ton": 1000.0, "tonne": 1000.0, "lb": 0.45359237,
+    "ounce": 0.028349523125,
+    "hour": 3600.0, "minute": 60.0, "second": 1.0, "day": 86400.0, "week": 604800.0,
+}  # fmt: skip
 _DIMENSIONS = {
     **dict.fromkeys(("km", "metre", "mile", "ft", "cm", "mm", "yard", "inch"), "length"),
     **dict.fromkeys(("kg", "gram", "ton", "tonne", "lb", "ounce"), "mass"),
     **dict.fromkeys(("hour", "minute", "second", "day", "week"), "time"),
 }
+#: How far a value converted to another unit may be from the other's (rounding).
+_CONVERSION_TOLERANCE = 0.02
+
+
+def is_measure(unit: str) -> bool:
+    """Whether a unit measures length, mass or time (and so converts to the others)."""
+    return bool(_dimension(unit))
 
 
 def _dimension(unit: str) -> str:

@@ -340,6 +340,8 @@ def stem(word: str) -> str:
         w = w[:-2]
     if len(w) <= 3 or w[0].isdigit():
         return _CANON.get(w, w)
+    if w.endswith("ceed"):  # succeed, proceed, exceed: no "-ed" to strip
+        return _CANON.get(w, w)
     for suffix, repl, min_len in (
         ("ies", "y", 5),
         ("ied", "y", 5),
@@ -363,13 +365,14 @@ def stem(word: str) -> str:
 # Paraphrases that factual answers use for what their sources say: each group matches as one
 # word (by its first member). Small on purpose: near-synonyms only, no topical relatedness.
 _SYNONYM_GROUPS = """establish found founded establishment foundation|author write wrote written
-writer|born birth birthplace|die died death|begin start began started commence|buy purchase bought
-acquire acquired acquisition|big large huge|small little tiny|show demonstrate reveal indicate
-|help assist aid|end finish conclude|increase rise grow rose grew risen raise climb climbed
+writer|born birth birthplace native|die died death|begin start began started commence
+|buy purchase bought acquire acquired acquisition|big large huge|small little tiny
+|show demonstrate reveal indicate|help assist aid|end finish conclude
+|increase rise grow rose grew risen raise climb climbed
 |decrease decline drop fall fell fallen reduce fewer|year annual annually yearly
-|locate situate base|company firm corporation business enterprise
-|car automobile vehicle|doctor physician|famous renowned celebrated well-known|main primary
-principal chief|employee staff worker personnel|employ hire|currently presently nowadays
+|locate situate base|company firm corporation business enterprise|car automobile vehicle
+|high tall|doctor physician|famous renowned celebrated well-known|main primary principal chief head
+|employee staff worker personnel|employ hire|currently presently nowadays
 |move relocate|marry married wed|create invent invented devise|win won|lose lost|award prize
 |city town|nation country|kid child children|fast quick rapid|build construct built
 |gründen gegründet|fondé fondée fonder créé créée créer

@@ -222,6 +222,13 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("两千三百万元", "23 million yuan", True),
         ("4.1% unemployment", "four percent unemployment", False),
         ("twelve per cent of voters", "12% of voters", True),
+        # units of one dimension convert; rounding allowed, another value is not
+        ("1.2 kilometres", "1,200 metres", True),
+        ("5 miles", "8 km", True),
+        ("5 miles", "5 km", False),
+        ("2.5 kilograms", "2,500 grams", True),
+        ("90 minutes", "1.5 hours", True),
+        ("90 minutes", "3 hours", False),
     ],
 )
 def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
@@ -378,6 +385,79 @@ CASES: list[tuple[str, str, str, str]] = [
     ("zh", "该山脉位于中国北方。", "该山脉位于中国南方。", "no"),
     ("de", "Die Schule wurde 1872 in Bern gegründet.", "Die Schule wurde 1880 gegründet.", "no"),
     ("de", "Die Schule wurde 1872 in Bern gegründet.", "Die Schule wurde 1872 gegründet.", "yes"),
+    # units convert, and the unit word stands or falls with the value
+    (
+        "units",
+        "The bridge spans 1.2 kilometres across the river.",
+        "The bridge is 1,200 metres long.",
+        "yes",
+    ),
+    ("units", "The trail is 5 miles long.", "The trail is 5 km long.", "no"),
+    # an antonym beside the same word, where the context says both words
+    (
+        "antonym",
+        "The store is open on weekdays but closed on Sundays.",
+        "The store is open on Sundays.",
+        "no",
+    ),
+    (
+        "antonym",
+        "The shop is closed on Mondays and open on Tuesdays.",
+        "The shop is open on Tuesdays.",
+        "yes",
+    ),
+    (
+        "antonym",
+        "The law covers both public and private schools.",
+        "The law covers private schools as well as public ones.",
+        "yes",
+    ),
+    (
+        "antonym",
+        "She moved from South Africa to North Carolina.",
+        "She moved to North Carolina.",
+        "yes",
+    ),
+    (
+        "antonym",
+        "The experiment succeeded on the first attempt.",
+        "The experiment failed on the first attempt.",
+        "no",
+    ),
+    # the predicate belongs to another name, never to the statement's own
+    (
+        "entity",
+        "Maria Lopez was appointed CEO in 2018; John Park became CFO.",
+        "John Park was appointed CEO in 2018.",
+        "no",
+    ),
+    (
+        "entity",
+        "Anna Berg won the gold medal; Tom Lee took silver.",
+        "Anna Berg won the gold medal.",
+        "yes",
+    ),
+    (
+        "entity",
+        "Paul Smith and Jane Doe founded the charity in 2001.",
+        "Jane Doe founded the charity in 2001.",
+        "yes",
+    ),
+    (
+        "entity",
+        "Directed by Ken Loach, the film was produced by Sixteen Films.",
+        "The film was produced by Sixteen Films.",
+        "yes",
+    ),
+    # near-synonyms
+    ("paraphrase", "He was born in Vienna in 1890.", "He is a native of Vienna.", "yes"),
+    ("paraphrase", "The building is 200 metres tall.", "The building is 200 m high.", "yes"),
+    (
+        "paraphrase",
+        "Dr. Ruth Hale serves as the hospital's chief surgeon.",
+        "The hospital's head surgeon is Dr. Ruth Hale.",
+        "yes",
+    ),
     # another name opens the sentence before the same words
     (
         "entity",
