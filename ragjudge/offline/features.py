@@ -447,14 +447,12 @@ def statement_evidence(
     in_best_q = [any(supports(c, q) for c in best_q) for q in quantities]
     in_ctx = [
         _number_support(t, quantities, in_context_q)
-        if (t.is_number or _is_measure_unit(t, quantities)) and quantities
+        if _valued(t, quantities)
         else (t.stem in index.stems or t.norm in index.stems)
         for t in content
     ]
     in_best = [
-        _number_support(t, quantities, in_best_q)
-        if (t.is_number or _is_measure_unit(t, quantities)) and quantities
-        else t.stem in best_set
+        _number_support(t, quantities, in_best_q) if _valued(t, quantities) else t.stem in best_set
         for t in content
     ]
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
@@ -544,13 +542,18 @@ def _number_support(token: Token, quantities: tuple[Quantity, ...], ok: list[boo
     return False
 
 
-def _is_measure_unit(token: Token, quantities: tuple[Quantity, ...]) -> bool:
-    """Whether a token is the unit of a measured quantity ("metres" in "1,200 metres"): it
-    stands or falls with the value, converted ("1.2 kilometres" has no word "metres")."""
-    return any(
-        q.start <= token.start < q.end and token.text == q.unit and is_measure(q.unit)
-        for q in quantities
-    )
+def _valued(token: Token, quantities: tuple[Quantity, ...]) -> bool:
+    """Whether a token stands or falls with the value of the quantity it belongs to: its
+    digits and number words ("fifteen percent" against "15%") and a measured unit ("metres"
+    in "1,200 metres" against "1.2 kilometres"), not a counted noun ("500 employees" must
+    still find "employees"). A number outside every quantity (a parse miss) is unsupported
+    while the statement has quantities."""
+    if token.is_number:
+        return bool(quantities)
+    for q in quantities:
+        if q.start <= token.start < q.end:
+            return token.text != q.unit or is_measure(q.unit)
+    return False
 
 
 def _number_conflict(
@@ -571,6 +574,7 @@ def _show(q: Quantity) -> str:
     return f"'{value}{' ' + q.unit if q.unit else ''}'"
 
 
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _WEEKDAYS_MONTHS = frozenset(
     """monday tuesday wednesday thursday friday saturday sunday january february march april
     may june july august september october november december""".split()
@@ -620,6 +624,11 @@ def _substitutions(
                 word = word or note
             break
         else:
+            if token.norm in _WEEKDAYS:  # "on a Sunday" where it says "on Saturday, 3 May"
+                days = {w for w in passage if w in _WEEKDAYS} - own
+                if len(days) == 1:
+                    entity = entity or f"'{token.text}' where the passage says '{days.pop()}'"
+                    continue
             if i == 0 and right is not None:  # the subject: another word opens the sentence
                 other_start = _opening_swap(index, window, own, pcontent, right)
                 if other_start:

@@ -62,7 +62,8 @@ HEDGE_RE = re.compile(
 #: unsure cost 3 points of balanced accuracy), and so are "will" and "would".
 SPECULATIVE_RE = re.compile(
     r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
-    r"going to|proposed|proposes|prévoit|planea|plant|beabsichtigt)\b|予定|计划|計画",
+    r"going to|proposed|proposes|considering|considers|prévoit|planea|plant|beabsichtigt)\b|"
+    r"予定|计划|計画",
     re.IGNORECASE,
 )
 
