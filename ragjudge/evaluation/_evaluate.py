@@ -224,8 +224,8 @@ def agreement_of(
     Rows with an error are left out and counted apart (`Agreement.errors`); with
     `errors="lowest"` they count as unscored rows do instead (`compile` compares judges so,
     since a judge that fails on hard rows must not look better for it). A row the judge
-    leaves unscored (NaN:
-    e.g. an empty answer, or every statement unsure) counts as the judge treats it, as
+    leaves unscored (NaN: e.g. an empty answer, or every statement unsure) counts as the
+    judge treats it, as
     `compile` counts it while tuning: never passing and ranked below every score, so a judge
     cannot raise its figures by abstaining on hard rows (`unscored="excluded"` leaves such
     rows out instead: the scored-only figure; `per_source=False` skips the per-source

@@ -362,8 +362,9 @@ def supports(context: Quantity, claim: Quantity) -> bool:
         True when the claimed interval lies within the context's (widened by 10% when either
         side is approximate; by two years for years), or equals it, or is a claimed range of
         years holding the context's ("the 1990s" against 1995). Kinds must be compatible: a
-        percentage never supports a count, a year only a year or a plain number; and units of
-        one dimension must be the same unit ("12 miles" never supports "12 km").
+        percentage never supports a count, a year only a year or a plain number; units of one
+        dimension are compared converted ("1.2 km" supports "1,200 metres", "12 miles" never
+        "12 km").
     """
     if not _compatible(context.kind, claim.kind):
         return False
