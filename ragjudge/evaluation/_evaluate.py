@@ -225,12 +225,12 @@ def agreement_of(
     `errors="lowest"` they count as unscored rows do instead (`compile` compares judges so,
     since a judge that fails on hard rows must not look better for it). A row the judge
     leaves unscored (NaN: e.g. an empty answer, or every statement unsure) counts as the
-    judge treats it, as
-    `compile` counts it while tuning: never passing and ranked below every score, so a judge
-    cannot raise its figures by abstaining on hard rows (`unscored="excluded"` leaves such
-    rows out instead: the scored-only figure; `per_source=False` skips the per-source
-    figures). The labels are `gold_label(row, metric)`:
-    human labels for faithfulness, derived labels for the other metrics, never both.
+    judge treats it, as `compile` counts it while tuning: never passing and ranked below
+    every score, so a judge cannot raise its figures by abstaining on hard rows
+    (`unscored="excluded"` leaves such rows out instead: the scored-only figure;
+    `per_source=False` skips the per-source figures). The labels are
+    `gold_label(row, metric)`: human labels for faithfulness, derived labels for the other
+    metrics, never both.
 
     Returns:
         `(overall, by_source, errors, unscored rows)`.
