@@ -320,12 +320,6 @@ def normalize_number(text: str) -> str:
     return value
 
 
-def _doubled(w: str) -> bool:
-    """A doubled final consonant that an -ed/-ing added ("bann", "stopp"), not "ll", "ss",
-    "zz", which words have of their own ("fall", "miss")."""
-    return w[-1] == w[-2] and w[-1] in "bcdfgkmnprtv"
-
-
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Strip common English inflectional suffixes (a deliberately light stemmer).
@@ -362,8 +356,6 @@ def stem(word: str) -> str:
             if suffix == "s" and w.endswith(("ss", "us", "is")):
                 return w
             w = w[: len(w) - len(suffix)] + repl
-            if suffix in ("ed", "ing") and len(w) >= 4 and _doubled(w):
-                w = w[:-1]  # "banned", "planning": "ban", "plan"
             break
     if w.endswith("e") and len(w) > 4:
         w = w[:-1]

@@ -468,19 +468,12 @@ CASES: list[tuple[str, str, str, str]] = [
         "Profits increased by fifteen percent.",
         "yes",
     ),
-    # -ed/-ing with a doubled consonant meet their word; "considering" is not done
-    ("stems", "The firm is shipping parts to Ohio.", "The firm ships parts to Ohio.", "yes"),
+    # what a council is considering, it has not done
     (
         "hedge",
-        "The council is considering a ban on plastic bags.",
-        "The council banned plastic bags.",
+        "The council is considering new rules for taxis.",
+        "The council adopted new rules for taxis.",
         "unsure",
-    ),
-    (
-        "stems",
-        "The council banned plastic bags in 2019.",
-        "The council placed a ban on plastic bags.",
-        "yes",
     ),
     # near-synonyms
     ("paraphrase", "He was born in Vienna in 1890.", "He is a native of Vienna.", "yes"),
