@@ -575,9 +575,8 @@ def _show(q: Quantity) -> str:
 
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-_WEEKDAYS_MONTHS = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday january february march april
-    may june july august september october november december""".split()
+_WEEKDAYS_MONTHS = _WEEKDAYS | frozenset(
+    "january february march april may june july august september october november december".split()
 )
 
 
@@ -711,8 +710,7 @@ def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
             return ""
         k += 1
     subject = {t.stem for t in tokens[:k]}
-    names = frozenset().union(*index.sentence_names)
-    if not subject or not subject & names:
+    if not any(subject & names for names in index.sentence_names):
         return ""
     tail = [t.stem for t in tokens[k:] if t.is_content][:_SUBJECT_TAIL]
     if len(tail) < _SUBJECT_TAIL:
@@ -720,7 +718,7 @@ def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
     other = ""
     for j, content in enumerate(index.sentence_content):
         for m in range(1, len(content) - len(tail) + 1):
-            if content[m : m + len(tail)] != tail:
+            if content[m] != tail[0] or content[m : m + len(tail)] != tail:
                 continue
             before = content[max(0, m - _ROLE_SPAN) : m]
             if subject & set(before):
