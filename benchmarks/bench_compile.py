@@ -90,7 +90,9 @@ def main() -> None:
         pooled_y += gold
         pooled_s += [p["score"] for p in preds]
         base_s += [p["baseline_score"] for p in preds]
-        params = {k: r["params"][k] for k in ("mode", "aggregation", "unsure") if k in r["params"]}
+        params = {
+            k: r["params"][k] for k in ("mode", "aggregation", "unsure", "head") if k in r["params"]
+        }
         print(
             f"{source:<18} {r['sizes']['train']:>5} {r['sizes']['validation']:>5} "
             f"{ba:>6.3f} {auc:>6.3f} {unsc:>4} {base_ba:>6.3f} {base_auc:>7.3f} {base_unsc:>4} "

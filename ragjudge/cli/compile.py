@@ -78,6 +78,13 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="modes the study may choose, comma-separated (default: all of the judge's)",
     )
+    parser.add_argument(
+        "--head",
+        choices=["auto", "on", "off"],
+        default="auto",
+        help="offline judge: train a tree head on the answer evidence; auto keeps it when "
+        "cross-validation on the train rows says it ranks answers better",
+    )
     parser.add_argument("--concurrency", type=int, default=None, help="items in flight")
     parser.add_argument("--format", choices=["table", "json"], default="table")
     add_report_option(parser)
@@ -133,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         init=args.init,
         max_demos=args.max_demos,
         max_lm_calls=args.max_lm_calls,
+        head={"auto": None, "on": True, "off": False}[args.head],
         modes=[m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None,
         concurrency=concurrency,
         progress=progress_factory(),

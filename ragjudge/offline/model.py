@@ -29,6 +29,7 @@ from ragjudge.offline.features import (
     context_index,
     statement_evidence,
 )
+from ragjudge.offline.head import TreeHead, fit_tree_head, head_features, head_matrix
 from ragjudge.offline.statements import atomic_statements
 from ragjudge.stats._agreement import auroc
 
@@ -74,6 +75,9 @@ class OfflineParams(pydantic.BaseModel):
         answer_threshold: An answer is faithful when its confidence is at least this.
         paraphrase: Compute the paraphrase features with MiniLM embeddings
             (`ragjudge.offline.paraphrase`, extra `ragjudge[paraphrase]`); off, they are 0.
+        answer_head: A tree head trained on gold by compile (`ragjudge.offline.head`): the
+            answer confidence is then the mean of the logistic model's probability and the
+            head's. None (the default) uses the logistic model alone.
     """
 
     model_config = pydantic.ConfigDict(extra="forbid")
@@ -95,6 +99,7 @@ class OfflineParams(pydantic.BaseModel):
     unsure_margin: float = pydantic.Field(default=_DEFAULTS["unsure_margin"], ge=0.0, le=0.5)
     answer_threshold: float = pydantic.Field(default=_DEFAULTS["answer_threshold"], ge=0.0, le=1.0)
     paraphrase: bool = False
+    answer_head: TreeHead | None = None
 
     @pydantic.model_validator(mode="after")
     def _lengths_match(self) -> OfflineParams:
@@ -242,7 +247,11 @@ class OfflineModel:
             confidences=[float(v["confidence"]) for v, _ in judged],
             support_threshold=self.params.support_threshold,
         )
-        confidence = self.answer_confidence(features)
+        confidence = self.answer_confidence(
+            features,
+            evidence=[e for _, e in judged],
+            confidences=[float(v["confidence"]) for v, _ in judged],
+        )
         if not index.passages and statements:
             confidence = 0.0
         verdict = "yes" if confidence >= self.params.answer_threshold else "no"
@@ -252,17 +261,30 @@ class OfflineModel:
             "confidence": confidence,
         }
 
-    def answer_confidence(self, features: list[float]) -> float:
+    def answer_confidence(
+        self,
+        features: Sequence[float],
+        *,
+        evidence: Sequence[StatementEvidence] = (),
+        confidences: Sequence[float] = (),
+    ) -> float:
         """Probability that an answer is faithful, from its answer-level features.
 
         Args:
             features: Values in `ANSWER_FEATURES` order.
+            evidence: The statements' evidence, which a tree head (`OfflineParams.answer_head`)
+                reads as well; ignored without one.
+            confidences: The statements' support confidences, same order.
 
         Returns:
             A probability in [0, 1].
         """
         z = float(np.dot(self._w_answer, features)) + self.params.answer_bias
-        return _sigmoid(z)
+        head = self.params.answer_head
+        if head is None:
+            return _sigmoid(z)
+        inputs = head_features(features, evidence, confidences)
+        return 0.5 * (_sigmoid(z) + head.probability(inputs))
 
 
 def _verdict(statement: str, reason: str, verdict: str, confidence: float) -> dict[str, Any]:
@@ -480,20 +502,53 @@ def _statement_arrays(data: list[_RowData]) -> tuple[FloatArray, FloatArray, Flo
 
 
 def _answer_matrix(model: OfflineModel, data: list[_RowData]) -> FloatArray:
-    rows = []
+    return _answer_inputs(model, data)[0]
+
+
+def _answer_inputs(model: OfflineModel, data: list[_RowData]) -> tuple[FloatArray, FloatArray]:
+    """The answer features of each row, and the inputs of a tree head (`head_features`)."""
+    rows, heads = [], []
     for row in data:
         conf = [model.statement_confidence(e) for e in row.evidence]
-        rows.append(
-            answer_features(
-                index=row.index,
-                question=row.question,
-                answer=row.answer,
-                evidence=row.evidence,
-                confidences=conf,
-                support_threshold=model.params.support_threshold,
-            )
+        features = answer_features(
+            index=row.index,
+            question=row.question,
+            answer=row.answer,
+            evidence=row.evidence,
+            confidences=conf,
+            support_threshold=model.params.support_threshold,
         )
-    return np.array(rows, dtype=np.float64).reshape(-1, len(ANSWER_FEATURES))
+        rows.append(features)
+        heads.append(head_features(features, row.evidence, conf))
+    return np.array(rows, dtype=np.float64).reshape(-1, len(ANSWER_FEATURES)), head_matrix(heads)
+
+
+def _answer_probabilities(model: OfflineModel, data: list[_RowData]) -> FloatArray:
+    """The answer confidence of each row, as `OfflineModel.judge_answer` computes it."""
+    out = []
+    for row in data:
+        conf = [model.statement_confidence(e) for e in row.evidence]
+        features = answer_features(
+            index=row.index,
+            question=row.question,
+            answer=row.answer,
+            evidence=row.evidence,
+            confidences=conf,
+            support_threshold=model.params.support_threshold,
+        )
+        out.append(model.answer_confidence(features, evidence=row.evidence, confidences=conf))
+    return np.array(out, dtype=np.float64)
+
+
+def _attach_head(
+    params: OfflineParams, data: list[_RowData], labels: FloatArray, *, seed: int
+) -> OfflineParams:
+    """`params` with a tree head fitted on the rows, and the answer threshold refitted to the
+    blended confidence."""
+    _, xh = _answer_inputs(OfflineModel(params), data)
+    fitted = params.model_copy(update={"answer_head": fit_tree_head(xh, labels, seed=seed)})
+    p = _answer_probabilities(OfflineModel(fitted), data)
+    return fitted.model_copy(update={"answer_threshold": _best_threshold(p, labels)})
 
 
 _MAX_STATEMENTS = 50000
@@ -508,6 +563,7 @@ def fit_offline(
     regularization: float = 0.01,
     paraphrase: bool = False,
     statements: bool = True,
+    head: bool = False,
 ) -> OfflineParams:
     """Fit the statement-level and the answer-level logistic models on gold rows.
 
@@ -528,6 +584,8 @@ def fit_offline(
             also on when `init` has them.
         statements: Fit the statement-level model too; False keeps `init`'s (or the
             defaults') statement weights and support threshold and fits the answer level only.
+        head: Also fit a tree head on the answers (`ragjudge.offline.head`); see
+            `cross_fit_offline` for whether it pays.
 
     Returns:
         The fitted parameters.
@@ -543,6 +601,7 @@ def fit_offline(
         regularization=regularization,
         paraphrase=paraphrase,
         statements=statements,
+        head=head,
     )
 
 
@@ -564,6 +623,7 @@ def _fit_prepared(
     regularization: float,
     paraphrase: bool = False,
     statements: bool = True,
+    head: bool = False,
 ) -> OfflineParams:
     labels = np.array([r.label for r in data], dtype=np.float64)
     if len(data) == 0 or labels.min() == labels.max():
@@ -581,20 +641,24 @@ def _fit_prepared(
     sw = _balanced_weights(labels, np.ones(len(labels)))
     wa, ba = _fit_logistic(xa, labels, sw, a_prior, a_bias, regularization)
     pa = 1.0 / (1.0 + np.exp(-np.clip(xa @ wa + ba, -30, 30)))
-    return stage.model_copy(
+    fitted = stage.model_copy(
         update={
             "answer_features": list(ANSWER_FEATURES),
             "answer_weights": [float(v) for v in wa],
             "answer_bias": float(ba),
             "answer_threshold": _best_threshold(pa, labels),
+            "answer_head": None,
         }
     )
+    return _attach_head(fitted, data, labels, seed=seed) if head else fitted
 
 
 #: Candidate L2 strengths for `cross_fit_offline` (standardized weights).
 REGULARIZATION_GRID: tuple[float, ...] = (0.01, 0.03, 0.1, 0.3, 1.0)
 #: Candidates when warm-starting from `init`: up to strong pulls toward its weights.
 INIT_REGULARIZATION_GRID: tuple[float, ...] = (0.01, 0.1, 1.0, 10.0, 100.0)
+#: How much higher the out-of-fold ROC AUC with a tree head must be for `head=None` to keep it.
+HEAD_MARGIN = 0.005
 
 
 @dataclass
@@ -605,14 +669,19 @@ class CrossFit:
         regularization: The chosen L2 strength.
         scores: Out-of-fold ROC AUC of the answer confidence for each candidate strength.
         folds: The fold of each row, in row order.
-        fold_params: For each fold, the parameters fitted on the other folds (chosen strength):
-            scoring a row with its fold's parameters gives an out-of-fold score.
+        fold_params: For each fold, the parameters fitted on the other folds (chosen strength,
+            and the head when kept): scoring a row with its fold's parameters gives an
+            out-of-fold score.
+        head: Whether the tree head is kept (fit the final parameters with `head=True`).
+        head_score: Out-of-fold ROC AUC with the head, when it was tried.
     """
 
     regularization: float
     scores: dict[float, float]
     folds: list[int]
     fold_params: list[OfflineParams]
+    head: bool = False
+    head_score: float | None = None
 
 
 def cross_fit_offline(
@@ -624,6 +693,7 @@ def cross_fit_offline(
     folds: int = 5,
     seed: int = 0,
     paraphrase: bool = False,
+    head: bool | None = False,
 ) -> CrossFit:
     """Grouped k-fold cross-fitting of `fit_offline`, choosing its L2 strength.
 
@@ -643,6 +713,9 @@ def cross_fit_offline(
         folds: Number of folds (fewer when there are fewer groups).
         seed: Seed of the fold assignment and of the fits.
         paraphrase: As for `fit_offline`.
+        head: Cross-fit a tree head (`ragjudge.offline.head`) on each fold's fitted weights too:
+            True keeps it, None keeps it only when its pooled out-of-fold ROC AUC beats the
+            logistic model's by `HEAD_MARGIN`, False does not try it.
 
     Returns:
         The `CrossFit`.
@@ -680,18 +753,49 @@ def cross_fit_offline(
                     train, init=init, seed=seed, regularization=lam, paraphrase=paraphrase
                 )
             fitted[lam].append(params)
-            model = OfflineModel(params)
-            xa = _answer_matrix(model, [data[i] for i in test])
-            oof[test] = [model.answer_confidence(list(x)) for x in xa]
+            oof[test] = _answer_probabilities(OfflineModel(params), [data[i] for i in test])
         scores[lam] = auroc(labels, oof)
     best = max(scores.values())
     chosen = max(lam for lam, v in scores.items() if v >= best - 1e-9)
-    return CrossFit(
+    cross = CrossFit(
         regularization=chosen,
         scores=scores,
         folds=[parts.index(int(f)) for f in fold],
         fold_params=fitted[chosen],
     )
+    if head is not False:
+        _cross_fit_head(cross, data, labels, fold, parts, seed=seed, keep=head is True)
+    return cross
+
+
+def _cross_fit_head(
+    cross: CrossFit,
+    data: list[_RowData],
+    labels: npt.NDArray[np.int64],
+    fold: Any,
+    parts: list[int],
+    *,
+    seed: int,
+    keep: bool,
+) -> None:
+    """Fit a tree head on each fold's training rows, score the left-out rows, and keep the
+    heads in `cross` when forced (`keep`) or when they beat the logistic model."""
+    oof = np.full(len(data), 0.5)
+    with_head = []
+    for f, params in zip(parts, cross.fold_params, strict=True):
+        inside = np.flatnonzero(fold != f)
+        test = np.flatnonzero(fold == f)
+        if len(set(labels[inside].tolist())) < 2:
+            with_head.append(params)
+            continue
+        train = [data[i] for i in inside]
+        headed = _attach_head(params, train, labels[inside].astype(np.float64), seed=seed)
+        with_head.append(headed)
+        oof[test] = _answer_probabilities(OfflineModel(headed), [data[i] for i in test])
+    cross.head_score = auroc(labels, oof)
+    if keep or cross.head_score >= cross.scores[cross.regularization] + HEAD_MARGIN:
+        cross.head = True
+        cross.fold_params = with_head
 
 
 def _group_folds(keys: list[str], labels: npt.NDArray[np.int64], *, folds: int, seed: int) -> Any:

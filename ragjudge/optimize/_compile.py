@@ -47,6 +47,7 @@ def compile_judge(
     progress: ProgressFactory | None = None,
     calibrate: bool = True,
     regularization: float | None = None,
+    head: bool | None = None,
     max_lm_calls: int | None = None,
     modes: Sequence[str] | None = None,
     validation: Sequence[GoldRecord] | None = None,
@@ -78,6 +79,9 @@ def compile_judge(
             a `calibration` parameter), so that the score is a probability of the label.
         regularization: L2 strength of the offline weights (toward `init`'s weights when
             given); None chooses it by grouped cross-validation on the train rows.
+        head: Train a tree head for the offline judge's answer model on the train rows
+            (`ragjudge.offline.head`): True always, False never, None (default) keeps it only
+            when grouped cross-validation on the train rows says it ranks answers better.
         max_lm_calls: The most LM calls to spend on raw outputs of the tuning rows (cache
             hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
             report says which. None: no limit. The validation runs are not counted.
@@ -112,6 +116,7 @@ def compile_judge(
         progress=progress,
         calibrate=calibrate,
         regularization=regularization,
+        head=head,
         max_lm_calls=max_lm_calls,
         modes=modes,
     )

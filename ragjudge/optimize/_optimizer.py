@@ -162,6 +162,9 @@ class JudgeOptimizer(Teleprompter):
             a `calibration` parameter), so that the score is a probability of the label.
         regularization: L2 strength of the offline weights (toward `init`'s weights when
             given); None chooses it by grouped cross-validation on the train rows.
+        head: Train a tree head for the offline judge's answer model on the train rows
+            (`ragjudge.offline.head`): True always, False never, None (default) keeps it only
+            when grouped cross-validation on the train rows says it ranks answers better.
         max_lm_calls: The most LM calls to spend on raw outputs of the tuning rows (cache
             hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
             report says which (`ragjudge.optimize._budget`). None: no limit.
@@ -198,6 +201,7 @@ class JudgeOptimizer(Teleprompter):
         progress: ProgressFactory | None = None,
         calibrate: bool = True,
         regularization: float | None = None,
+        head: bool | None = None,
         max_lm_calls: int | None = None,
         modes: Sequence[str] | None = None,
     ) -> None:
@@ -232,6 +236,7 @@ class JudgeOptimizer(Teleprompter):
         self.progress = progress
         self.calibrate = calibrate
         self.regularization = regularization
+        self.head = head
         self.max_lm_calls = max_lm_calls
         self.modes = list(modes) if modes is not None else None
         self.budget = LMCallBudget(max_lm_calls)
@@ -336,9 +341,14 @@ class JudgeOptimizer(Teleprompter):
             candidates=None if self.regularization is None else [self.regularization],
             seed=self.seed,
             paraphrase=paraphrase,
+            head=self.head,
         )
         logger.info(
-            "regularization %s chosen by cross-validation: %s", cross.regularization, cross.scores
+            "regularization %s chosen by cross-validation: %s; tree head %s (out-of-fold AUROC %s)",
+            cross.regularization,
+            cross.scores,
+            "kept" if cross.head else "not kept",
+            cross.head_score,
         )
         fitted = fit_offline(
             state.train,
@@ -346,6 +356,7 @@ class JudgeOptimizer(Teleprompter):
             seed=self.seed,
             regularization=cross.regularization,
             paraphrase=paraphrase,
+            head=cross.head,
         )
         return fitted, cross
 
@@ -667,7 +678,12 @@ class JudgeOptimizer(Teleprompter):
                     else {}
                 ),
                 **(
-                    {"regularization": state.cross.regularization}
+                    {
+                        "regularization": state.cross.regularization,
+                        "head": state.cross.head,
+                        "head_auroc": _rounded(state.cross.head_score),
+                        "logistic_auroc": _rounded(state.cross.scores[state.cross.regularization]),
+                    }
                     if state.cross is not None
                     else {}
                 ),
@@ -913,6 +929,10 @@ def labeled_rows(rows: Sequence[GoldRecord], metric: str) -> list[GoldRecord]:
     if not carried:
         carried = derive_gold([r for r in rows if not is_derived(r)]).get(metric, [])
     return [r.model_copy(update={"faithful": derived_label(r, metric)[0]}) for r in carried]
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:
