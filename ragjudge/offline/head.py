@@ -104,7 +104,9 @@ class TreeHead(pydantic.BaseModel):
         Returns:
             A probability in [0, 1].
         """
-        x = [values.get(name, 0.0) for name in self.features]
+        # scikit-learn's trees compare float32 inputs; rounding the same way keeps every split
+        # on the side it was fitted on
+        x = np.array([values.get(name, 0.0) for name in self.features], np.float32).tolist()
         z = self.base + self.learning_rate * sum(t.predict(x) for t in self.trees)
         return float(1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0))))
 
