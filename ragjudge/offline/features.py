@@ -18,7 +18,14 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from ragjudge.offline.numbers import Quantity, is_measure, number_values, same_slot, supports
+from ragjudge.offline.numbers import (
+    Quantity,
+    is_measure,
+    number_values,
+    same_slot,
+    supports,
+    value_years,
+)
 from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
 from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE, is_hedged
 from ragjudge.offline.text import (
@@ -115,6 +122,7 @@ class ContextIndex:
         sentence_speculative: Whether each sentence only says a thing may or is planned to be.
         quantities: Every quantity of the context (`number_values`).
         passage_quantities: The quantities of each passage.
+        passage_years: The `(value, year)` pairs of each passage (`value_years`).
     """
 
     sentences: list[str] = field(default_factory=list)
@@ -133,6 +141,7 @@ class ContextIndex:
     sentence_speculative: list[bool] = field(default_factory=list)
     quantities: tuple[Quantity, ...] = ()
     passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
+    passage_years: list[tuple[tuple[Quantity, Quantity], ...]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=256)
@@ -152,6 +161,7 @@ def context_index(context: str) -> ContextIndex:
     if not profiles:
         return index
     hedged, quantities = _per_sentence(context, spans)
+    years = [value_years(context, qs) if len(qs) > 1 else [] for qs in quantities]
     index.sentence_speculative = _flag_sentences(SPECULATIVE_RE, context, spans)
     for i in range(max(1, len(profiles) - _WINDOW + 1)):
         window = profiles[i : i + _WINDOW]
@@ -167,6 +177,7 @@ def context_index(context: str) -> ContextIndex:
         )
         index.passage_hedged.append(any(hedged[i : i + _WINDOW]))
         index.passage_quantities.append(tuple(q for qs in quantities[i : i + _WINDOW] for q in qs))
+        index.passage_years.append(tuple(p for ps in years[i : i + _WINDOW] for p in ps))
         for stem in {s for p in window for s in p.content}:
             index.postings.setdefault(stem, []).append(pid)
     words: set[str] = set()
@@ -466,7 +477,11 @@ def statement_evidence(
         if best >= 0
         else ""
     )
-    number_note = _number_conflict(quantities, in_context_q, best_q)
+    number_note = _number_conflict(quantities, in_context_q, best_q) or (
+        _year_conflict(value_years(statement, quantities), index.passage_years[best])
+        if best >= 0 and len(quantities) > 1
+        else ""
+    )
     entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
     entity_note = (
         entity_note or _role_swap(index, best, tokens) or _subject_swap(index, best, tokens)
@@ -569,9 +584,35 @@ def _number_conflict(
     return ""
 
 
+def _year_conflict(
+    claimed: list[tuple[Quantity, Quantity]], passage: tuple[tuple[Quantity, Quantity], ...]
+) -> str:
+    """A value given for the wrong year: the passage gives it for another year and gives
+    another value of the same slot for the claimed one ("1.2 million in 2020" against "from 1.2
+    million in 2000 to 1.5 million in 2020")."""
+    for value, year in claimed:
+        if any(supports(v, value) and supports(y, year) for v, y in passage):
+            continue
+        if not any(supports(v, value) and not supports(y, year) for v, y in passage):
+            continue
+        for v, y in passage:
+            # given for a year, two bare numbers of one kind share the slot as well
+            slot = same_slot(v, value) or (v.kind == value.kind and v.unit == value.unit)
+            if supports(y, year) and slot and not supports(v, value):
+                return f"{_show(value)} in {_show(year)} where the passage says {_show(v)}"
+    return ""
+
+
 def _show(q: Quantity) -> str:
-    value = f"{q.low:g}" if q.low == q.high else f"{q.low:g}-{q.high:g}"
+    value = _number(q.low) if q.low == q.high else f"{_number(q.low)}-{_number(q.high)}"
     return f"'{value}{' ' + q.unit if q.unit else ''}'"
+
+
+def _number(value: float) -> str:
+    """A value as people write it: 1,200,000 rather than 1.2e+06."""
+    if value == int(value) and abs(value) >= 10_000:
+        return f"{int(value):,}"
+    return f"{value:g}"
 
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())

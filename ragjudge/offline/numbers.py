@@ -11,12 +11,13 @@ than something the context does not say.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
 from ragjudge.offline.text import STOPWORDS, cjk_numerals
 
-__all__ = ["Quantity", "is_measure", "number_values", "same_slot", "supports"]
+__all__ = ["Quantity", "is_measure", "number_values", "same_slot", "supports", "value_years"]
 
 _UNITS_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -204,6 +205,14 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         b = _to_float(m.group("b")) if m.group("b") else None
         sa = _scale(m.group("sa") or "")
         sb = _scale(m.group("sb") or "") if b is not None else 1.0
+        if b is not None and sa == 1.0 and sb != 1.0 and a > b:
+            # "in 2000 to 1.5 million": no range "2000-1.5 million" but two quantities
+            second = m.start("cur2") if m.group("cur2") else m.start("b")
+            out.append(_plain_quantity(text, m.group("a"), a, m.start("a"), m.end("a")))
+            tail = [q for q in number_values(text[second:]) if q.start == 0][:1]
+            out.extend(q._replace(start=q.start + second, end=q.end + second) for q in tail)
+            taken.append((m.start(), m.end()))
+            continue
         cur = (m.group("cur") or m.group("cur2") or "").strip()
         letter = (m.group("sa") or "").strip().lower()
         if (
@@ -301,6 +310,12 @@ def _cjk_quantity(text: str, start: int, stop: int, value: int) -> Quantity:
         kind, unit = "year", ""  # "一九九五年", not "两千年" (two thousand years)
     approx = _approx_before(text, start)
     return Quantity(float(value), float(value), approx, kind, unit, start, stop + len(unit))
+
+
+def _plain_quantity(text: str, raw: str, value: float, start: int, end: int) -> Quantity:
+    """A bare number with nothing after it: a year or a plain number."""
+    kind = "year" if _is_year(raw, value, None, 1.0, "") else "number"
+    return Quantity(value, value, _approx_before(text, start), kind, "", start, end)
 
 
 def _is_year(raw: str, a: float, b: float | None, scale: float, unit: str) -> bool:
@@ -485,3 +500,54 @@ def _unit_key(unit: str) -> str:
         if u.endswith(suffix) and len(u) > len(suffix) + 2:
             return u[: -len(suffix)] + ("y" if suffix == "ies" else "")
     return u
+
+
+# What may stand between a value and the year it is given for: "1.2 million in 2000",
+# "$5.2 billion for fiscal 2021", "4% (2019)"; and between a year and its value: "in 2021,
+# revenue was $5.2 billion", "2021: $5.2 billion".
+_YEAR_AFTER_RE = re.compile(
+    r"[\s,]*\(?(?:(?:in|for|during|by|as of|at the end of|in the year|im jahr|en|in fiscal|"
+    r"for fiscal|in fy|for fy)\s+)?(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*)?",
+    re.IGNORECASE,
+)
+_YEAR_BEFORE_RE = re.compile(r"[\s,:)]*(?:[^\W\d_]+[\s,]+){0,4}", re.IGNORECASE)
+
+
+def value_years(text: str, quantities: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
+    """The values of a text paired with the year each is given for.
+
+    A value takes the year right after it ("1.2 million in 2000"), else the year shortly
+    before it with no other value between ("in 2021, revenue was $5.2 billion") when that
+    year has not already been taken by a value before it.
+
+    Args:
+        text: The text the quantities were read from (one sentence).
+        quantities: Its quantities, in order (`number_values`).
+
+    Returns:
+        `(value, year)` pairs.
+    """
+    pairs: list[tuple[Quantity, Quantity]] = []
+    taken: set[int] = set()
+    for i, q in enumerate(quantities):
+        if q.kind == "year":
+            continue
+        after = quantities[i + 1] if i + 1 < len(quantities) else None
+        if (
+            after is not None
+            and after.kind == "year"
+            and _YEAR_AFTER_RE.fullmatch(text, q.end, after.start)
+        ):
+            pairs.append((q, after))
+            taken.add(after.start)
+            continue
+        before = quantities[i - 1] if i > 0 else None
+        if (
+            before is not None
+            and before.kind == "year"
+            and before.start not in taken
+            and _YEAR_BEFORE_RE.fullmatch(text, before.end, q.start)
+        ):
+            pairs.append((q, before))
+            taken.add(before.start)
+    return pairs

@@ -497,6 +497,31 @@ CASES: list[tuple[str, str, str, str]] = [
         "Madrid is the largest city of Spain.",
         "yes",
     ),
+    # a value given for the wrong year
+    (
+        "numbers",
+        "The population grew from 1.2 million in 2000 to 1.5 million in 2020.",
+        "The population was 1.2 million in 2020.",
+        "no",
+    ),
+    (
+        "numbers",
+        "The population grew from 1.2 million in 2000 to 1.5 million in 2020.",
+        "The population was 1.5 million in 2020.",
+        "yes",
+    ),
+    (
+        "numbers",
+        "In 2021, revenue was $5.2 billion; in 2022, it was $6.1 billion.",
+        "Revenue reached $5.2 billion in 2022.",
+        "no",
+    ),
+    (
+        "numbers",
+        "Revenue was $5.2 billion in fiscal 2021 and $6.1 billion in 2022.",
+        "In 2021, revenue was $5.2 billion.",
+        "yes",
+    ),
 ]
 
 
@@ -527,3 +552,21 @@ def test_old_params_keep_their_verdict_meaning() -> None:
         context="The museum opened in 1980.", statements=["The zoo has pandas."]
     )
     assert out[0]["verdict"] == "no"
+
+
+def test_values_pair_with_their_years() -> None:
+    from ragjudge.offline.numbers import value_years
+
+    text = "The population grew from 1.2 million in 2000 to 1.5 million in 2020."
+    quantities = number_values(text)
+    assert [(q.low, q.kind) for q in quantities] == [
+        (1.2e6, "number"),
+        (2000, "year"),
+        (1.5e6, "number"),
+        (2020, "year"),
+    ]
+    pairs = value_years(text, quantities)
+    assert [(v.low, y.low) for v, y in pairs] == [(1.2e6, 2000), (1.5e6, 2020)]
+    text = "In 2021, revenue was $5.2 billion; in 2022, $6.1 billion."
+    pairs = value_years(text, number_values(text))
+    assert [(v.low, y.low) for v, y in pairs] == [(5.2e9, 2021), (6.1e9, 2022)]
