@@ -129,6 +129,34 @@ def test_cli_compile_save_load_evaluate(sample_path: Path, tmp_path: Path) -> No
     assert "balanced_accuracy" in done.stdout
 
 
+@pytest.mark.parametrize("head", ["on", "off"])
+def test_cli_compile_tree_head_is_saved_and_used(
+    sample_path: Path, tmp_path: Path, head: str
+) -> None:
+    judge_path = tmp_path / "f.json"
+    done = _cli(
+        "compile",
+        "--gold",
+        str(sample_path),
+        "--out",
+        str(judge_path),
+        "--trials",
+        "5",
+        "--head",
+        head,
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["params"]["head"] is (head == "on")
+    loaded = ragjudge.load(judge_path)
+    assert (loaded.offline_params_.answer_head is not None) is (head == "on")
+    row = ragjudge.load_gold(sample_path)[0]
+    result = loaded(question=row.question, contexts=row.contexts, answer=row.answer)
+    assert result.score is not None
+
+
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
