@@ -229,7 +229,24 @@ _CJK_NEGATIONS = ("不", "没", "沒", "未", "无", "無", "非", "ない", "�
 def _is_negation_norm(norm: str) -> bool:
     if norm in NEGATIONS or norm.endswith("n't"):
         return True
+    if _is_suffix_negation(norm):
+        return True
     return bool(norm) and is_cjk(norm[0]) and any(n in norm for n in _CJK_NEGATIONS)
+
+
+# Negations that follow the verb they negate: Japanese verb endings (設立されませんでした) and
+# Korean auxiliaries (설립되지 않았다, 없다). Their scope is the word before them.
+_SUFFIX_NEGATIONS = ("ない", "ません", "なかった", "なく")
+_KOREAN_NEGATIONS = ("않", "없")
+
+
+@lru_cache(maxsize=131072)
+def _is_suffix_negation(norm: str) -> bool:
+    if not norm:
+        return False
+    if is_hangul(norm[0]):
+        return norm.startswith(_KOREAN_NEGATIONS)
+    return "\u3040" <= norm[0] <= "\u309f" and any(n in norm for n in _SUFFIX_NEGATIONS)
 
 
 _ANTONYM_PAIRS = """pass fail|increase decrease|increase decline|increase reduce|rise fall|rise drop
@@ -258,7 +275,9 @@ short-term long-term|below above|under over|outside within|survive die|survived 
 |osten westen|mehr weniger|offen geschlossen|geöffnet geschlossen|zunahme abnahme|gewann verlor
 |gewonnen verloren|erhöht gesenkt|augmenté baissé|augmenté diminué|augmente baisse
 |augmente diminue|hausse baisse|sud nord|ouest est|ouvert fermé|ouverte fermée|gagné perdu
-|aumentaron disminuyeron|aumentó disminuyó|aumentar disminuir|aumento disminución|subió bajó
+|abre cierra|abren cierran|abrió cerró|ouvre ferme|ouvrent ferment|öffnet schließt
+|öffnen schließen|apre chiude|aumentaron disminuyeron|aumentó disminuyó|aumentar disminuir
+|aumento disminución|subió bajó
 |norte sur|oeste este|abierto cerrado|abierta cerrada|ganó perdió|más menos
 |増加 減少|上昇 下落|上昇 低下|勝利 敗北|增长 下降|增加 减少|上升 下降|胜利 失败
 |증가했다 감소했다|증가한 감소한|증가 감소|상승 하락|상승했다 하락했다
@@ -493,16 +512,30 @@ def negation_scopes(tokens: list[Token]) -> tuple[frozenset[str], frozenset[str]
     negated: set[str] = set()
     plain: set[str] = set()
     remaining = 0
+    last = ""
     for token in tokens:
         if token.sentence_initial:
             remaining = 0
+            last = ""
         if _is_negation(token):
-            remaining = _SCOPE
+            remaining = _negate_before(token.norm, last, negated, plain)
             continue
         if token.is_content:
             (negated if remaining else plain).add(token.stem)
+            last = token.stem
         remaining = max(0, remaining - 1)
     return frozenset(negated), frozenset(plain)
+
+
+def _negate_before(norm: str, last: str, negated: set[str], plain: set[str]) -> int:
+    """Apply a negation: a suffix negation moves the word before it into its scope (and opens
+    none after it); any other opens a scope over the next `_SCOPE` tokens (returned)."""
+    if not _is_suffix_negation(norm):
+        return _SCOPE
+    if last:
+        negated.add(last)
+        plain.discard(last)
+    return 0
 
 
 class SentenceProfile(NamedTuple):
@@ -545,6 +578,7 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     negated: set[str] = set()
     plain: set[str] = set()
     negations = remaining = 0
+    last = ""
     names: set[str] = set()
     for i, (surface, _) in enumerate(_surfaces(sentence)):
         norm, stemmed, number, is_content = _word_info(surface)
@@ -556,11 +590,12 @@ def sentence_profile(sentence: str) -> SentenceProfile:
             numbers.append(norm)
         if _is_negation_norm(norm):
             negations += 1
-            remaining = _SCOPE
+            remaining = _negate_before(norm, last, negated, plain)
             continue
         if is_content:
             content.append(stemmed)
             (negated if remaining else plain).add(stemmed)
+            last = stemmed
         remaining = max(0, remaining - 1)
     return SentenceProfile(
         stems,

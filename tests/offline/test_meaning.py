@@ -497,6 +497,17 @@ CASES: list[tuple[str, str, str, str]] = [
         "Madrid is the largest city of Spain.",
         "yes",
     ),
+    # negations after the verb (Japanese endings, Korean auxiliaries), verbs of other languages
+    (
+        "negation",
+        "その会社は1995年に設立されました。",
+        "その会社は1995年に設立されませんでした。",
+        "no",
+    ),
+    ("negation", "その会社は設立されなかった。", "その会社は設立されました。", "no"),
+    ("negation", "그 회사는 직원이 있다.", "그 회사는 직원이 없다.", "no"),
+    ("antonym", "El museo abre los lunes.", "El museo cierra los lunes.", "no"),
+    ("antonym", "Le musée ouvre le lundi.", "Le musée ferme le lundi.", "no"),
     # a value given for the wrong year
     (
         "numbers",
