@@ -271,14 +271,16 @@ class StatementEvidence:
 
     @property
     def contradicted(self) -> bool:
-        """Whether the context contradicts the statement (negation, antonym, swapped value)."""
-        names = (
-            "negation_added",
-            "negation_removed",
-            "antonym_conflict",
-            "number_conflict",
-            "entity_conflict",
-        )
+        """Whether the context contradicts the statement (negation, antonym, swapped value).
+
+        Another value or name does not contradict a hedged or future claim the context does not
+        make ("might grow to 1000 employees" against "has 500 employees"): what may be, or will
+        be, is another slot than what is. Negations and antonyms still do ("the drug may cure
+        it" against "the drug does not cure it").
+        """
+        names: tuple[str, ...] = ("negation_added", "negation_removed", "antonym_conflict")
+        if not (self.hedged and not self.speculated):
+            names = (*names, "number_conflict", "entity_conflict")
         return any(self.value(n) > 0 for n in names)
 
     def value(self, name: str) -> float:

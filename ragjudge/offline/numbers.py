@@ -155,7 +155,14 @@ def _words_value(text: str) -> float | None:
     total = current = 0.0
     seen = False
     for word in re.split(r"[\s-]+", text.lower()):
-        if word == "and" or not word:
+        if word in ("and", "a", "an") or not word:
+            continue
+        if word == "half":  # "four and a half"
+            current += 0.5
+            continue
+        if word == "dozen":
+            current = (current or 1) * 12
+            seen = True
             continue
         if word in _UNITS_WORDS:
             value = _UNITS_WORDS[word]
@@ -173,9 +180,11 @@ def _words_value(text: str) -> float | None:
             seen = True
         elif word == "hundred":
             current = (current or 1) * 100
+            seen = True
         elif word in ("thousand", "million", "billion"):
             total += (current or 1) * _SCALES[word]
             current = 0.0
+            seen = True
     return total + current if seen else None
 
 
@@ -237,7 +246,12 @@ def number_values(text: str) -> tuple[Quantity, ...]:
                 after, after_end = counted.group(1).lower(), counted.end()
         if after and _is_cjk(after[0]):
             after = after[0]  # a counter word: 人, 年, 円
-        unit = "" if after in _UNIT_STOP and not letter and after not in _CURRENCY_WORDS else after
+        month = after == "may" and (m.group("after") or "").strip()[:1] == "M"  # "5 May"
+        unit = (
+            ""
+            if after in _UNIT_STOP and not letter and after not in _CURRENCY_WORDS and not month
+            else after
+        )
         if _PARTICIPLE_RE.match(unit):  # German verb-final clauses: "1998 gegründet"
             unit = ""
         if not unit and not cur and not m.group("pct") and b is None and a == int(a) and a <= 31:
@@ -290,7 +304,11 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         word = re.match(r"\s*([^\W\d_]+)", rest)
         after = word.group(1).lower() if word else ""
         unit = "" if after in _UNIT_STOP else after
-        out.append(Quantity(value, value, False, "number", unit[:12], start, stop))
+        kind = "number"
+        if after in _CURRENCY_WORDS:  # "four and a half billion dollars"
+            kind, unit = "money:" + _CURRENCY_WORDS[after], ""
+        approx = _approx_before(text, start)
+        out.append(Quantity(value, value, approx, kind, unit[:12], start, stop))
     for start, stop, value in cjk_numerals(text):
         if any(s <= start < e for s, e in taken):
             continue
@@ -338,14 +356,17 @@ def _approx_before(text: str, start: int) -> bool:
     return False
 
 
-_RUN_WORDS = frozenset(["hundred", "thousand", "million", "billion", "and"])
+_RUN_WORDS = frozenset(["hundred", "thousand", "million", "billion", "dozen", "and", "a", "half"])
+#: Words that start a written number when a scale follows: "a thousand", "a dozen".
+_SCALE_WORDS = frozenset(["hundred", "thousand", "million", "billion", "dozen"])
 
 
 def _word_number_runs(text: str) -> list[tuple[int, int]]:
     """Spans of written numbers ("five hundred", "twenty-five"), found word by word."""
     runs: list[tuple[int, int]] = []
     start = stop = -1
-    for m in _LOWER_WORD_RE.finditer(text):
+    words = list(_LOWER_WORD_RE.finditer(text))
+    for i, m in enumerate(words):
         word = m.group(0).lower()
         joined = start >= 0 and text[stop : m.start()].strip(" -") == ""
         if joined and (word in _NUMBER_WORDS or word in _RUN_WORDS):
@@ -354,14 +375,15 @@ def _word_number_runs(text: str) -> list[tuple[int, int]]:
         if start >= 0:
             runs.append((start, stop))
             start = -1
-        if word in _NUMBER_WORDS:
+        following = words[i + 1].group(0).lower() if i + 1 < len(words) else ""
+        if word in _NUMBER_WORDS or (word in ("a", "an") and following in _SCALE_WORDS):
             start, stop = m.start(), m.end()
     if start >= 0:
         runs.append((start, stop))
     out = []
     for a, b in runs:
-        while text[a:b].lower().endswith(" and"):
-            b -= 4
+        while re.search(r"(?i)\s(?:and|a|an)$", text[a:b]):
+            b = a + text[a:b].rstrip().rfind(" ")
         out.append((a, b))
     return out
 

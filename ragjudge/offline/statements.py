@@ -163,6 +163,9 @@ def _subject(clause: str) -> str:
     return ""
 
 
+_FRACTION_NEXT_RE = re.compile(r"\s*an?\s+(?:half|quarter)\b", re.IGNORECASE)
+
+
 def _split_coordination(text: str) -> list[str]:
     """Coordinated clauses, the later ones given the first one's subject when they lack one."""
     pieces = [text]
@@ -179,6 +182,8 @@ def _split_coordination(text: str) -> list[str]:
                 continue
             if not (pronoun or _is_verbish(first) or _DETERMINER_NEXT_RE.match(right)):
                 continue
+            if _FRACTION_NEXT_RE.match(right):
+                continue  # "four and a half billion": one number
             if match.group(0).strip() == "," and not pronoun and not _LATER_AND_RE.search(right):
                 continue  # "A, B and C" is a list of clauses; a lone comma joins much else
             parts.append(left)

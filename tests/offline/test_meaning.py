@@ -229,6 +229,13 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("2.5 kilograms", "2,500 grams", True),
         ("90 minutes", "1.5 hours", True),
         ("90 minutes", "3 hours", False),
+        # written numbers with "a", halves and dozens; approximations
+        ("330 metres", "roughly a thousand feet", True),
+        ("330 metres", "a thousand feet", False),
+        ("$4.5 billion", "four and a half billion dollars", True),
+        ("12 countries", "a dozen countries", True),
+        ("150 minutes", "two and a half hours", True),
+        ("5 May", "15 May", False),
     ],
 )
 def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
@@ -508,6 +515,27 @@ CASES: list[tuple[str, str, str, str]] = [
     ("negation", "그 회사는 직원이 있다.", "그 회사는 직원이 없다.", "no"),
     ("antonym", "El museo abre los lunes.", "El museo cierra los lunes.", "no"),
     ("antonym", "Le musée ouvre le lundi.", "Le musée ferme le lundi.", "no"),
+    # what may be or will be is another slot than what is
+    (
+        "hedge",
+        "The company has 500 employees.",
+        "The company plans to have 1000 employees next year.",
+        "unsure",
+    ),
+    (
+        "hedge",
+        "Das Unternehmen hat 500 Mitarbeiter.",
+        "Das Unternehmen plant 1000 Mitarbeiter.",
+        "unsure",
+    ),
+    ("hedge", "The drug does not cure cancer.", "The drug may cure cancer.", "no"),
+    ("numbers", "The meeting is on 5 May 2024.", "The meeting is on May 15, 2024.", "no"),
+    (
+        "numbers",
+        "The company reported revenue of $4.5 billion.",
+        "The company reported revenue of four and a half billion dollars.",
+        "yes",
+    ),
     # a value given for the wrong year
     (
         "numbers",
