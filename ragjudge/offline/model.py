@@ -505,19 +505,25 @@ def _answer_matrix(model: OfflineModel, data: list[_RowData]) -> FloatArray:
     return _answer_inputs(model, data)[0]
 
 
+def _row_answer(model: OfflineModel, row: _RowData) -> tuple[list[float], list[float]]:
+    """One row's answer features and its statements' confidences under `model`."""
+    conf = [model.statement_confidence(e) for e in row.evidence]
+    features = answer_features(
+        index=row.index,
+        question=row.question,
+        answer=row.answer,
+        evidence=row.evidence,
+        confidences=conf,
+        support_threshold=model.params.support_threshold,
+    )
+    return features, conf
+
+
 def _answer_inputs(model: OfflineModel, data: list[_RowData]) -> tuple[FloatArray, FloatArray]:
     """The answer features of each row, and the inputs of a tree head (`head_features`)."""
     rows, heads = [], []
     for row in data:
-        conf = [model.statement_confidence(e) for e in row.evidence]
-        features = answer_features(
-            index=row.index,
-            question=row.question,
-            answer=row.answer,
-            evidence=row.evidence,
-            confidences=conf,
-            support_threshold=model.params.support_threshold,
-        )
+        features, conf = _row_answer(model, row)
         rows.append(features)
         heads.append(head_features(features, row.evidence, conf))
     return np.array(rows, dtype=np.float64).reshape(-1, len(ANSWER_FEATURES)), head_matrix(heads)
@@ -527,15 +533,7 @@ def _answer_probabilities(model: OfflineModel, data: list[_RowData]) -> FloatArr
     """The answer confidence of each row, as `OfflineModel.judge_answer` computes it."""
     out = []
     for row in data:
-        conf = [model.statement_confidence(e) for e in row.evidence]
-        features = answer_features(
-            index=row.index,
-            question=row.question,
-            answer=row.answer,
-            evidence=row.evidence,
-            confidences=conf,
-            support_threshold=model.params.support_threshold,
-        )
+        features, conf = _row_answer(model, row)
         out.append(model.answer_confidence(features, evidence=row.evidence, confidences=conf))
     return np.array(out, dtype=np.float64)
 
