@@ -800,7 +800,9 @@ def _group_folds(keys: list[str], labels: npt.NDArray[np.int64], *, folds: int, 
     """A fold number per row: whole groups, label-stratified as far as groups allow."""
     if len(set(keys)) < 2:  # one group: fold by row
         keys = [str(i) for i in range(len(keys))]
-    k = max(2, min(folds, len(set(keys)), len(keys)))
+    # stratifying needs a class with at least k members (tiny gold: fewer folds)
+    largest = int(np.bincount(labels).max()) if len(labels) else 0
+    k = max(2, min(folds, len(set(keys)), len(keys), largest))
     from sklearn.model_selection import StratifiedGroupKFold  # slow import: only when fitting
 
     out = np.zeros(len(keys), dtype=np.int64)

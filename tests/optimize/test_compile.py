@@ -91,6 +91,19 @@ def test_offline_compile_beats_baseline_and_records_evidence(gold_dir: Path) -> 
     assert sum(per_trial) == report["lm_calls"]["raw_outputs"]
 
 
+def test_tiny_gold_compiles_with_fewer_folds(gold_rows: list[GoldRecord]) -> None:
+    # 12 rows, 6 of each label: the train side holds fewer than 5 of a label, so cross-fitting
+    # must use fewer folds rather than fail
+    rows = [r for r in gold_rows if r.faithful == 1][:6] + [
+        r for r in gold_rows if r.faithful == 0
+    ][:6]
+    compiled = compile_judge(
+        ragjudge.Faithfulness(), gold=rows, n_trials=4, seed=0, group_by="", head=True
+    )
+    assert compiled.report_["sizes"]["train"] + compiled.report_["sizes"]["validation"] == 12
+    assert compiled.offline_params_.answer_head is not None
+
+
 def test_seeded_compile_is_reproducible(gold_rows: list[GoldRecord]) -> None:
     a = compile_judge(ragjudge.Faithfulness(), gold=gold_rows, n_trials=12, seed=7).report_
     b = compile_judge(ragjudge.Faithfulness(), gold=gold_rows, n_trials=12, seed=7).report_
