@@ -468,6 +468,24 @@ def statement_evidence(
         _number_support(t, quantities, in_best_q) if _valued(t, quantities) else t.stem in best_set
         for t in content
     ]
+    paraphrase = [0.0] * len(PARAPHRASE_FEATURES)
+    paraphrased: list[tuple[str, str]] = []
+    if encoder is not None and best >= 0:
+        found = paraphrase_evidence(
+            encoder=encoder,
+            statement=statement,
+            sentences=_candidate_sentences(index, stems, best),
+            passage=index.passages[best],
+            content=content,
+            found=in_best,
+            weights=weights,
+        )
+        paraphrase, paraphrased = found.features, found.matches
+        # a word the best passage says in other words is found there ("attorney" / "lawyer")
+        by_meaning = {a for a, _ in paraphrased}
+        for i, t in enumerate(content):
+            if t.text in by_meaning:
+                in_best[i] = in_ctx[i] = True
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
     novel_numbers = _unique([t.text for t in novel if t.is_number])
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
@@ -493,19 +511,6 @@ def statement_evidence(
         hedged = not (best >= 0 and index.passage_hedged[best])
     else:  # "it opened" where the context says it plans to open
         hedged = speculated = _only_speculated(index, best, stems)
-    paraphrase = [0.0] * len(PARAPHRASE_FEATURES)
-    paraphrased: list[tuple[str, str]] = []
-    if encoder is not None and best >= 0:
-        found = paraphrase_evidence(
-            encoder=encoder,
-            statement=statement,
-            sentences=_candidate_sentences(index, stems, best),
-            passage=index.passages[best],
-            content=content,
-            found=in_best,
-            weights=weights,
-        )
-        paraphrase, paraphrased = found.features, found.matches
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,
