@@ -105,20 +105,15 @@ def test_cli_evaluate_json(sample_path: Path, tmp_path: Path) -> None:
     assert all(not math.isnan(line["score"]) for line in lines if line["score"] is not None)
 
 
+def _compile(gold: Path, out: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`ragjudge compile` on the gold file, JSON summary on stdout."""
+    command = ("compile", "--gold", str(gold), "--out", str(out), *args, "--format", "json")
+    return _cli(*command, cwd=cwd)
+
+
 def test_cli_compile_save_load_evaluate(sample_path: Path, tmp_path: Path) -> None:
     judge_path = tmp_path / "judges" / "f.json"
-    done = _cli(
-        "compile",
-        "--gold",
-        str(sample_path),
-        "--out",
-        str(judge_path),
-        "--trials",
-        "15",
-        "--format",
-        "json",
-        cwd=tmp_path,
-    )
+    done = _compile(sample_path, judge_path, "--trials", "15", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert {"baseline", "params", "balanced_accuracy", "ci"} <= set(summary)
@@ -134,20 +129,7 @@ def test_cli_compile_tree_head_is_saved_and_used(
     sample_path: Path, tmp_path: Path, head: str
 ) -> None:
     judge_path = tmp_path / "f.json"
-    done = _cli(
-        "compile",
-        "--gold",
-        str(sample_path),
-        "--out",
-        str(judge_path),
-        "--trials",
-        "5",
-        "--head",
-        head,
-        "--format",
-        "json",
-        cwd=tmp_path,
-    )
+    done = _compile(sample_path, judge_path, "--trials", "5", "--head", head, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["params"]["head"] is (head == "on")
     loaded = ragjudge.load(judge_path)
