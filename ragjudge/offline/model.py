@@ -239,19 +239,17 @@ class OfflineModel:
         index = context_index(context)
         statements = self.extract_statements(question=question, answer=answer)
         judged = [self._judge_one(index, s) for s in statements]
+        evidence = [e for _, e in judged]
+        confidences = [float(v["confidence"]) for v, _ in judged]
         features = answer_features(
             index=index,
             question=question,
             answer=answer,
-            evidence=[e for _, e in judged],
-            confidences=[float(v["confidence"]) for v, _ in judged],
+            evidence=evidence,
+            confidences=confidences,
             support_threshold=self.params.support_threshold,
         )
-        confidence = self.answer_confidence(
-            features,
-            evidence=[e for _, e in judged],
-            confidences=[float(v["confidence"]) for v, _ in judged],
-        )
+        confidence = self.answer_confidence(features, evidence=evidence, confidences=confidences)
         if not index.passages and statements:
             confidence = 0.0
         verdict = "yes" if confidence >= self.params.answer_threshold else "no"
@@ -502,7 +500,8 @@ def _statement_arrays(data: list[_RowData]) -> tuple[FloatArray, FloatArray, Flo
 
 
 def _answer_matrix(model: OfflineModel, data: list[_RowData]) -> FloatArray:
-    return _answer_inputs(model, data)[0]
+    rows = [_row_answer(model, row)[0] for row in data]
+    return np.array(rows, dtype=np.float64).reshape(-1, len(ANSWER_FEATURES))
 
 
 def _row_answer(model: OfflineModel, row: _RowData) -> tuple[list[float], list[float]]:
@@ -519,16 +518,6 @@ def _row_answer(model: OfflineModel, row: _RowData) -> tuple[list[float], list[f
     return features, conf
 
 
-def _answer_inputs(model: OfflineModel, data: list[_RowData]) -> tuple[FloatArray, FloatArray]:
-    """The answer features of each row, and the inputs of a tree head (`head_features`)."""
-    rows, heads = [], []
-    for row in data:
-        features, conf = _row_answer(model, row)
-        rows.append(features)
-        heads.append(head_features(features, row.evidence, conf))
-    return np.array(rows, dtype=np.float64).reshape(-1, len(ANSWER_FEATURES)), head_matrix(heads)
-
-
 def _answer_probabilities(model: OfflineModel, data: list[_RowData]) -> FloatArray:
     """The answer confidence of each row, as `OfflineModel.judge_answer` computes it."""
     out = []
@@ -542,10 +531,21 @@ def _attach_head(
     params: OfflineParams, data: list[_RowData], labels: FloatArray, *, seed: int
 ) -> OfflineParams:
     """`params` with a tree head fitted on the rows, and the answer threshold refitted to the
-    blended confidence."""
-    _, xh = _answer_inputs(OfflineModel(params), data)
+    blended confidence. The answer features and statement confidences do not depend on the
+    head, so each row's are computed once."""
+    answers = [_row_answer(OfflineModel(params), row) for row in data]
+    xh = head_matrix(
+        [head_features(f, row.evidence, c) for (f, c), row in zip(answers, data, strict=True)]
+    )
     fitted = params.model_copy(update={"answer_head": fit_tree_head(xh, labels, seed=seed)})
-    p = _answer_probabilities(OfflineModel(fitted), data)
+    model = OfflineModel(fitted)
+    p = np.array(
+        [
+            model.answer_confidence(f, evidence=row.evidence, confidences=c)
+            for (f, c), row in zip(answers, data, strict=True)
+        ],
+        dtype=np.float64,
+    )
     return fitted.model_copy(update={"answer_threshold": _best_threshold(p, labels)})
 
 

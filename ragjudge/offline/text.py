@@ -222,7 +222,11 @@ STOPWORDS = STOPWORDS | frozenset(
     os um uma umas uns do da dos das na nos nas em com para pelo pela ao
     de het een en op te voor aan bij uit maar ook""".split()
 )
-_CJK_NEGATIONS = ("不", "没", "沒", "未", "无", "無", "非", "ない", "ません", "なかった", "なく")
+# Negations that follow the verb they negate: Japanese verb endings (設立されませんでした) and
+# Korean auxiliaries (설립되지 않았다, 없다). Their scope is the word before them.
+_SUFFIX_NEGATIONS = ("ない", "ません", "なかった", "なく")
+_KOREAN_NEGATIONS = ("않", "없")
+_CJK_NEGATIONS = ("不", "没", "沒", "未", "无", "無", "非", *_SUFFIX_NEGATIONS)
 
 
 @lru_cache(maxsize=131072)
@@ -232,12 +236,6 @@ def _is_negation_norm(norm: str) -> bool:
     if _is_suffix_negation(norm):
         return True
     return bool(norm) and is_cjk(norm[0]) and any(n in norm for n in _CJK_NEGATIONS)
-
-
-# Negations that follow the verb they negate: Japanese verb endings (設立されませんでした) and
-# Korean auxiliaries (설립되지 않았다, 없다). Their scope is the word before them.
-_SUFFIX_NEGATIONS = ("ない", "ません", "なかった", "なく")
-_KOREAN_NEGATIONS = ("않", "없")
 
 
 @lru_cache(maxsize=131072)
