@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from ragjudge.offline.numbers import (
     Quantity,
     is_measure,
+    may_agree,
     number_values,
     same_slot,
     supports,
@@ -510,7 +511,9 @@ def statement_evidence(
     if is_hedged(statement):
         hedged = not (best >= 0 and index.passage_hedged[best])
     else:  # "it opened" where the context says it plans to open
-        hedged = speculated = _only_speculated(index, best, stems)
+        hedged = speculated = _only_speculated(index, best, stems) and not SPECULATIVE_RE.search(
+            statement
+        )
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,
@@ -574,7 +577,8 @@ def _valued(token: Token, quantities: tuple[Quantity, ...]) -> bool:
         return bool(quantities)
     for q in quantities:
         if q.start <= token.start < q.end:
-            return token.text != q.unit or is_measure(q.unit)
+            # "quarter" in "third quarter" is read from "Q3" as well
+            return token.text != q.unit or is_measure(q.unit) or q.unit == "quarter"
     return False
 
 
@@ -586,7 +590,7 @@ def _number_conflict(
         if ok:
             continue
         for c in passage:
-            if same_slot(q, c):
+            if same_slot(q, c) and not may_agree(q, c):
                 return f"{_show(q)} where the passage says {_show(c)}"
     return ""
 
@@ -612,7 +616,8 @@ def _year_conflict(
 
 def _show(q: Quantity) -> str:
     value = _number(q.low) if q.low == q.high else f"{_number(q.low)}-{_number(q.high)}"
-    return f"'{value}{' ' + q.unit if q.unit else ''}'"
+    bound = {"min": "at least ", "max": "at most "}.get(q.bound, "")
+    return f"'{bound}{value}{' ' + q.unit if q.unit else ''}'"
 
 
 def _number(value: float) -> str:
@@ -662,7 +667,10 @@ def _substitutions(
             if l_ok and r_ok and _unspaced(token.norm) and _unspaced(other):
                 is_name = other_name = True  # no capitals to tell: one word for another
             entity_slot = is_name and other_name and (l_ok or r_ok)
-            if not (entity_slot or (l_ok and r_ok)):
+            # the statement's last word after the same content word ("sells hats" against
+            # "sells shoes, bags and belts")
+            end_slot = right is None and l_ok and tokens[i - 1].is_content
+            if not (entity_slot or end_slot or (l_ok and r_ok)):
                 continue
             note = f"'{token.text}' where the passage says '{other}'"
             if is_name and other_name:

@@ -10,6 +10,7 @@ than something the context does not say.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -17,7 +18,15 @@ from typing import NamedTuple
 
 from ragjudge.offline.text import STOPWORDS, cjk_numerals
 
-__all__ = ["Quantity", "is_measure", "number_values", "same_slot", "supports", "value_years"]
+__all__ = [
+    "Quantity",
+    "is_measure",
+    "may_agree",
+    "number_values",
+    "same_slot",
+    "supports",
+    "value_years",
+]
 
 _UNITS_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -90,6 +99,31 @@ _LINKS = frozenset({"de", "d", "of", "di", "du", "des"})
 # not the number's unit.
 _PARTICIPLE_RE = re.compile(r"ge[a-zäöüß]{3,}(?:t|en)$")
 _COUNTED_RE = re.compile(r"['’]?\s*([^\W\d_]+)")
+_ATTACHED_DIGITS_RE = re.compile(r"(?<=[A-Za-z])\d+")
+_QUARTER_RE = re.compile(r"\bQ([1-4])\b")
+_ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
+#: Ordinal words; "first" is left out: it orders events as often as it ranks ("at first").
+_ORDINAL_WORDS = {
+    w: i
+    for i, w in enumerate(
+        """second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+        thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth
+        twentieth""".split(),
+        start=2,
+    )
+}
+_ORDINAL_WORDS_RE = re.compile(r"\b(?:" + "|".join(_ORDINAL_WORDS) + r")\b", re.IGNORECASE)
+# Words making a number a bound: "more than 2 million" is any value from 2 million up.
+_MIN_WORDS = (
+    "more than", "over", "above", "at least", "upwards of", "in excess of", "exceeding",
+    "no fewer than", "no less than", "mehr als", "über", "mindestens", "plus de", "au moins",
+    "más de", "al menos", "por lo menos",
+)  # fmt: skip
+_MAX_WORDS = (
+    "less than", "fewer than", "under", "below", "at most", "up to", "no more than",
+    "not more than", "weniger als", "höchstens", "bis zu", "moins de", "au plus", "menos de",
+    "hasta", "como máximo",
+)  # fmt: skip
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
@@ -109,6 +143,8 @@ class Quantity(NamedTuple):
         unit: The word after the number, lower-cased ("employees", "年"), or "".
         start: Character offset of the quantity in the text.
         end: Its end offset.
+        bound: "min" for a lower bound ("more than 2 million", "at least 500"), "max" for an
+            upper one ("fewer than 20", "up to 5%"), "" for a value or a range.
     """
 
     low: float
@@ -118,6 +154,7 @@ class Quantity(NamedTuple):
     unit: str
     start: int
     end: int
+    bound: str = ""
 
 
 def _is_cjk(char: str) -> bool:
@@ -201,13 +238,13 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     """
     out: list[Quantity] = []
     taken: list[tuple[int, int]] = []
-    scan = _BETWEEN_RE.sub(_as_range, text)
-    matches = _QUANTITY_RE.finditer(scan) if _HAS_DIGIT_RE.search(text) else ()
+    for q in _quarters(text):
+        out.append(q)
+        taken.append((q.start, q.end))
+    # digits inside a word ("COVID19", "A4", "Q3") are no number: masked, offsets kept
+    scan = _ATTACHED_DIGITS_RE.sub(lambda d: "x" * len(d.group()), _BETWEEN_RE.sub(_as_range, text))
+    matches = _QUANTITY_RE.finditer(scan) if _HAS_DIGIT_RE.search(scan) else ()
     for m in matches:
-        if m.start("a") > 0 and (
-            text[m.start("a") - 1].isalpha() and text[m.start("a") - 1].isascii()
-        ):
-            continue  # part of a word like "COVID19" or "A4"
         a = _to_float(m.group("a"))
         if a is None:
             continue
@@ -240,6 +277,10 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             low, high = high, low
         after = letter or (m.group("after") or "").strip().lower()
         after_end = m.end("after")
+        if b is None and (m.group("after") or "").lower() in _ORDINAL_SUFFIXES:  # "3rd place"
+            out.append(_ordinal(scan, a, m.start("a"), after_end))
+            taken.append((m.start(), after_end))
+            continue
         if after in _LINKS and m.group("pct") is None:  # "2 millones de habitantes"
             counted = _COUNTED_RE.match(scan, after_end)
             if counted and counted.group(1).lower() not in _UNIT_STOP:
@@ -287,7 +328,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             else m.end("sa")
         )
         approx = _approx_before(text, m.start())
-        out.append(Quantity(low, high, approx, kind, unit[:12], m.start(), end))
+        bound = _bound_before(text, m.start()) if b is None else ""
+        out.append(Quantity(low, high, approx, kind, unit[:12], m.start(), end, bound))
         taken.append((m.start(), m.end()))
     for start, stop in _word_number_runs(text):
         if any(s <= start < e for s, e in taken) or text[start:stop].lower() in ("a", "one"):
@@ -308,7 +350,11 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         if after in _CURRENCY_WORDS:  # "four and a half billion dollars"
             kind, unit = "money:" + _CURRENCY_WORDS[after], ""
         approx = _approx_before(text, start)
-        out.append(Quantity(value, value, approx, kind, unit[:12], start, stop))
+        bound = _bound_before(text, start)
+        out.append(Quantity(value, value, approx, kind, unit[:12], start, stop, bound))
+    for m in _ORDINAL_WORDS_RE.finditer(text):
+        if not any(s <= m.start() < e for s, e in taken):
+            out.append(_ordinal(text, float(_ORDINAL_WORDS[m.group(0).lower()]), *m.span()))
     for start, stop, value in cjk_numerals(text):
         if any(s <= start < e for s, e in taken):
             continue
@@ -334,6 +380,34 @@ def _plain_quantity(text: str, raw: str, value: float, start: int, end: int) -> 
     """A bare number with nothing after it: a year or a plain number."""
     kind = "year" if _is_year(raw, value, None, 1.0, "") else "number"
     return Quantity(value, value, _approx_before(text, start), kind, "", start, end)
+
+
+def _ordinal(text: str, value: float, start: int, stop: int) -> Quantity:
+    """An ordinal ("3rd", "third"): what it ranks is the word after it ("third quarter")."""
+    counted = _COUNTED_RE.match(text, stop)
+    word = counted.group(1).lower() if counted else ""
+    unit = "" if not word or word in _UNIT_STOP else word
+    return Quantity(value, value, False, "ordinal", unit[:12], start, stop)
+
+
+def _quarters(text: str) -> list[Quantity]:
+    """Fiscal quarters written "Q3" (as "third quarter" reads)."""
+    return [
+        Quantity(float(m.group(1)), float(m.group(1)), False, "ordinal", "quarter", *m.span())
+        for m in _QUARTER_RE.finditer(text)
+    ]
+
+
+def _bound_before(text: str, start: int) -> str:
+    """ "min" after "more than", "at least"...; "max" after "fewer than", "up to"...; else ""."""
+    tail = text[max(0, start - 24) : start].rstrip(" $€£¥").lower()
+    for bound, words in (("min", _MIN_WORDS), ("max", _MAX_WORDS)):
+        for word in words:
+            if tail.endswith(word) and (
+                len(tail) == len(word) or not tail[-len(word) - 1].isalpha()
+            ):
+                return bound
+    return ""
 
 
 def _is_year(raw: str, a: float, b: float | None, scale: float, unit: str) -> bool:
@@ -405,6 +479,11 @@ def supports(context: Quantity, claim: Quantity) -> bool:
     """
     if not _compatible(context.kind, claim.kind):
         return False
+    if claim.kind == "ordinal" and context.unit and claim.unit and context.unit != claim.unit:
+        return False  # "third quarter" is not "third place"
+    if claim.bound:  # "more than 2 million": any value of the context past the bound
+        (lo, hi), (claim_lo, claim_hi) = _interval(context), _interval(claim)
+        return claim_lo <= lo and hi <= claim_hi
     dims = _dimension(context.unit), _dimension(claim.unit)
     if dims[0] and dims[0] == dims[1] and _unit_key(context.unit) != _unit_key(claim.unit):
         return _converted_supports(context, claim)  # "1.2 km" is "1,200 metres"
@@ -423,6 +502,32 @@ def supports(context: Quantity, claim: Quantity) -> bool:
     if claim.approx and claim.low <= context.high and context.low <= claim.high:
         return True  # "around 500" vs "450-550"
     return context.low == context.high and claim.low <= context.low <= claim.high and claim.approx
+
+
+def may_agree(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities, one of them a bound, can describe one value ("over 2 million"
+    and "2.5 million" can; "fewer than 2 million" and "2.5 million" cannot).
+
+    Args:
+        a: One quantity.
+        b: Another.
+
+    Returns:
+        True when either is a bound and their intervals meet.
+    """
+    if not (a.bound or b.bound):
+        return False
+    (a_lo, a_hi), (b_lo, b_hi) = _interval(a), _interval(b)
+    return a_lo <= b_hi and b_lo <= a_hi
+
+
+def _interval(q: Quantity) -> tuple[float, float]:
+    """The values a quantity allows: a bound is open on one side."""
+    if q.bound == "min":
+        return q.low, math.inf
+    if q.bound == "max":
+        return -math.inf, q.high
+    return q.low, q.high
 
 
 def _converted_supports(context: Quantity, claim: Quantity) -> bool:

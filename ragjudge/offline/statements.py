@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ragjudge.offline.text import is_cjk, is_filler, is_hangul, segment_statements
+from ragjudge.offline.text import STOPWORDS, is_cjk, is_filler, is_hangul, segment_statements
 
 __all__ = ["HEDGE_RE", "Statement", "atomic_statements", "is_hedged"]
 
@@ -62,8 +62,9 @@ HEDGE_RE = re.compile(
 #: unsure cost 3 points of balanced accuracy), and so are "will" and "would".
 SPECULATIVE_RE = re.compile(
     r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
-    r"going to|proposed|proposes|considering|considers|prévoit|planea|plant|beabsichtigt)\b|"
-    r"予定|计划|計画",
+    r"going to|proposed|proposes|considering|considers|prévoit|planea|plant|beabsichtigt|"
+    r"postponed|postpones|deferred|rescheduled|pushed back|verschoben|reporté|reportée|"
+    r"aplazado|aplazada|pospuesto|pospuesta)\b|予定|计划|計画|延期",
     re.IGNORECASE,
 )
 
@@ -74,6 +75,9 @@ _PRONOUNS = {
     "он": "", "она": "", "оно": "", "они": "", "lui": "", "lei": "", "ele": "", "ela": "",
     "hij": "", "zij": "", "het": "",
 }  # fmt: skip
+#: Possessives that open a clause after a comma where English would say "and its"
+#: ("открыт в 1932 году, его длина 500 метров"); left as they are in the statement.
+_OPENING_POSSESSIVES = frozenset({"его", "её", "ее", "их"})
 _AUX = frozenset(
     """is are was were has have had will would can could may might must shall should does did
     do also then later still became becomes become remains remained plans planned intends
@@ -91,19 +95,33 @@ _IRREGULAR_PAST = frozenset(
 )
 _COORD_RE = re.compile(
     r"(?:,\s*|\s+)(?:and|but|und|aber|et|mais|y|pero|e|ma|mas|en|maar|и|но|а)\s+"
-    r"(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|it|they|we|er|sie|il|elle|ils|él|ella|он|она|они)\s+\w)"
-    r"|,\s+(?=[a-z]\w*(?:ed|s)\s+\w)",
+    r"(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|it|they|we|er|sie|il|elle|ils|él|ella|он|она|они|"
+    r"его|её|ее|их)\s+\w)"
+    r"|,\s+(?=[a-z]\w*(?:ed|s)\s+\w)"
+    r"|,\s+(?=(?:hat|ist|war|wird|hatte|est|était|tiene|tenía|es|fue|ha|è|tem|é)\s+\w)",
     re.IGNORECASE,
 )
 _LATER_AND_RE = re.compile(r"\s(?:and|und|et|y|e|и)\s", re.IGNORECASE)
 _DETERMINER_NEXT_RE = re.compile(
     r"[a-z]\w*s\s+(?:the|a|an|his|her|its|their|many|several|more|over|about|around|nearly|"
     r"almost|\d+)\b"
+    # "flows through", "runs along": a verb in -s before a preposition of place few nouns take
+    r"|[a-z]\w*[^\Ws]s\s+(?:through|into|across|along|between|towards?)\b"
 )
 _RELATIVE_RE = re.compile(r",\s+(?:which|who|whose|where|der|die|das|qui|que|quien|que)\s+", re.I)
 _APPOSITION_RE = re.compile(
     r"^(?P<subj>(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*),\s+(?P<np>(?:a|an|the)\s+[^,]{3,80}),"
     r"\s+(?P<rest>.+)$"
+)
+# "The drug, approved in 2019, may help": the participle's phrase is a claim of its own.
+_PARTICIPIAL_APPOSITION_RE = re.compile(
+    r"^(?P<subj>[^,]{2,60}),\s+(?P<phrase>(?:\w+(?:ed|ado|ada|ados|adas|ido|ida|idos|idas|ée|é|"
+    r"és|ées|ato|ata)|led|built|made|born|written|known|held|run|owned|sold|founded)"
+    r"\s+(?:by|in|on|at|from|for|as|en|por|par|à|dans|da|nel|nella|em|por)\b[^,]{2,80}),\s+"
+    r"(?P<rest>[a-zà-ÿ].*)$"
+)
+_ENGLISH_PARTICIPLE_RE = re.compile(
+    r"(?:\w+ed|led|built|made|born|written|known|held|run|owned|sold)\s+(?:by|in|on|at|from|for|as)\b"
 )
 _FROM_TO_RE = re.compile(
     r"^(?P<pre>.*?)\b(?P<verb>(?:has |have |had )?(?:grown|grew|increased|rose|risen|fallen|fell|"
@@ -155,12 +173,23 @@ def _subject(clause: str) -> str:
     """The words before the clause's first verb-like word ("The company" of "The company was")."""
     words = list(re.finditer(r"\S+", clause))
     for i, match in enumerate(words):
-        if i > 0 and _is_verbish(match.group(0).strip(",;:")):
-            return clause[: words[i - 1].end()].strip()
-    for i, match in enumerate(words[:4]):  # "The park covers 50 hectares": a verb in -s
-        if i > 0 and _DETERMINER_NEXT_RE.match(clause, match.start()):
+        if i == 0:
+            continue
+        word = match.group(0).strip(",;:")
+        after = words[i + 1].group(0) if i + 1 < len(words) else ""
+        verb = _is_verbish(word) and (word.lower() != "a" or _FRENCH_HAS_NEXT_RE.match(after))
+        # "The park covers 50 hectares": a verb in -s
+        if verb or (i < 4 and _DETERMINER_NEXT_RE.match(clause, match.start())):
             return clause[: words[i - 1].end()].strip()
     return ""
+
+
+#: What follows French "a" (has) where English "a" is an article: a participle or a number
+#: ("Marie a gagné", "il a 30 ans").
+_FRENCH_HAS_NEXT_RE = re.compile(
+    r"(?:\w*(?:é|ée|és|ées)|eu|fait|dit|pris|mis|écrit|construit|ouvert|perdu|vendu|connu|reçu|"
+    r"vécu|\d\S*)$"
+)
 
 
 _FRACTION_NEXT_RE = re.compile(r"\s*an?\s+(?:half|quarter)\b", re.IGNORECASE)
@@ -176,11 +205,12 @@ def _split_coordination(text: str) -> list[str]:
         for match in _COORD_RE.finditer(piece):
             right = piece[match.end() :]
             first = right.split(maxsplit=1)[0].strip(",") if right.strip() else ""
-            pronoun = first.lower() in _PRONOUNS
+            pronoun = first.lower() in _PRONOUNS or first.lower() in _OPENING_POSSESSIVES
             left = piece[cursor : match.start()]
             if len(_words(left)) < _MIN_WORDS or len(_words(right)) < 2:
                 continue
-            if not (pronoun or _is_verbish(first) or _DETERMINER_NEXT_RE.match(right)):
+            hedge = bool(HEDGE_RE.match(right))  # "... and plans to expand", "und plant, ..."
+            if not (pronoun or hedge or _is_verbish(first) or _DETERMINER_NEXT_RE.match(right)):
                 continue
             if _FRACTION_NEXT_RE.match(right):
                 continue  # "four and a half billion": one number
@@ -193,7 +223,11 @@ def _split_coordination(text: str) -> list[str]:
         for i, part in enumerate(parts):
             part = part.strip().rstrip(",")
             first = part.split(maxsplit=1)[0] if part else ""
-            if i > 0 and subject and (_is_verbish(first) or _DETERMINER_NEXT_RE.match(part)):
+            if (
+                i > 0
+                and subject
+                and (_is_verbish(first) or HEDGE_RE.match(part) or _DETERMINER_NEXT_RE.match(part))
+            ):
                 part = f"{subject} {part}"
             out.append(part)
     return out
@@ -257,10 +291,17 @@ def _split_list(text: str) -> list[str]:
 
 def _split_apposition(text: str) -> list[str]:
     match = _APPOSITION_RE.match(text)
-    if not match:
-        return [text]
-    subj = match.group("subj")
-    return [f"{subj} {match.group('rest')}", f"{subj} is {match.group('np')}"]
+    if match:
+        subj = match.group("subj")
+        return [f"{subj} {match.group('rest')}", f"{subj} is {match.group('np')}"]
+    match = _PARTICIPIAL_APPOSITION_RE.match(text)
+    if match and len(_words(match.group("subj"))) <= 6:
+        subj, phrase = match.group("subj"), match.group("phrase")
+        copula = ""
+        if _ENGLISH_PARTICIPLE_RE.match(phrase):  # "approved in 2019", "led by Elon Musk"
+            copula = "was " if re.search(r"\b(?:1[5-9]|20)\d\d\b", phrase) else "is "
+        return [f"{subj} {match.group('rest')}", f"{subj} {copula}{phrase}"]
+    return [text]
 
 
 def _split_from_to(text: str) -> list[str]:
@@ -274,7 +315,12 @@ def _split_from_to(text: str) -> list[str]:
         number, _, rest = y.partition(" ")
         y = f"{number} {unit.group(1)} {rest}".strip()
     subject = re.sub(r"\s+(?:has|have|had)$", "", pre)
-    return [f"{subject} had {x}".strip(), f"{subject} has {y}".strip()]
+    # "grew from 100 employees to 500": had / has; "revenue grew from $10 million": was / is
+    counted = re.match(r"[\d.,]+\s+(?:hundred\s+|thousand\s+|million\s+|billion\s+)?([^\W\d_]+)", x)
+    owned = counted is not None and counted.group(1).lower() not in STOPWORDS
+    past, present = ("had", "has") if owned else ("was", "is")
+    then = past if re.search(r"\b(?:1[5-9]|20)\d\d\b", y) else present
+    return [f"{subject} {past} {x}".strip(), f"{subject} {then} {y}".strip()]
 
 
 def _split_cjk(text: str) -> list[str]:
@@ -290,7 +336,37 @@ def _split_cjk(text: str) -> list[str]:
             out.append(piece)
     if len(out) > 1 and sum(1 for c in out[-1] if is_cjk(c) or c.isdigit()) < _MIN_CJK_CHARS:
         out[-2] = out[-2] + "、" + out.pop()
-    return out
+    return _carry_cjk_subject(out)
+
+
+#: Where a Chinese clause's predicate starts ("该公司|成立于1995年"): the text before it is the
+#: subject that later clauses opening with one of these leave out ("拥有500名员工").
+_ZH_PREDICATE_RE = re.compile(
+    r"是|拥有|有|成立|创立|设立|位于|建于|计划|将|约有|共有|目前|雇用|雇佣"
+)
+_JA_TOPIC_RE = re.compile(r"^(.{1,12}?)は")
+
+
+def _carry_cjk_subject(clauses: list[str]) -> list[str]:
+    """Give later clauses the first one's subject: the topic before "は" in Japanese, the
+    words before the predicate in Chinese ("该公司成立于1995年，拥有500名员工" ->
+    "该公司拥有500名员工")."""
+    if len(clauses) < 2:
+        return clauses
+    first = clauses[0]
+    topic = _JA_TOPIC_RE.match(first)
+    if topic and any("\u3040" <= c <= "\u30ff" for c in first):
+        head = topic.group(0)
+        return [first] + [c if "は" in c else head + c for c in clauses[1:]]
+    predicate = _ZH_PREDICATE_RE.search(first)
+    if (
+        predicate
+        and 2 <= predicate.start() <= 8
+        and all(is_cjk(c) for c in first[: predicate.start()])
+    ):
+        head = first[: predicate.start()]
+        return [first] + [head + c if _ZH_PREDICATE_RE.match(c) else c for c in clauses[1:]]
+    return clauses
 
 
 def _antecedent(question: str) -> str:
@@ -307,6 +383,11 @@ tower stadium player singer actor actress author writer artist president leader 
 product app drug vaccine device ship game""".split()
 _REFERENCE_RE = re.compile(
     rf"(?i:the|this|that)\s+(?P<head>{'|'.join(_REFERENCE_HEADS)})\b(?P<pos>['’]s)?"
+)
+_PLURAL_PRONOUN_RE = re.compile(r"(?i:they|their|ils|elles|ellos|ellas|они|их)\b")
+_NAME_PAIR_RE = re.compile(
+    r"(?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’.-]*\s+(?:and|und|et|y|e|и)\s+(?:[A-Z][\w'’.-]*\s+)*"
+    r"[A-Z][\w'’.-]*"
 )
 _DETERMINERS = frozenset("the this that these those a an".split())
 _RIVAL_RE = re.compile(r"\b(?:the|a|an|its|his|her|their)\s|\s[A-Z]")
@@ -373,6 +454,7 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
     """
     out: list[Statement] = []
     antecedent = _antecedent(question)
+    group = ""  # the last "X and Y" named: what "they" means when one thing is the subject
     rivals = False
     for start, end in segment_statements(answer):
         text = answer[start:end]
@@ -389,7 +471,10 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
             claim = claim.strip().strip(",;")
             if not claim or is_filler(claim):
                 continue
-            resolved = _resolve(claim, antecedent, named=not rivals)
+            plural = _PLURAL_PRONOUN_RE.match(claim)
+            resolved = _resolve(claim, group if plural and group else antecedent, named=not rivals)
+            names = _NAME_PAIR_RE.findall(resolved)
+            group = names[-1].rstrip(".") if names else group
             subject = _subject(resolved)
             if subject and not re.match(r"(?i)(?:there|here)\b", subject):
                 antecedent = subject

@@ -33,11 +33,14 @@ __all__ = [
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RE = re.compile(
+    # "non-profit" is one word: "non" alone is a negation (Italian "non è", French "non")
+    r"(?i:non) ?- ?[^\W\d_]+|"
     rf"[{_CJK}]+|\d+(?:[.,]\d+)+[^\W\d_{_CJK}]+|\d+(?:[.,:/]\d+)*(?![^\W_{_CJK}])"
     rf"|[^\W_{_CJK}]*[^\W\d_{_CJK}][^\W_{_CJK}]*(?:['’][^\W\d_]+)?",
     re.UNICODE,
 )
 _CJK_RE = re.compile(f"[{_CJK}]")
+_NON_RE = re.compile(r"^non ?- ?")
 _SCRIPT_RUN_RE = re.compile(
     r"[\u3040-\u309f]+|[\u30a0-\u30ff]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
 )
@@ -204,7 +207,8 @@ NEGATIONS: frozenset[str] = frozenset(
     """not no never none nobody nothing neither nowhere cannot can't don't doesn't didn't isn't
     aren't wasn't weren't won't wouldn't shouldn't couldn't hasn't haven't hadn't without
     n't nicht kein keine keinen keiner nie niemals ohne pas jamais aucun aucune sans nunca
-    ningún ninguna ninguno jamás""".split()
+    ningún ninguna ninguno jamás non não nenhum nenhuma не нет никогда niet geen nooit
+    nessuno nessuna""".split()
 )
 # German, French and Spanish function words (none of which is an English content word).
 STOPWORDS = STOPWORDS | frozenset(
@@ -386,7 +390,7 @@ writer|born birth birthplace native|die died death|begin start began started com
 |buy purchase bought acquire acquired acquisition|big large huge|small little tiny
 |show demonstrate reveal indicate|help assist aid|end finish conclude
 |increase rise grow rose grew risen raise climb climbed
-|decrease decline drop fall fell fallen reduce fewer|year annual annually yearly
+|decrease decline drop dropped dropping fall fell fallen reduce fewer|year annual annually yearly
 |locate situate base|company firm corporation business enterprise|car automobile vehicle
 |high tall|doctor physician|famous renowned celebrated well-known|main primary principal chief head
 |employee staff worker personnel|employ hire|currently presently nowadays
@@ -451,7 +455,7 @@ def _word_info(surface: str) -> tuple[str, str, bool, bool]:
         content = not ("\u3040" <= surface[0] <= "\u309f") and not _is_negation_norm(lower)
         return lower, lower, False, content
     is_digit = surface[0].isdigit()
-    norm = normalize_number(lower) if is_digit else lower
+    norm = normalize_number(lower) if is_digit else _NON_RE.sub("non", lower, 1)
     number = is_digit or lower in _NUMBER_WORDS
     if lower in _NUMBER_WORDS:
         norm = _NUMBER_WORDS[lower]
@@ -485,10 +489,18 @@ def negation_count(tokens: list[Token]) -> int:
     Returns:
         How many tokens are negations.
     """
-    return sum(1 for t in tokens if _is_negation(t))
+    return sum(1 for t in tokens if _is_negation(t) or t.norm in _CANCELLATIONS)
 
 
 _SCOPE = 3
+#: Words saying that an event was called off: like a negation, they say it did not happen
+#: (a passive one of the word before it).
+_CANCELLATIONS = frozenset(
+    """cancelled canceled cancel cancels cancelling canceling cancellation cancelation
+    scrapped shelved annulled abgesagt annulé annulée annulés annulées cancelado cancelada
+    cancelados canceladas""".split()
+)
+_PASSIVE_AUX = frozenset("was were been be is are being got get gets wurde wurden".split())
 
 
 def _is_negation(token: Token) -> bool:
@@ -510,19 +522,36 @@ def negation_scopes(tokens: list[Token]) -> tuple[frozenset[str], frozenset[str]
     negated: set[str] = set()
     plain: set[str] = set()
     remaining = 0
-    last = ""
+    last = previous = ""
     for token in tokens:
         if token.sentence_initial:
             remaining = 0
             last = ""
-        if _is_negation(token):
-            remaining = _negate_before(token.norm, last, negated, plain)
+        scope = _negate(token.norm, previous, last, negated, plain)
+        previous = token.norm
+        if scope is not None:
+            remaining = scope
             continue
         if token.is_content:
             (negated if remaining else plain).add(token.stem)
             last = token.stem
         remaining = max(0, remaining - 1)
     return frozenset(negated), frozenset(plain)
+
+
+def _negate(norm: str, previous: str, last: str, negated: set[str], plain: set[str]) -> int | None:
+    """Apply a negation or a cancellation word (None for any other word): the scope it opens
+    over the next tokens; a suffix negation or a passive cancellation ("the launch was
+    cancelled") negates the word before it instead."""
+    if _is_negation_norm(norm):
+        return _negate_before(norm, last, negated, plain)
+    if norm not in _CANCELLATIONS:
+        return None
+    if previous in _PASSIVE_AUX and last:
+        negated.add(last)
+        plain.discard(last)
+        return 0
+    return _SCOPE  # "they cancelled the launch", "the cancellation of the launch"
 
 
 def _negate_before(norm: str, last: str, negated: set[str], plain: set[str]) -> int:
@@ -576,7 +605,7 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     negated: set[str] = set()
     plain: set[str] = set()
     negations = remaining = 0
-    last = ""
+    last = previous = ""
     names: set[str] = set()
     for i, (surface, _) in enumerate(_surfaces(sentence)):
         norm, stemmed, number, is_content = _word_info(surface)
@@ -586,9 +615,11 @@ def sentence_profile(sentence: str) -> SentenceProfile:
         norms.append(norm)
         if number:
             numbers.append(norm)
-        if _is_negation_norm(norm):
+        scope = _negate(norm, previous, last, negated, plain)
+        previous = norm
+        if scope is not None:
             negations += 1
-            remaining = _negate_before(norm, last, negated, plain)
+            remaining = scope
             continue
         if is_content:
             content.append(stemmed)

@@ -12,7 +12,7 @@ import pytest
 
 import ragjudge
 from ragjudge.offline.model import OfflineModel
-from ragjudge.offline.numbers import number_values, same_slot, supports
+from ragjudge.offline.numbers import may_agree, number_values, same_slot, supports
 from ragjudge.offline.statements import atomic_statements
 
 
@@ -130,7 +130,53 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
         (
             "",
             "Revenue rose from $2 million in 2019 to $5 million in 2022.",
-            ["Revenue had $2 million in 2019", "Revenue has $5 million in 2022"],
+            ["Revenue was $2 million in 2019", "Revenue was $5 million in 2022"],
+        ),
+        (
+            "",
+            "The firm has grown from 100 employees in 2020 to 500 now.",
+            ["The firm had 100 employees in 2020", "The firm has 500 employees now"],
+        ),
+        (
+            "",
+            "The drug, approved in 2019, may also help with migraines.",
+            ["The drug may also help with migraines.", "The drug was approved in 2019"],
+        ),
+        (
+            "",
+            "Tesla, led by Elon Musk, plans to build a factory.",
+            ["Tesla plans to build a factory.", "Tesla is led by Elon Musk"],
+        ),
+        (
+            "",
+            "The museum draws a million visitors a year; its collection includes 35,000 works.",
+            [
+                "The museum draws a million visitors a year",
+                "The museum's collection includes 35,000 works.",
+            ],
+        ),
+        (
+            "",
+            "Die Firma wurde 1995 gegründet, hat 500 Mitarbeiter und plant, 2025 zu expandieren.",
+            [
+                "Die Firma wurde 1995 gegründet",
+                "Die Firma hat 500 Mitarbeiter",
+                "Die Firma plant, 2025 zu expandieren.",
+            ],
+        ),
+        (
+            "",
+            "该公司成立于1995年，拥有500名员工，计划明年扩张。",
+            ["该公司成立于1995年", "该公司拥有500名员工", "该公司计划明年扩张。"],
+        ),
+        (
+            "",
+            "その会社は1995年に設立され、500人の従業員がいて、来年拡大する予定です。",
+            [
+                "その会社は1995年に設立され",
+                "その会社は500人の従業員がいて",
+                "その会社は来年拡大する予定です。",
+            ],
         ),
         (
             "",
@@ -172,6 +218,24 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
             ["The museum holds 300 paintings", "The museum draws about 2 million visitors."],
         ),
         ("", "In 2010, sales rose by a third.", ["In 2010, sales rose by a third."]),
+        (
+            "",
+            "Apple was founded by Steve Jobs and Steve Wozniak. They started it in a garage.",
+            [
+                "Apple was founded by Steve Jobs and Steve Wozniak.",
+                "Steve Jobs and Steve Wozniak started it in a garage.",
+            ],
+        ),
+        (
+            "",
+            "The Amazon is 6,400 km long and flows through Brazil, Peru and Colombia.",
+            [
+                "The Amazon is 6,400 km long",
+                "The Amazon flows through Brazil",
+                "The Amazon flows through Peru",
+                "The Amazon flows through Colombia",
+            ],
+        ),
     ],
 )
 def test_atomic_statements(question: str, answer: str, expected: list[str]) -> None:
@@ -187,6 +251,7 @@ def test_atomic_statements(question: str, answer: str, expected: list[str]) -> N
         ("该大学创建于1911年，现有学生三万人。", 2),
         ("東京タワーは1958年に完成し、高さは333メートルです。", 2),
         ("Компания была основана в 1990 году и имеет 300 сотрудников.", 2),
+        ("Мост был открыт в 1932 году, его длина 500 метров.", 2),
         ("Il museo è stato fondato nel 1980 e ha 2000 opere.", 2),
         ("A empresa foi fundada em 1990 e tem 300 funcionários.", 2),
         ("Het bedrijf werd in 1990 opgericht en heeft 300 werknemers.", 2),
@@ -236,6 +301,19 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("12 countries", "a dozen countries", True),
         ("150 minutes", "two and a half hours", True),
         ("5 May", "15 May", False),
+        # bounds: "more than 2 million" holds of 2.5 million, a value never of a bound
+        ("2.5 million people", "more than two million people", True),
+        ("2.5 million people", "at least 3 million people", False),
+        ("450-550 people", "fewer than 600 people", True),
+        ("450-550 people", "up to 500 people", False),
+        ("over 2 million people", "more than 1.5 million people", True),
+        ("over 2 million people", "2.5 million people", False),
+        # ordinals and quarters
+        ("finished third", "finished 3rd", True),
+        ("finished 2nd", "finished third", False),
+        ("in Q3 2022", "in the third quarter", True),
+        ("in Q3 2022", "in the second quarter", False),
+        ("the third place", "the third quarter", False),
     ],
 )
 def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
@@ -247,6 +325,24 @@ def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
 @pytest.mark.parametrize("words", ["一些人", "万一下雨", "千万不要", "十分好", "一个人", "统一"])
 def test_chinese_words_made_of_numerals_are_not_numbers(words: str) -> None:
     assert number_values(words) == ()
+
+
+def test_a_bound_and_a_value_within_it_are_no_contradiction() -> None:
+    over, value, under = (
+        number_values(t)[0]
+        for t in ("over 2 million people", "2.5 million people", "fewer than 2 million people")
+    )
+    assert (over.bound, under.bound, value.bound) == ("min", "max", "")
+    assert may_agree(over, value)
+    assert not may_agree(under, value)
+    assert not may_agree(value, number_values("3 million people")[0])  # two values: same_slot
+
+
+def test_digits_inside_a_word_are_no_number() -> None:
+    assert [(q.kind, q.low) for q in number_values("In Q3 2022, COVID19 cases fell")] == [
+        ("ordinal", 3.0),
+        ("year", 2022.0),
+    ]
 
 
 def test_same_slot_needs_the_same_unit() -> None:
@@ -559,6 +655,60 @@ CASES: list[tuple[str, str, str, str]] = [
         "numbers",
         "Revenue was $5.2 billion in fiscal 2021 and $6.1 billion in 2022.",
         "In 2021, revenue was $5.2 billion.",
+        "yes",
+    ),
+    (
+        "numbers",
+        "The city has 2.5 million inhabitants.",
+        "The city has over 2 million inhabitants.",
+        "yes",
+    ),
+    (
+        "numbers",
+        "The city has 2.5 million inhabitants.",
+        "The city has under 2 million inhabitants.",
+        "no",
+    ),
+    (
+        "numbers",
+        "The city has over 2 million inhabitants.",
+        "The city has 2.5 million inhabitants.",
+        "unsure",
+    ),
+    (
+        "numbers",
+        "The merger closed in Q3 2022.",
+        "The merger closed in the third quarter of 2022.",
+        "yes",
+    ),
+    ("numbers", "She finished third in the race.", "She finished 3rd in the race.", "yes"),
+    # what was called off did not happen; what was put off has not happened yet
+    (
+        "contradiction",
+        "The concert was cancelled because of the storm.",
+        "The concert was held.",
+        "no",
+    ),
+    ("contradiction", "The organisers cancelled the concert.", "The concert took place.", "no"),
+    ("contradiction", "The concert took place on Saturday.", "The concert was cancelled.", "no"),
+    (
+        "paraphrase",
+        "The concert was cancelled because of the storm.",
+        "The concert was cancelled.",
+        "yes",
+    ),
+    (
+        "hedge",
+        "The launch was postponed until next year.",
+        "The product launched this year.",
+        "unsure",
+    ),
+    ("hedge", "The launch was postponed until next year.", "The launch was postponed.", "yes"),
+    ("unsure", "The shop sells shoes, bags and belts.", "The shop sells hats.", "unsure"),
+    (
+        "paraphrase",
+        "In June, unemployment fell to 4.1%.",
+        "In June, unemployment dropped to 4.1%.",
         "yes",
     ),
 ]
