@@ -110,8 +110,8 @@ _DETERMINER_NEXT_RE = re.compile(
 )
 _RELATIVE_RE = re.compile(r",\s+(?:which|who|whose|where|der|die|das|qui|que|quien|que)\s+", re.I)
 _APPOSITION_RE = re.compile(
-    r"^(?P<subj>(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*),\s+(?P<np>(?:a|an|the)\s+[^,]{3,80}),"
-    r"\s+(?P<rest>.+)$"
+    r"^(?P<subj>(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*),\s+"
+    r"(?P<np>(?:a|an|the)\s+[^,]{3,80}(?:,\s+(?:a|an|the)\s+[^,]{3,80})?),\s+(?P<rest>.+)$"
 )
 # "The drug, approved in 2019, may help": the participle's phrase is a claim of its own.
 _PARTICIPIAL_APPOSITION_RE = re.compile(
@@ -169,6 +169,19 @@ def _is_verbish(word: str) -> bool:
     return w in _AUX or w in _IRREGULAR_PAST or (len(w) > 4 and w.endswith("ed"))
 
 
+def _verb_at(word: str, after: str) -> bool:
+    """Whether a word before `after` is verb-like: French "a" (has) only before a participle
+    or a number, never the English article ("and a good fit")."""
+    if word.lower() == "a":
+        return bool(_FRENCH_HAS_NEXT_RE.match(after))
+    return _is_verbish(word)
+
+
+def _opens_with_verb(text: str) -> bool:
+    words = text.split(maxsplit=2)
+    return bool(words) and _verb_at(words[0].strip(","), words[1] if len(words) > 1 else "")
+
+
 def _subject(clause: str) -> str:
     """The words before the clause's first verb-like word ("The company" of "The company was")."""
     words = list(re.finditer(r"\S+", clause))
@@ -177,9 +190,8 @@ def _subject(clause: str) -> str:
             continue
         word = match.group(0).strip(",;:")
         after = words[i + 1].group(0) if i + 1 < len(words) else ""
-        verb = _is_verbish(word) and (word.lower() != "a" or _FRENCH_HAS_NEXT_RE.match(after))
         # "The park covers 50 hectares": a verb in -s
-        if verb or (i < 4 and _DETERMINER_NEXT_RE.match(clause, match.start())):
+        if _verb_at(word, after) or (i < 4 and _DETERMINER_NEXT_RE.match(clause, match.start())):
             return clause[: words[i - 1].end()].strip()
     return ""
 
@@ -192,6 +204,8 @@ _FRENCH_HAS_NEXT_RE = re.compile(
 )
 
 
+_ARTICLE_RE = re.compile(r"(?:a|an)\s", re.IGNORECASE)
+_INNER_ARTICLE_RE = re.compile(r"(?<=\S)\s(?:a|an)\s")
 _FRACTION_NEXT_RE = re.compile(r"\s*an?\s+(?:half|quarter)\b", re.IGNORECASE)
 
 
@@ -210,7 +224,15 @@ def _split_coordination(text: str) -> list[str]:
             if len(_words(left)) < _MIN_WORDS or len(_words(right)) < 2:
                 continue
             hedge = bool(HEDGE_RE.match(right))  # "... and plans to expand", "und plant, ..."
-            if not (pronoun or hedge or _is_verbish(first) or _DETERMINER_NEXT_RE.match(right)):
+            # "sees him as a good player and a leader": two objects of one verb
+            objects = bool(_ARTICLE_RE.match(right)) and bool(_INNER_ARTICLE_RE.search(left))
+            if not (
+                pronoun
+                or hedge
+                or objects
+                or _opens_with_verb(right)
+                or _DETERMINER_NEXT_RE.match(right)
+            ):
                 continue
             if _FRACTION_NEXT_RE.match(right):
                 continue  # "four and a half billion": one number
@@ -220,13 +242,20 @@ def _split_coordination(text: str) -> list[str]:
             cursor = match.end()
         parts.append(piece[cursor:])
         subject = _subject(parts[0])
+        article = _INNER_ARTICLE_RE.search(parts[0])
         for i, part in enumerate(parts):
             part = part.strip().rstrip(",")
-            first = part.split(maxsplit=1)[0] if part else ""
+            if i > 0 and article and _ARTICLE_RE.match(part):
+                out.append(f"{parts[0][: article.start()].strip()} {part}")
+                continue
             if (
                 i > 0
                 and subject
-                and (_is_verbish(first) or HEDGE_RE.match(part) or _DETERMINER_NEXT_RE.match(part))
+                and (
+                    _opens_with_verb(part)
+                    or HEDGE_RE.match(part)
+                    or _DETERMINER_NEXT_RE.match(part)
+                )
             ):
                 part = f"{subject} {part}"
             out.append(part)
@@ -423,6 +452,8 @@ def _resolve(text: str, antecedent: str, *, named: bool = True) -> str:
     suffix = _PRONOUNS.get(word.lower())
     if suffix is None:
         return text
+    if word.lower() == "this" and not _opens_with_verb(text[match.end() :]):
+        return text  # "This incident resulted in": a determiner, not a pronoun
     if (
         word.lower() in ("es", "sie", "il", "elle", "it", "this")
         and not text[match.end() :].strip()

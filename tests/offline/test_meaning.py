@@ -220,6 +220,21 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
         ("", "In 2010, sales rose by a third.", ["In 2010, sales rose by a third."]),
         (
             "",
+            "The coach sees Smith as a good player and a leader.",
+            ["The coach sees Smith as a good player", "The coach sees Smith as a leader."],
+        ),
+        (
+            "",
+            "Jack Ross, the boss of St Mirren, a Scottish club, praised Smith.",
+            ["Jack Ross praised Smith.", "Jack Ross is the boss of St Mirren, a Scottish club"],
+        ),
+        (
+            "",
+            "The report describes a crash. This crash closed the road.",
+            ["The report describes a crash.", "This crash closed the road."],
+        ),
+        (
+            "",
             "Apple was founded by Steve Jobs and Steve Wozniak. They started it in a garage.",
             [
                 "Apple was founded by Steve Jobs and Steve Wozniak.",
