@@ -55,8 +55,6 @@ def test_no_baseline_skips_the_uncompiled_judge(
                 "--out",
                 str(out),
                 "--no-baseline",
-                "--max-disagreements",
-                "2",
             ]
         )
         == 0
@@ -64,7 +62,6 @@ def test_no_baseline_skips_the_uncompiled_judge(
     assert "uncompiled: balanced" not in capsys.readouterr().out
     document = out.read_text(encoding="utf-8")
     assert "<tr><th>uncompiled</th>" not in document
-    assert document.count('<article class="case"') == 2
 
 
 def test_report_of_an_uncompiled_judge(sample_path: Path, tmp_path: Path) -> None:
@@ -72,6 +69,12 @@ def test_report_of_an_uncompiled_judge(sample_path: Path, tmp_path: Path) -> Non
     assert main(["report", "--gold", str(sample_path), "--out", str(out), "--limit", "20"]) == 0
     document = out.read_text(encoding="utf-8")
     assert '<section id="study">' not in document and '<section id="agreement">' in document
+    # --max-disagreements caps the cases shown
+    capped = tmp_path / "capped.html"
+    args = ["report", "--gold", str(sample_path), "--limit", "20", "--max-disagreements", "2"]
+    assert main([*args, "--out", str(capped)]) == 0
+    assert document.count('<article class="case"') > 2
+    assert capped.read_text(encoding="utf-8").count('<article class="case"') == 2
 
 
 def test_report_needs_an_html_path(
