@@ -378,7 +378,7 @@ def stem(word: str) -> str:
                 return w
             w = w[: len(w) - len(suffix)] + repl
             break
-    if w.endswith("e") and len(w) > 4:
+    if w.endswith("e") and len(w) >= 4:  # "live" as "lives", "case" as "cases"
         w = w[:-1]
     return _CANON.get(w, w)
 
@@ -387,8 +387,12 @@ def stem(word: str) -> str:
 # word (by its first member). Small on purpose: near-synonyms only, no topical relatedness.
 _SYNONYM_GROUPS = """establish found founded establishment foundation|author write wrote written
 writer|born birth birthplace native|die died death|begin start began started commence
-|buy purchase bought acquire acquired acquisition|big large huge|small little tiny
-|show demonstrate reveal indicate|help assist aid|end finish conclude
+|buy purchase bought acquire acquired acquisition|big large huge enormous vast|small little tiny
+|show demonstrate reveal indicate|help assist aid|end finish conclude terminate complete
+|resident inhabitant|live reside|allow permit|forbid prohibit ban banned|leave depart
+|connect link|receive obtain|film movie|job occupation profession|error mistake
+|goal objective|answer reply response|shop store|rich wealthy|law legislation
+|intelligent clever smart|choose select
 |increase rise grow rose grew risen raise climb climbed
 |decrease decline drop dropped dropping fall fell fallen reduce fewer|year annual annually yearly
 |locate situate base|company firm corporation business enterprise|car automobile vehicle
@@ -396,7 +400,8 @@ writer|born birth birthplace native|die died death|begin start began started com
 |employee staff worker personnel|employ hire|currently presently nowadays
 |move relocate|marry married wed|create invent invented devise|win won|lose lost|award prize
 |city town|nation country|kid child children|fast quick rapid|build construct built
-|gründen gegründet|fondé fondée fonder créé créée créer
+|gründen gegründet|unternehmen firma gesellschaft|entreprise société
+|fondé fondée fonder créé créée créer
 |fundada fundado fundar creada creado crear|設立 創立 成立 设立 创立
 |mitarbeiter beschäftigte|employés salariés|empleados trabajadores|empresa compañía
 |fundó fundaron|kilometre km kilometer kilometres kilometers|kilogram kg kilograms

@@ -722,6 +722,26 @@ CASES: list[tuple[str, str, str, str]] = [
     ("unsure", "The shop sells shoes, bags and belts.", "The shop sells hats.", "unsure"),
     (
         "paraphrase",
+        "The city has 2 million residents.",
+        "The city has 2 million inhabitants.",
+        "yes",
+    ),
+    ("paraphrase", "She resides in Boston.", "She lives in Boston.", "yes"),
+    ("paraphrase", "The tower was completed in 1889.", "The tower was finished in 1889.", "yes"),
+    (
+        "paraphrase",
+        "Die Firma wurde 1990 gegründet.",
+        "Das Unternehmen wurde 1990 gegründet.",
+        "yes",
+    ),
+    (
+        "contradiction",
+        "The law prohibits fishing in the lake.",
+        "The law allows fishing in the lake.",
+        "no",
+    ),
+    (
+        "paraphrase",
         "In June, unemployment fell to 4.1%.",
         "In June, unemployment dropped to 4.1%.",
         "yes",
