@@ -498,8 +498,8 @@ def negation_count(tokens: list[Token]) -> int:
 
 
 _SCOPE = 3
-#: Words saying that an event was called off: like a negation, they say it did not happen
-#: (a passive one of the word before it).
+#: Words saying that an event was called off: in the passive ("the concert was cancelled")
+#: they negate the word before them, like a negation that follows its verb.
 _CANCELLATIONS = frozenset(
     """cancelled canceled cancel cancels cancelling canceling cancellation cancelation
     scrapped shelved annulled abgesagt annulé annulée annulés annulées cancelado cancelada
@@ -512,14 +512,18 @@ def _is_negation(token: Token) -> bool:
     return _is_negation_norm(token.norm)
 
 
-def negation_scopes(tokens: list[Token]) -> tuple[frozenset[str], frozenset[str]]:
+def negation_scopes(
+    tokens: list[Token], *, cancellations: bool = True
+) -> tuple[frozenset[str], frozenset[str]]:
     """Split content stems into negated ones and plain ones.
 
     A content token is negated when a negation word precedes it within a few tokens in the
-    same sentence ("did not *reduce* mortality", "no *evidence*").
+    same sentence ("did not *reduce* mortality", "no *evidence*"), or when a passive
+    cancellation follows it ("the *concert* was cancelled").
 
     Args:
         tokens: Tokens from `tokenize`.
+        cancellations: Whether cancellation words negate too.
 
     Returns:
         `(negated, plain)`: stems occurring in a negation's scope, stems occurring outside one.
@@ -532,31 +536,49 @@ def negation_scopes(tokens: list[Token]) -> tuple[frozenset[str], frozenset[str]
         if token.sentence_initial:
             remaining = 0
             last = ""
-        scope = _negate(token.norm, previous, last, negated, plain)
+        scope = _negate(token.norm, previous, last, negated, plain, cancellations=cancellations)
         previous = token.norm
         if scope is not None:
             remaining = scope
             continue
+        remaining = _scope_step(token.stem, token.is_content, remaining, negated, plain)
         if token.is_content:
-            (negated if remaining else plain).add(token.stem)
             last = token.stem
-        remaining = max(0, remaining - 1)
     return frozenset(negated), frozenset(plain)
 
 
-def _negate(norm: str, previous: str, last: str, negated: set[str], plain: set[str]) -> int | None:
+def _scope_step(
+    stem: str, content: bool, remaining: int, negated: set[str], plain: set[str]
+) -> int:
+    """File one word as negated or plain; the scope left for the words after it."""
+    if content:
+        (negated if remaining else plain).add(stem)
+    return max(0, remaining - 1)
+
+
+def _negate(
+    norm: str,
+    previous: str,
+    last: str,
+    negated: set[str],
+    plain: set[str],
+    *,
+    cancellations: bool = True,
+) -> int | None:
     """Apply a negation or a cancellation word (None for any other word): the scope it opens
     over the next tokens; a suffix negation or a passive cancellation ("the launch was
     cancelled") negates the word before it instead."""
     if _is_negation_norm(norm):
         return _negate_before(norm, last, negated, plain)
-    if norm not in _CANCELLATIONS:
+    if not cancellations or norm not in _CANCELLATIONS:
         return None
     if previous in _PASSIVE_AUX and last:
         negated.add(last)
         plain.discard(last)
         return 0
-    return _SCOPE  # "they cancelled the launch", "the cancellation of the launch"
+    # the active voice is left alone: "cancelled his Barrow contract to join ..." calls off a
+    # contract, not Barrow, and which word is its object's head needs a parser
+    return None
 
 
 def _negate_before(norm: str, last: str, negated: set[str], plain: set[str]) -> int:
@@ -626,11 +648,10 @@ def sentence_profile(sentence: str) -> SentenceProfile:
             negations += 1
             remaining = scope
             continue
+        remaining = _scope_step(stemmed, is_content, remaining, negated, plain)
         if is_content:
             content.append(stemmed)
-            (negated if remaining else plain).add(stemmed)
             last = stemmed
-        remaining = max(0, remaining - 1)
     return SentenceProfile(
         stems,
         content,

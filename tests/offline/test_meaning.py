@@ -704,7 +704,12 @@ CASES: list[tuple[str, str, str, str]] = [
         "The concert was held.",
         "no",
     ),
-    ("contradiction", "The organisers cancelled the concert.", "The concert took place.", "no"),
+    (
+        "contradiction",
+        "All flights to Oslo were cancelled on Monday.",
+        "Flights to Oslo operated on Monday.",
+        "no",
+    ),
     ("contradiction", "The concert took place on Saturday.", "The concert was cancelled.", "no"),
     (
         "paraphrase",
