@@ -824,9 +824,9 @@ def _negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> t
     # a negated statement against a passage with no negation at all: what the statement
     # denies is asserted there unless the passage never says it ("cancelled his contract"
     # against a passage silent on the contract is no denial of it)
-    denied = negation_scopes(tokens, cancellations=False)[0]
-    if denied and not added and index.passage_negations[best] == 0:
-        added = not any(x in p_plain for x in denied)
+    if s_neg and not added and index.passage_negations[best] == 0:
+        denied = negation_scopes(tokens, cancellations=False)[0]
+        added = bool(denied) and not any(x in p_plain for x in denied)
     removed = any(x in p_neg and x not in p_plain and x not in s_neg for x in s_plain)
     return float(added), float(removed)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -112,7 +112,6 @@ _ORDINAL_WORDS = {
         start=2,
     )
 }
-_ORDINAL_WORDS_RE = re.compile(r"\b(?:" + "|".join(_ORDINAL_WORDS) + r")\b", re.IGNORECASE)
 # Words making a number a bound: "more than 2 million" is any value from 2 million up.
 _MIN_WORDS = (
     "more than", "over", "above", "at least", "upwards of", "in excess of", "exceeding",
@@ -124,6 +123,13 @@ _MAX_WORDS = (
     "not more than", "weniger als", "höchstens", "bis zu", "moins de", "au plus", "menos de",
     "hasta", "como máximo",
 )  # fmt: skip
+_BOUND_RE = re.compile(
+    r"(?<![^\W\d_])(?:(?P<min>"
+    + "|".join(map(re.escape, _MIN_WORDS))
+    + r")|(?P<max>"
+    + "|".join(map(re.escape, _MAX_WORDS))
+    + r"))$"
+)
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
@@ -238,12 +244,15 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     """
     out: list[Quantity] = []
     taken: list[tuple[int, int]] = []
-    for q in _quarters(text):
+    for q in _quarters(text) if "Q" in text else ():
         out.append(q)
         taken.append((q.start, q.end))
     # digits inside a word ("COVID19", "A4", "Q3") are no number: masked, offsets kept
-    scan = _ATTACHED_DIGITS_RE.sub(lambda d: "x" * len(d.group()), _BETWEEN_RE.sub(_as_range, text))
-    matches = _QUANTITY_RE.finditer(scan) if _HAS_DIGIT_RE.search(scan) else ()
+    matches: Iterable[re.Match[str]] = ()
+    scan = text
+    if _HAS_DIGIT_RE.search(text):
+        scan = _ATTACHED_DIGITS_RE.sub(_mask, _BETWEEN_RE.sub(_as_range, text))
+        matches = _QUANTITY_RE.finditer(scan)
     for m in matches:
         a = _to_float(m.group("a"))
         if a is None:
@@ -331,7 +340,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         bound = _bound_before(text, m.start()) if b is None else ""
         out.append(Quantity(low, high, approx, kind, unit[:12], m.start(), end, bound))
         taken.append((m.start(), m.end()))
-    for start, stop in _word_number_runs(text):
+    ordinals: list[tuple[int, int, int]] = []
+    for start, stop in _word_number_runs(text, ordinals):
         if any(s <= start < e for s, e in taken) or text[start:stop].lower() in ("a", "one"):
             continue
         value = _words_value(text[start:stop])
@@ -352,9 +362,9 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         approx = _approx_before(text, start)
         bound = _bound_before(text, start)
         out.append(Quantity(value, value, approx, kind, unit[:12], start, stop, bound))
-    for m in _ORDINAL_WORDS_RE.finditer(text):
-        if not any(s <= m.start() < e for s, e in taken):
-            out.append(_ordinal(text, float(_ORDINAL_WORDS[m.group(0).lower()]), *m.span()))
+    for start, stop, rank in ordinals:
+        if not any(s <= start < e for s, e in taken):
+            out.append(_ordinal(text, float(rank), start, stop))
     for start, stop, value in cjk_numerals(text):
         if any(s <= start < e for s, e in taken):
             continue
@@ -382,6 +392,10 @@ def _plain_quantity(text: str, raw: str, value: float, start: int, end: int) -> 
     return Quantity(value, value, _approx_before(text, start), kind, "", start, end)
 
 
+def _mask(digits: re.Match[str]) -> str:
+    return "x" * len(digits.group())
+
+
 def _ordinal(text: str, value: float, start: int, stop: int) -> Quantity:
     """An ordinal ("3rd", "third"): what it ranks is the word after it ("third quarter")."""
     counted = _COUNTED_RE.match(text, stop)
@@ -399,15 +413,10 @@ def _quarters(text: str) -> list[Quantity]:
 
 
 def _bound_before(text: str, start: int) -> str:
-    """ "min" after "more than", "at least"...; "max" after "fewer than", "up to"...; else ""."""
-    tail = text[max(0, start - 24) : start].rstrip(" $€£¥").lower()
-    for bound, words in (("min", _MIN_WORDS), ("max", _MAX_WORDS)):
-        for word in words:
-            if tail.endswith(word) and (
-                len(tail) == len(word) or not tail[-len(word) - 1].isalpha()
-            ):
-                return bound
-    return ""
+    """ "min" after "more than", "at least"...; "max" after "fewer than", "up to"...; else ""
+    (the longest phrase decides: "no more than" is a maximum)."""
+    found = _BOUND_RE.search(text[max(0, start - 24) : start].rstrip(" $€£¥").lower())
+    return "" if found is None else str(found.lastgroup)
 
 
 def _is_year(raw: str, a: float, b: float | None, scale: float, unit: str) -> bool:
@@ -435,13 +444,16 @@ _RUN_WORDS = frozenset(["hundred", "thousand", "million", "billion", "dozen", "a
 _SCALE_WORDS = frozenset(["hundred", "thousand", "million", "billion", "dozen"])
 
 
-def _word_number_runs(text: str) -> list[tuple[int, int]]:
-    """Spans of written numbers ("five hundred", "twenty-five"), found word by word."""
+def _word_number_runs(text: str, ordinals: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """Spans of written numbers ("five hundred", "twenty-five"), found word by word; the
+    ordinal words on the way ("third") are appended to `ordinals` as (start, end, value)."""
     runs: list[tuple[int, int]] = []
     start = stop = -1
     words = list(_LOWER_WORD_RE.finditer(text))
     for i, m in enumerate(words):
         word = m.group(0).lower()
+        if word in _ORDINAL_WORDS:
+            ordinals.append((m.start(), m.end(), _ORDINAL_WORDS[word]))
         joined = start >= 0 and text[stop : m.start()].strip(" -") == ""
         if joined and (word in _NUMBER_WORDS or word in _RUN_WORDS):
             stop = m.end()

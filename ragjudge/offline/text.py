@@ -460,7 +460,9 @@ def _word_info(surface: str) -> tuple[str, str, bool, bool]:
         content = not ("\u3040" <= surface[0] <= "\u309f") and not _is_negation_norm(lower)
         return lower, lower, False, content
     is_digit = surface[0].isdigit()
-    norm = normalize_number(lower) if is_digit else _NON_RE.sub("non", lower, 1)
+    norm = normalize_number(lower) if is_digit else lower
+    if norm.startswith("non") and "-" in norm:  # "non-profit", "non - fiction"
+        norm = _NON_RE.sub("non", norm, 1)
     number = is_digit or lower in _NUMBER_WORDS
     if lower in _NUMBER_WORDS:
         norm = _NUMBER_WORDS[lower]
@@ -541,19 +543,11 @@ def negation_scopes(
         if scope is not None:
             remaining = scope
             continue
-        remaining = _scope_step(token.stem, token.is_content, remaining, negated, plain)
         if token.is_content:
+            (negated if remaining else plain).add(token.stem)
             last = token.stem
+        remaining = max(0, remaining - 1)
     return frozenset(negated), frozenset(plain)
-
-
-def _scope_step(
-    stem: str, content: bool, remaining: int, negated: set[str], plain: set[str]
-) -> int:
-    """File one word as negated or plain; the scope left for the words after it."""
-    if content:
-        (negated if remaining else plain).add(stem)
-    return max(0, remaining - 1)
 
 
 def _negate(
@@ -642,16 +636,19 @@ def sentence_profile(sentence: str) -> SentenceProfile:
         norms.append(norm)
         if number:
             numbers.append(norm)
-        scope = _negate(norm, previous, last, negated, plain)
+        if _is_negation_norm(norm) or norm in _CANCELLATIONS:  # cheap test first: per word
+            scope = _negate(norm, previous, last, negated, plain)
+            if scope is not None:
+                negations += 1
+                remaining = scope
+                previous = norm
+                continue
         previous = norm
-        if scope is not None:
-            negations += 1
-            remaining = scope
-            continue
-        remaining = _scope_step(stemmed, is_content, remaining, negated, plain)
         if is_content:
             content.append(stemmed)
+            (negated if remaining else plain).add(stemmed)
             last = stemmed
+        remaining = max(0, remaining - 1)
     return SentenceProfile(
         stems,
         content,

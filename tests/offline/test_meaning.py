@@ -321,6 +321,8 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("2.5 million people", "at least 3 million people", False),
         ("450-550 people", "fewer than 600 people", True),
         ("450-550 people", "up to 500 people", False),
+        ("450-550 people", "no more than 600 people", True),
+        ("450-550 people", "no fewer than 500 people", False),
         ("over 2 million people", "more than 1.5 million people", True),
         ("over 2 million people", "2.5 million people", False),
         # ordinals and quarters
