@@ -404,6 +404,21 @@ def _slot_antonym(content: list[Token], context_pairs: frozenset[tuple[str, str]
     return ""
 
 
+def _overgeneralized(tokens: list[Token], passage: list[str]) -> str:
+    """ "all companies" where the passage says "only (to) companies ...": a claim made of
+    every member of what the passage restricts."""
+    if any(t.norm == "only" for t in tokens):
+        return ""
+    for i, token in enumerate(tokens):
+        if token.norm not in ("all", "every"):
+            continue
+        noun = next((t.stem for t in tokens[i + 1 : i + 3] if t.is_content), "")
+        for j, word in enumerate(passage):
+            if noun and word == noun and "only" in passage[max(0, j - 3) : j]:
+                return f"'{token.norm} {noun}' where the passage says 'only'"
+    return ""
+
+
 def _choose_passage(
     index: ContextIndex, stems: list[str], all_stems: list[str]
 ) -> tuple[int, float]:
@@ -494,7 +509,9 @@ def statement_evidence(
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
     antonym = (
-        _antonym_conflict(set(all_stems), best_set) or _slot_antonym(content, index.bigrams)
+        _antonym_conflict(set(all_stems), best_set)
+        or _slot_antonym(content, index.bigrams)
+        or _overgeneralized(tokens, index.passage_stems[best])
         if best >= 0
         else ""
     )

@@ -727,6 +727,19 @@ CASES: list[tuple[str, str, str, str]] = [
     ),
     ("hedge", "The launch was postponed until next year.", "The launch was postponed.", "yes"),
     ("unsure", "The shop sells shoes, bags and belts.", "The shop sells hats.", "unsure"),
+    # a claim about every member of what the context restricts
+    (
+        "contradiction",
+        "The law applies only to companies with more than 50 employees.",
+        "The law applies to all companies.",
+        "no",
+    ),
+    (
+        "paraphrase",
+        "The law applies only to companies with more than 50 employees.",
+        "The law applies to companies with more than 50 employees.",
+        "yes",
+    ),
     (
         "paraphrase",
         "The city has 2 million residents.",
