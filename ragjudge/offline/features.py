@@ -413,8 +413,10 @@ def _overgeneralized(tokens: list[Token], passage: list[str]) -> str:
         if token.norm not in ("all", "every"):
             continue
         noun = next((t.stem for t in tokens[i + 1 : i + 3] if t.is_content), "")
+        if not noun:
+            continue
         for j, word in enumerate(passage):
-            if noun and word == noun and "only" in passage[max(0, j - 3) : j]:
+            if word == noun and "only" in passage[max(0, j - 3) : j]:
                 return f"'{token.norm} {noun}' where the passage says 'only'"
     return ""
 

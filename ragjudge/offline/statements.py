@@ -114,15 +114,18 @@ _APPOSITION_RE = re.compile(
     r"(?P<np>(?:a|an|the)\s+[^,]{3,80}(?:,\s+(?:a|an|the)\s+[^,]{3,80})?),\s+(?P<rest>.+)$"
 )
 # "The drug, approved in 2019, may help": the participle's phrase is a claim of its own.
+_IRREGULAR_PARTICIPLES = "led|built|made|born|written|known|held|run|owned|sold"
 _PARTICIPIAL_APPOSITION_RE = re.compile(
     r"^(?P<subj>[^,]{2,60}),\s+(?P<phrase>(?:\w+(?:ed|ado|ada|ados|adas|ido|ida|idos|idas|ée|é|"
-    r"és|ées|ato|ata)|led|built|made|born|written|known|held|run|owned|sold|founded)"
-    r"\s+(?:by|in|on|at|from|for|as|en|por|par|à|dans|da|nel|nella|em|por)\b[^,]{2,80}),\s+"
+    rf"és|ées|ato|ata)|{_IRREGULAR_PARTICIPLES})"
+    r"\s+(?:by|in|on|at|from|for|as|en|por|par|à|dans|da|nel|nella|em)\b[^,]{2,80}),\s+"
     r"(?P<rest>[a-zà-ÿ].*)$"
 )
 _ENGLISH_PARTICIPLE_RE = re.compile(
-    r"(?:\w+ed|led|built|made|born|written|known|held|run|owned|sold)\s+(?:by|in|on|at|from|for|as)\b"
+    rf"(?:\w+ed|{_IRREGULAR_PARTICIPLES})\s+(?:by|in|on|at|from|for|as)\b"
 )
+#: A year written in digits: a phrase with one speaks of the past ("was approved in 2019").
+_YEAR_RE = re.compile(r"\b(?:1[5-9]|20)\d\d\b")
 _FROM_TO_RE = re.compile(
     r"^(?P<pre>.*?)\b(?P<verb>(?:has |have |had )?(?:grown|grew|increased|rose|risen|fallen|fell|"
     r"dropped|declined|gone|went|expanded|shrunk|shrank|climbed|jumped|changed))\s+from\s+"
@@ -328,7 +331,7 @@ def _split_apposition(text: str) -> list[str]:
         subj, phrase = match.group("subj"), match.group("phrase")
         copula = ""
         if _ENGLISH_PARTICIPLE_RE.match(phrase):  # "approved in 2019", "led by Elon Musk"
-            copula = "was " if re.search(r"\b(?:1[5-9]|20)\d\d\b", phrase) else "is "
+            copula = "was " if _YEAR_RE.search(phrase) else "is "
         return [f"{subj} {match.group('rest')}", f"{subj} {copula}{phrase}"]
     return [text]
 
@@ -348,7 +351,7 @@ def _split_from_to(text: str) -> list[str]:
     counted = re.match(r"[\d.,]+\s+(?:hundred\s+|thousand\s+|million\s+|billion\s+)?([^\W\d_]+)", x)
     owned = counted is not None and counted.group(1).lower() not in STOPWORDS
     past, present = ("had", "has") if owned else ("was", "is")
-    then = past if re.search(r"\b(?:1[5-9]|20)\d\d\b", y) else present
+    then = past if _YEAR_RE.search(y) else present
     return [f"{subject} {past} {x}".strip(), f"{subject} {then} {y}".strip()]
 
 

@@ -496,7 +496,7 @@ def negation_count(tokens: list[Token]) -> int:
     Returns:
         How many tokens are negations.
     """
-    return sum(1 for t in tokens if _is_negation(t) or t.norm in _CANCELLATIONS)
+    return sum(1 for t in tokens if _is_negation(t))
 
 
 _SCOPE = 3
@@ -636,14 +636,16 @@ def sentence_profile(sentence: str) -> SentenceProfile:
         norms.append(norm)
         if number:
             numbers.append(norm)
-        if _is_negation_norm(norm) or norm in _CANCELLATIONS:  # cheap test first: per word
-            scope = _negate(norm, previous, last, negated, plain)
-            if scope is not None:
-                negations += 1
-                remaining = scope
-                previous = norm
-                continue
+        scope = (  # the cheap test first: this runs for every word of every context
+            _negate(norm, previous, last, negated, plain)
+            if _is_negation_norm(norm) or norm in _CANCELLATIONS
+            else None
+        )
         previous = norm
+        if scope is not None:
+            negations += 1
+            remaining = scope
+            continue
         if is_content:
             content.append(stemmed)
             (negated if remaining else plain).add(stemmed)
