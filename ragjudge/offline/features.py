@@ -37,6 +37,7 @@ from ragjudge.offline.text import (
     negation_scopes,
     sentence_profile,
     split_sentences,
+    stem,
     tokenize,
 )
 
@@ -179,8 +180,8 @@ def context_index(context: str) -> ContextIndex:
         index.passage_hedged.append(any(hedged[i : i + _WINDOW]))
         index.passage_quantities.append(tuple(q for qs in quantities[i : i + _WINDOW] for q in qs))
         index.passage_years.append(tuple(p for ps in years[i : i + _WINDOW] for p in ps))
-        for stem in {s for p in window for s in p.content}:
-            index.postings.setdefault(stem, []).append(pid)
+        for word in {s for p in window for s in p.content}:
+            index.postings.setdefault(word, []).append(pid)
     words: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     numbers: set[str] = set()
@@ -238,6 +239,56 @@ def _only_speculated(index: ContextIndex, best: int, stems: list[str]) -> bool:
     top = max(cover.values(), default=0)
     chosen = [k for k in window if cover[k] == top]
     return 2 * top >= len(wanted) and all(index.sentence_speculative[k] for k in chosen)
+
+
+#: Modals that make what follows them possible, not done; and what may stand between
+#: ("might not be", "could also").
+_MODALS = frozenset({"might", "could", "may", "would"})
+_MODAL_FILLERS = frozenset(
+    stem(w) for w in "not also still possibly eventually even well soon ultimately be have".split()
+)
+#: "may" the month: after these words or before a number.
+_MONTH_BEFORE = frozenset("in of since until on by from early late mid during through".split())
+#: What makes a statement itself hedged, where the future ("will") does not.
+_WEAK_HEDGE_RE = re.compile(
+    r"\b(?:(?-i:might|may|could|would)|possibly|perhaps|maybe|probably|likely|unlikely|"
+    r"könnte|vielleicht|wahrscheinlich|pourrait|peut-être|probablement|podría|quizás|quizá|"
+    r"probablemente)\b|かもしれ|可能",
+    re.IGNORECASE,
+)
+
+
+def _modal_only(index: ContextIndex, best: int, stems: list[str]) -> bool:
+    """Whether the sentence of the best passage that says most of the statement says one of
+    its words only after a modal ("the river might flood" for "the river flooded")."""
+    if best < 0 or not stems:
+        return False
+    window = range(best, min(best + _WINDOW, len(index.sentence_content)))
+    wanted = set(stems)
+    cover = {k: len(wanted.intersection(index.sentence_content[k])) for k in window}
+    top = max(cover.values(), default=0)
+    if 2 * top < len(wanted):
+        return False
+    for k in (k for k in window if cover[k] == top):
+        sentence = index.sentence_stems[k]
+        if not _MODALS.intersection(sentence):
+            return False
+        governed: set[str] = set()
+        plain: set[str] = set()
+        for j, word in enumerate(sentence):
+            if word not in wanted or word in _MODAL_FILLERS:
+                continue
+            back = j - 1
+            while back >= 0 and j - back <= 3 and sentence[back] in _MODAL_FILLERS:
+                back -= 1
+            modal = back >= 0 and sentence[back] in _MODALS
+            if modal and sentence[back] == "may":
+                prev = sentence[back - 1] if back > 0 else ""
+                modal = prev not in _MONTH_BEFORE and not word[:1].isdigit()
+            (governed if modal else plain).add(word)
+        if not governed - plain:
+            return False
+    return True
 
 
 @dataclass
@@ -533,6 +584,8 @@ def statement_evidence(
         hedged = speculated = _only_speculated(index, best, stems) and not SPECULATIVE_RE.search(
             statement
         )
+    if not hedged and not _WEAK_HEDGE_RE.search(statement) and _modal_only(index, best, stems):
+        hedged = speculated = True  # "the river flooded" where it says "the river might flood"
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,
@@ -634,6 +687,8 @@ def _year_conflict(
 
 
 def _show(q: Quantity) -> str:
+    if q.kind == "clock":  # the hour of a 24-hour clock: 19.5 is 19:30
+        return f"'{int(q.low):02d}:{round(q.low % 1 * 60):02d}'"
     value = _number(q.low) if q.low == q.high else f"{_number(q.low)}-{_number(q.high)}"
     bound = {"min": "at least ", "max": "at most "}.get(q.bound, "")
     return f"'{bound}{value}{' ' + q.unit if q.unit else ''}'"
@@ -650,6 +705,10 @@ _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday"
 _WEEKDAYS_MONTHS = _WEEKDAYS | frozenset(
     "january february march april may june july august september october november december".split()
 )
+
+
+#: Auxiliaries skipped when comparing the word before a swapped word ("was fired" / "resigned").
+_AUXILIARIES = frozenset({stem(w) for w in "is was are were be been has have had".split()})
 
 
 def _substitutions(
@@ -673,11 +732,14 @@ def _substitutions(
         if token.start not in novel:
             continue
         left = stems[i - 1] if i > 0 else None
+        if left in _AUXILIARIES and i > 1:  # "the CEO was fired" against "the CEO resigned"
+            left = stems[i - 2]
         right = stems[i + 1] if i + 1 < len(stems) else None
         for j, other in enumerate(passage):
             if other in own or other not in pcontent:
                 continue
-            l_ok = left is not None and j > 0 and passage[j - 1] == left
+            before = j - 2 if j > 1 and passage[j - 1] in _AUXILIARIES else j - 1
+            l_ok = left is not None and before >= 0 and passage[before] == left
             r_ok = right is not None and j + 1 < len(passage) and passage[j + 1] == right
             is_name = (
                 token.is_capital and not token.sentence_initial

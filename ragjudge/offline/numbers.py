@@ -101,6 +101,13 @@ _PARTICIPLE_RE = re.compile(r"ge[a-zäöüß]{3,}(?:t|en)$")
 _COUNTED_RE = re.compile(r"['’]?\s*([^\W\d_]+)")
 _ATTACHED_DIGITS_RE = re.compile(r"(?<=[A-Za-z])\d+")
 _QUARTER_RE = re.compile(r"\bQ([1-4])\b")
+# Times of day: "7 am", "7:30 p.m.", "19:00", "7 o'clock" (the hour as a number: 19.5).
+_CLOCK_RE = re.compile(
+    r"(?<![\d.,:])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s*(?:(?P<ap>[ap])\.?\s?m\b\.?"
+    r"|(?P<oc>o['’]clock\b))"
+    r"|(?<![\d.,:])(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])",
+    re.IGNORECASE,
+)
 _ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 #: Ordinal words; "first" is left out: it orders events as often as it ranks ("at first").
 _ORDINAL_WORDS = {
@@ -252,6 +259,11 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     scan = text
     if _HAS_DIGIT_RE.search(text):
         scan = _ATTACHED_DIGITS_RE.sub(_mask, _BETWEEN_RE.sub(_as_range, text))
+        if ":" in text or "m" in text or "M" in text:
+            for q in _clock_times(text):
+                out.append(q)
+                taken.append((q.start, q.end))
+                scan = scan[: q.start] + "x" * (q.end - q.start) + scan[q.end :]
         matches = _QUANTITY_RE.finditer(scan)
     for m in matches:
         a = _to_float(m.group("a"))
@@ -332,7 +344,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             if unit and m.group("after")
             else m.end("pct")
             if m.group("pct")
-            else m.end("b")
+            else m.end("sb")
             if b is not None
             else m.end("sa")
         )
@@ -410,6 +422,26 @@ def _quarters(text: str) -> list[Quantity]:
         Quantity(float(m.group(1)), float(m.group(1)), False, "ordinal", "quarter", *m.span())
         for m in _QUARTER_RE.finditer(text)
     ]
+
+
+def _clock_times(text: str) -> list[Quantity]:
+    """Times of day, as the hour of a 24-hour clock ("7:30 pm" is 19.5)."""
+    out = []
+    for m in _CLOCK_RE.finditer(text):
+        hour = int(m.group("h") or m.group("h24"))
+        minutes = int(m.group("m") or m.group("m24") or 0)
+        half = (m.group("ap") or "").lower()
+        if half and not 1 <= hour <= 12:
+            continue
+        if half == "p" and hour < 12:
+            hour += 12
+        elif half == "a" and hour == 12:
+            hour = 0
+        value = hour + minutes / 60
+        approx = _approx_before(text, m.start())
+        bound = _bound_before(text, m.start())
+        out.append(Quantity(value, value, approx, "clock", "", *m.span(), bound))
+    return out
 
 
 def _bound_before(text: str, start: int) -> str:
@@ -598,7 +630,7 @@ def same_slot(a: Quantity, b: Quantity) -> bool:
     """
     if a.kind != b.kind:
         return False
-    if a.kind in ("year", "percent") or a.kind.startswith("money:"):
+    if a.kind in ("year", "percent", "clock") or a.kind.startswith("money:"):
         return True
     if not (a.unit and b.unit):
         return False

@@ -283,7 +283,17 @@ short-term long-term|below above|under over|outside within|survive die|survived 
 |norte sur|oeste este|abierto cerrado|abierta cerrada|ganó perdió|más menos
 |増加 減少|上昇 下落|上昇 低下|勝利 敗北|增长 下降|增加 减少|上升 下降|胜利 失败
 |증가했다 감소했다|증가한 감소한|증가 감소|상승 하락|상승했다 하락했다
-|北方 南方|北部 南部|东部 西部|東部 西部|东方 西方|東方 西方|上涨 下跌|북부 남부|동부 서부"""
+|北方 南方|北部 南部|东部 西部|東部 西部|东方 西方|東方 西方|上涨 下跌|북부 남부|동부 서부
+|tall short|wide narrow|thick thin|deep shallow|freeze boil|froze boiled|frozen boiling
+|urban rural|ancient modern|temporary permanent|guilty innocent|convicted acquitted
+|arrive depart|arrived departed|arrival departure|ascend descend|asleep awake|loud quiet
+|rough smooth|senior junior|mandatory optional|mandatory voluntary|compulsory optional
+|optimistic pessimistic|inflation deflation|appreciate depreciate|overestimate underestimate
+|overvalued undervalued|bullish bearish|admit deny|admitted denied|confirm deny|confirmed denied
+|praise criticize|praised criticized|reward punish|hire fire|hired fired|lend borrow
+|lent borrowed|push pull|sunrise sunset|inbound outbound|indoor outdoor|strict lenient
+|hoch niedrig|groß klein|alt jung|älteste jüngste|grand petit|vieux jeune|alto bajo
+|grande pequeño|viejo joven"""
 
 ANTONYMS: dict[str, frozenset[str]] = {}
 
@@ -297,7 +307,26 @@ def _build_antonyms() -> None:
         a, b = (stem(w) for w in words)
         pairs.setdefault(a, set()).add(b)
         pairs.setdefault(b, set()).add(a)
+    for chunk in _ANTONYM_PAIRS.replace("\n", "|").split("|"):
+        words = chunk.split()
+        if len(words) == 2 and all(w.isascii() and w.isalpha() for w in words):
+            for suffix in ("er", "est"):  # "taller" / "shorter", "oldest" / "youngest"
+                a, b = (stem(_graded(w, suffix)) for w in words)
+                pairs.setdefault(a, set()).add(b)
+                pairs.setdefault(b, set()).add(a)
     ANTONYMS.update({k: frozenset(v) for k, v in pairs.items()})
+
+
+def _graded(word: str, suffix: str) -> str:
+    """The comparative or superlative of an English adjective ("big" -> "bigger", "happy" ->
+    "happiest", "late" -> "latest")."""
+    if word.endswith("e"):
+        return word + suffix[1:]
+    if word.endswith("y") and len(word) > 3:
+        return word[:-1] + "i" + suffix
+    if len(word) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", word):
+        return word + word[-1] + suffix  # one vowel before one final consonant: doubled
+    return word + suffix
 
 
 class Token(NamedTuple):

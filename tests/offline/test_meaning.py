@@ -331,6 +331,10 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("in Q3 2022", "in the third quarter", True),
         ("in Q3 2022", "in the second quarter", False),
         ("the third place", "the third quarter", False),
+        ("opens at 7 pm", "opens at 19:00", True),
+        ("leaves at 7:30 a.m.", "leaves at 7:30 am", True),
+        ("opens at 7 am", "opens at 8 am", False),
+        ("$90 million to $100 million", "$95 million", True),
     ],
 )
 def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
@@ -766,6 +770,17 @@ CASES: list[tuple[str, str, str, str]] = [
         "In June, unemployment dropped to 4.1%.",
         "yes",
     ),
+    ("numbers", "The bakery sells bread. It opens at 7 am.", "The bakery opens at 8 am.", "no"),
+    ("numbers", "The train leaves at 7:30 pm.", "The train leaves at 19:30.", "yes"),
+    ("contradiction", "Mount Everest is taller than K2.", "Everest is shorter than K2.", "no"),
+    ("contradiction", "She is the youngest of four siblings.", "She is the oldest of four.", "no"),
+    ("contradiction", "The new road is narrower than the old one.", "The new road is wider.", "no"),
+    ("hedge", "The river might flood if heavy rain continues.", "The river flooded.", "unsure"),
+    ("hedge", "Experts say the comet could hit Jupiter.", "The comet will hit Jupiter.", "unsure"),
+    ("hedge", "The river might flood if heavy rain continues.", "The river might flood.", "yes"),
+    ("hedge", "The drug may cause dizziness.", "The drug causes dizziness.", "unsure"),
+    ("hedge", "Sales rose in May and June.", "Sales rose in May.", "yes"),
+    ("swap", "The CEO resigned in March.", "The CEO was fired in March.", "unsure"),
 ]
 
 
