@@ -575,7 +575,10 @@ def statement_evidence(
     )
     entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
     entity_note = (
-        entity_note or _role_swap(index, best, tokens) or _subject_swap(index, best, tokens)
+        entity_note
+        or _role_swap(index, best, tokens)
+        or _subject_swap(index, best, tokens)
+        or _anchor_swap(index, best, tokens, content)
     )
     speculated = False
     if is_hedged(statement):
@@ -707,6 +710,10 @@ _WEEKDAYS_MONTHS = _WEEKDAYS | frozenset(
 )
 
 
+#: Verbs too general to be a swapped word: "became mayor" says what "was elected mayor" says.
+_LIGHT_VERBS = frozenset(
+    stem(w) for w in "become became get got make made take took have has had go went".split()
+)
 #: Auxiliaries skipped when comparing the word before a swapped word ("was fired" / "resigned").
 _AUXILIARIES = frozenset({stem(w) for w in "is was are were be been has have had".split()})
 
@@ -756,7 +763,7 @@ def _substitutions(
             note = f"'{token.text}' where the passage says '{other}'"
             if is_name and other_name:
                 entity = entity or note
-            else:
+            elif token.stem not in _LIGHT_VERBS:  # "became mayor" / "was elected mayor"
                 word = word or note
             break
         else:
@@ -867,6 +874,41 @@ def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
     if not other:
         return ""
     return f"'{tokens[k - 1].text}' where the passage says '{other}'"
+
+
+def _anchor_swap(index: ContextIndex, best: int, tokens: list[Token], content: list[Token]) -> str:
+    """A name the context has elsewhere, put where the sentence saying the rest of the
+    statement has another ("Pierre Curie was born in Warsaw" where it says "Pierre Curie was
+    born in Paris" and "Marie Curie was born in Warsaw"): every other content word is in that
+    one sentence, and the two names share a neighbour."""
+    if best < 0 or len(content) < 3:
+        return ""
+    wanted = {t.stem for t in content}
+    window = range(best, min(best + _WINDOW, len(index.sentence_stems)))
+    cover = {k: len(wanted.intersection(index.sentence_stems[k])) for k in window}
+    top = max(cover.values(), default=0)
+    if top != len(wanted) - 1 or top < 2:
+        return ""
+    stems = [t.stem for t in tokens]
+    for anchor in (k for k in window if cover[k] == top):
+        sentence = index.sentence_stems[anchor]
+        token = next(t for t in content if t.stem not in sentence)
+        if token.is_number or not token.is_capital or token.sentence_initial:
+            continue
+        if token.stem not in index.stems:
+            continue  # absent from the context: the lexical features see it already
+        i = next(n for n, t in enumerate(tokens) if t.start == token.start)
+        left = stems[i - 1] if i > 0 else None
+        right = stems[i + 1] if i + 1 < len(stems) else None
+        names = index.sentence_names[anchor]
+        for j, other in enumerate(sentence):
+            if other not in names or other in wanted:
+                continue
+            l_ok = left is not None and j > 0 and sentence[j - 1] == left
+            r_ok = right is not None and j + 1 < len(sentence) and sentence[j + 1] == right
+            if l_ok or r_ok:
+                return f"'{token.text}' where the passage says '{other}'"
+    return ""
 
 
 def _reversed_around(

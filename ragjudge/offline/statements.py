@@ -93,6 +93,12 @@ _IRREGULAR_PAST = frozenset(
     understood wore broke chose drove ate flew forgot froze hid knew lost rode rang sang sank
     spoke stole swam threw woke""".split()
 )
+#: Verbs in -s that are rarely nouns: "... and makes electric cars" is a clause of its own.
+_S_VERBS = frozenset(
+    """makes produces operates owns sells provides includes contains manufactures develops
+    builds requires describes serves represents receives creates publishes generates attracts
+    offers""".split()
+)
 _COORD_RE = re.compile(
     r"(?:,\s*|\s+)(?:and|but|und|aber|et|mais|y|pero|e|ma|mas|en|maar|и|но|а)\s+"
     r"(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|it|they|we|er|sie|il|elle|ils|él|ella|он|она|они|"
@@ -137,6 +143,10 @@ _PARTICIPLE_RE = re.compile(
     r"described|called|named|seen|credited|praised|remembered|celebrated)\b)",
     re.IGNORECASE,
 )
+_COPULA_RELATIVE_RE = re.compile(
+    r"^(?P<subj>[^,]{2,60}?)\s+(?P<cop>is|was|are|were)\s+(?P<np>(?:a|an|the)\s+[^,]{2,80}?)"
+    r"\s+(?:who|that)\s+(?P<rel>[^,]{3,160})$"
+)
 _EMBEDDED_RELATIVE_RE = re.compile(
     r"^(?P<head>[^,]{2,60}?),\s+(?:which|who)\s+(?P<rel>[^,]{3,120}),\s+(?P<rest>[a-z].*)$"
 )
@@ -167,9 +177,12 @@ def _words(text: str) -> list[str]:
     return _WORD_RE.findall(text)
 
 
-def _is_verbish(word: str) -> bool:
+def _is_verbish(word: str, *, s_verbs: bool = True) -> bool:
     w = word.lower()
-    return w in _AUX or w in _IRREGULAR_PAST or (len(w) > 4 and w.endswith("ed"))
+    if w in _AUX or w in _IRREGULAR_PAST or (s_verbs and w in _S_VERBS):
+        return True
+    # "died", "used": four letters will do, but not "need", "seed", "shed"
+    return w.endswith("ed") and (len(w) > 4 or (len(w) == 4 and not w.endswith("eed")))
 
 
 def _verb_at(word: str, after: str) -> bool:
@@ -180,9 +193,14 @@ def _verb_at(word: str, after: str) -> bool:
     return _is_verbish(word)
 
 
-def _opens_with_verb(text: str) -> bool:
+def _opens_with_verb(text: str, *, s_verbs: bool = True) -> bool:
     words = text.split(maxsplit=2)
-    return bool(words) and _verb_at(words[0].strip(","), words[1] if len(words) > 1 else "")
+    if not words:
+        return False
+    first = words[0].strip(",")
+    if not s_verbs and first.lower() in _S_VERBS:
+        return False
+    return _verb_at(first, words[1] if len(words) > 1 else "")
 
 
 def _subject(clause: str) -> str:
@@ -195,8 +213,19 @@ def _subject(clause: str) -> str:
         after = words[i + 1].group(0) if i + 1 < len(words) else ""
         # "The park covers 50 hectares": a verb in -s
         if _verb_at(word, after) or (i < 4 and _DETERMINER_NEXT_RE.match(clause, match.start())):
-            return clause[: words[i - 1].end()].strip()
+            # "The company, which was founded ...": the subject is "The company"
+            return _TRAILING_RELATIVE_RE.sub("", clause[: words[i - 1].end()].strip())
+    # "The drug reduces fever": a lower-case word in -s after "the" and a noun
+    if len(words) > 3 and words[0].group(0) in ("The", "A", "An"):
+        if _S_VERB_RE.fullmatch(words[2].group(0)) and words[1].group(0).isalpha():
+            return clause[: words[1].end()].strip()
     return ""
+
+
+_S_VERB_RE = re.compile(r"[a-z]{3,}[^su]s")
+
+
+_TRAILING_RELATIVE_RE = re.compile(r",\s*(?:which|who|that|whose)$", re.IGNORECASE)
 
 
 #: What follows French "a" (has) where English "a" is an article: a participle or a number
@@ -235,6 +264,7 @@ def _split_coordination(text: str) -> list[str]:
                 or objects
                 or _opens_with_verb(right)
                 or _DETERMINER_NEXT_RE.match(right)
+                or (match.group(0).lstrip()[:1] == "," and _own_subject(right))
             ):
                 continue
             if _FRACTION_NEXT_RE.match(right):
@@ -265,6 +295,23 @@ def _split_coordination(text: str) -> list[str]:
     return out
 
 
+_SUBJECT_OPENERS = frozenset("the a an his her its their our my".split())
+_NOT_SUBJECTS = frozenset("there here it this that which who what when where".split())
+
+
+def _own_subject(clause: str) -> bool:
+    """Whether a clause after ", and" has a subject of its own: ", and Berlin is the capital"."""
+    subject = _subject(clause)
+    words = _words(subject)
+    if not words or len(words) > 3 or subject.lower() in _DETERMINERS:
+        return False
+    if not re.fullmatch(r"[\w'’ -]+", subject) or words[0].lower() in _NOT_SUBJECTS:
+        return False
+    if not (words[0][0].isupper() or words[0].lower() in _SUBJECT_OPENERS):
+        return False
+    return _opens_with_verb(clause[len(subject) :].strip())  # "Berlin is", not "Swiss, is"
+
+
 def _split_participle(text: str) -> list[str]:
     """Split off a participial phrase: "X was a physicist, widely acknowledged to be ..."."""
     match = _PARTICIPLE_RE.search(text)
@@ -278,6 +325,15 @@ def _split_participle(text: str) -> list[str]:
 
 
 def _split_relative(text: str) -> list[str]:
+    copula = _COPULA_RELATIVE_RE.match(text)
+    if copula and _opens_with_verb(copula.group("rel")):
+        # "Curie was a physicist who won two Nobel Prizes": who won them is Curie
+        subject = copula.group("subj")
+        if len(_words(subject)) <= 6 and subject.lower() not in _DETERMINERS:
+            return [
+                f"{subject} {copula.group('cop')} {copula.group('np')}",
+                f"{subject} {copula.group('rel')}",
+            ]
     embedded = _EMBEDDED_RELATIVE_RE.match(text)
     if embedded and len(_words(embedded.group("head"))) <= 6:
         head = embedded.group("head").strip()
@@ -286,6 +342,9 @@ def _split_relative(text: str) -> list[str]:
     if not match:
         return [text]
     left, right = text[: match.start()], text[match.end() :]
+    short = len(_words(left)) <= 4 and _subject(text) == left.strip()
+    if short and len(_words(right)) >= 2 and _opens_with_verb(right):
+        return [f"{left.strip()} {right}"]  # "The company, which was founded in 1990"
     if len(_words(left)) < _MIN_WORDS or len(_words(right)) < 2:
         return [text]
     names = re.findall(r"(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*", left)
@@ -455,7 +514,7 @@ def _resolve(text: str, antecedent: str, *, named: bool = True) -> str:
     suffix = _PRONOUNS.get(word.lower())
     if suffix is None:
         return text
-    if word.lower() == "this" and not _opens_with_verb(text[match.end() :]):
+    if word.lower() == "this" and not _opens_with_verb(text[match.end() :], s_verbs=False):
         return text  # "This incident resulted in": a determiner, not a pronoun
     if (
         word.lower() in ("es", "sie", "il", "elle", "it", "this")

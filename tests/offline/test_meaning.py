@@ -251,6 +251,36 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
                 "The Amazon flows through Colombia",
             ],
         ),
+        (
+            "",
+            "Paris is the capital of France, and Berlin is the capital of Germany.",
+            ["Paris is the capital of France", "Berlin is the capital of Germany."],
+        ),
+        (
+            "",
+            "He was born in Ulm in 1879 and died in Princeton in 1955.",
+            ["He was born in Ulm in 1879", "He died in Princeton in 1955."],
+        ),
+        (
+            "",
+            "Marie Curie was a physicist who won two Nobel Prizes.",
+            ["Marie Curie was a physicist", "Marie Curie won two Nobel Prizes."],
+        ),
+        (
+            "",
+            "The drug reduces fever but may cause nausea.",
+            ["The drug reduces fever", "The drug may cause nausea."],
+        ),
+        (
+            "",
+            "The company, which was founded in 1990, sells shoes.",
+            ["The company sells shoes.", "The company was founded in 1990"],
+        ),
+        (
+            "",
+            "Hard cheeses, like cheddar, Parmesan, and Swiss, keep well.",
+            ["Hard cheeses, like cheddar, Parmesan, and Swiss, keep well."],
+        ),
     ],
 )
 def test_atomic_statements(question: str, answer: str, expected: list[str]) -> None:
@@ -781,6 +811,19 @@ CASES: list[tuple[str, str, str, str]] = [
     ("hedge", "The drug may cause dizziness.", "The drug causes dizziness.", "unsure"),
     ("hedge", "Sales rose in May and June.", "Sales rose in May.", "yes"),
     ("swap", "The CEO resigned in March.", "The CEO was fired in March.", "unsure"),
+    ("paraphrase", "He was elected mayor in 2014.", "He became mayor in 2014.", "yes"),
+    (
+        "contradiction",
+        "Marie Curie was born in Warsaw in 1867. Pierre Curie was born in Paris in 1859.",
+        "Pierre Curie was born in Warsaw.",
+        "no",
+    ),
+    (
+        "paraphrase",
+        "Marie Curie was born in Warsaw in 1867. Pierre Curie was born in Paris in 1859.",
+        "Pierre Curie was born in Paris.",
+        "yes",
+    ),
 ]
 
 
