@@ -555,6 +555,9 @@ def statement_evidence(
         for i, t in enumerate(content):
             if t.text in by_meaning:
                 in_best[i] = in_ctx[i] = True
+    if not all(in_ctx) and best >= 0:  # "UK" / "United Kingdom", "CEO" / "chief executive officer"
+        for i in _acronym_matches(index, best, content, in_ctx):
+            in_ctx[i] = in_best[i] = True
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
     novel_numbers = _unique([t.text for t in novel if t.is_number])
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
@@ -874,6 +877,49 @@ def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
     if not other:
         return ""
     return f"'{tokens[k - 1].text}' where the passage says '{other}'"
+
+
+_ACRONYM_RE = re.compile(r"[A-Z]{2,6}")
+_ACRONYM_FILLERS = frozenset({"of", "and", "for", "the", "de", "des", "der", "für", "&"})
+
+
+def _acronym_matches(
+    index: ContextIndex, best: int, content: list[Token], in_ctx: list[bool]
+) -> list[int]:
+    """Positions of the statement's words that the context writes as an acronym or spells
+    out: "UK" where it says "United Kingdom", "European Union" where it says "EU", "CEO"
+    where it says "chief executive officer"."""
+    out: list[int] = []
+    text = index.passages[best]
+    words = re.findall(r"[^\W\d_]+|&", text)
+    for i, token in enumerate(content):
+        if in_ctx[i] or not _ACRONYM_RE.fullmatch(token.text):
+            continue
+        for n, _ in enumerate(words):
+            letters, k = "", n
+            while k < len(words) and len(letters) < len(token.text):
+                if letters and words[k].lower() in _ACRONYM_FILLERS:
+                    k += 1
+                    continue
+                letters += words[k][0]
+                k += 1
+            capitals = all(w[0].isupper() for w in words[n:k] if w.lower() not in _ACRONYM_FILLERS)
+            if letters.upper() == token.text and (capitals or len(letters) >= 3):
+                out.append(i)
+                break
+    # a spelled-out name of capitalized words whose initials the passage writes
+    run: list[int] = []
+    for i in [*range(len(content)), len(content)]:
+        if i < len(content) and not in_ctx[i] and content[i].is_capital:
+            if not run or run[-1] == i - 1:
+                run.append(i)
+                continue
+        if len(run) >= 2:
+            acronym = "".join(content[j].text[0] for j in run).upper()
+            if re.search(rf"\b{acronym}\b", text):
+                out.extend(run)
+        run = [i] if i < len(content) and not in_ctx[i] and content[i].is_capital else []
+    return out
 
 
 def _anchor_swap(index: ContextIndex, best: int, tokens: list[Token], content: list[Token]) -> str:

@@ -63,7 +63,7 @@ HEDGE_RE = re.compile(
 SPECULATIVE_RE = re.compile(
     r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
     r"going to|proposed|proposes|considering|considers|prévoit|planea|plant|beabsichtigt|"
-    r"postponed|postpones|deferred|rescheduled|pushed back|verschoben|reporté|reportée|"
+    r"postponed|postpones|deferred|delayed|rescheduled|pushed back|verschoben|reporté|reportée|"
     r"aplazado|aplazada|pospuesto|pospuesta)\b|予定|计划|計画|延期",
     re.IGNORECASE,
 )

@@ -426,7 +426,8 @@ writer|born birth birthplace native|die died death|begin start began started com
 |decrease decline drop dropped dropping fall fell fallen reduce fewer|year annual annually yearly
 |locate situate base|company firm corporation business enterprise|car automobile vehicle
 |high tall|doctor physician|famous renowned celebrated well-known|main primary principal chief head
-|employee staff worker personnel|employ hire|currently presently nowadays
+|employee staff worker personnel employ|hire recruit|currently presently nowadays
+|close shut|postpone delay defer
 |move relocate|marry married wed|create invent invented devise|win won|lose lost|award prize
 |city town|nation country|kid child children|fast quick rapid|build construct built
 |gründen gegründet|unternehmen firma gesellschaft|entreprise société
@@ -471,8 +472,25 @@ def tokenize(text: str) -> list[Token]:
         gap = text[prev_end:start].rstrip(" \t")
         initial = not tokens or (bool(gap) and gap[-1] in _SENTENCE_BREAK)
         prev_end = start + len(surface)
-        tokens.append(_make_token(surface, initial, start))
+        token = _make_token(surface, initial, start)
+        if token.norm in _PARTICLES and tokens:  # "passed away" reads as "died"
+            meaning = _PHRASAL.get((tokens[-1].stem, token.norm))
+            if meaning:
+                tokens[-1] = tokens[-1]._replace(stem=meaning)
+                token = token._replace(is_content=False)
+        tokens.append(token)
     return tokens
+
+
+#: Phrasal verbs read as the one word they mean, on both sides of a comparison.
+_PHRASAL_VERBS = """pass passed passes passing away:die|set sets setting up:establish
+|shut shuts shutting down:close|close closed closes closing down:close
+|call called calls calling off:cancel|put puts putting off:postpone
+|carry carried carries carrying out:conduct|find finds finding out:discover
+|turn turned turns turning down:reject|go goes went gone going up:increase
+|go goes went gone going down:decrease|take takes took taken taking over:acquire"""
+_PHRASAL: dict[tuple[str, str], str] = {}
+_PARTICLES = frozenset({"away", "up", "down", "off", "out", "over"})
 
 
 _SENTENCE_BREAK = frozenset('.!?:\n"“。！？')
@@ -659,6 +677,15 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     names: set[str] = set()
     for i, (surface, _) in enumerate(_surfaces(sentence)):
         norm, stemmed, number, is_content = _word_info(surface)
+        if norm in _PARTICLES and stems and (stems[-1], norm) in _PHRASAL:
+            # "passed away" reads as "died", as `tokenize` reads it
+            verb, meaning = stems[-1], _PHRASAL[(stems[-1], norm)]
+            stems[-1] = meaning
+            if content and content[-1] == verb:
+                content[-1] = meaning
+                (negated if verb in negated else plain).add(meaning)
+                last = meaning if last == verb else last
+            is_content = False
         if i and surface[0].isupper() and is_content:
             names.add(stemmed)
         stems.append(stemmed)
@@ -802,3 +829,14 @@ def _split_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
             cursor = match.end()
     pieces.append(_strip_span(text, cursor, end))
     return [p for p in pieces if p[1] > p[0]]
+
+
+def _build_phrasal() -> None:
+    for chunk in _PHRASAL_VERBS.replace("\n", "").split("|"):
+        words, meaning = chunk.split(":")
+        *forms, particle = words.split()
+        for form in forms:
+            _PHRASAL[(stem(form), particle)] = stem(meaning)
+
+
+_build_phrasal()
