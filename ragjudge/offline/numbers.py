@@ -108,6 +108,21 @@ _CLOCK_RE = re.compile(
     r"|(?<![\d.,:])(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])",
     re.IGNORECASE,
 )
+_FRACTION_NUMERATORS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0}
+_FRACTION_DENOMINATORS = {
+    "third": 3.0, "thirds": 3.0, "quarter": 4.0, "quarters": 4.0, "fifth": 5.0, "fifths": 5.0,
+    "tenth": 10.0, "tenths": 10.0, "two": 2.0, "three": 3.0, "four": 4.0, "five": 5.0,
+    "six": 6.0, "ten": 10.0,
+}  # fmt: skip
+# "half of", "a third of", "two-thirds of", "three quarters of", "one in five", "1 in 4"
+_FRACTION_RE = re.compile(
+    r"\b(?:(?P<num>a|an|one|two|three)[\s-]+(?P<den>thirds?|quarters?|fifths?|tenths?)(?=\s+of\b)"
+    r"|(?P<half>half)(?=\s+of\b)"
+    r"|(?:one|1)\s+in\s+(?P<den2>two|three|four|five|six|ten|\d{1,3})\b)",
+    re.IGNORECASE,
+)
+_PERIOD_HALF_RE = re.compile(r"(?:first|second|latter|former|last|next)\s+$", re.IGNORECASE)
+_FRACTION_HINT_RE = re.compile(r"half|third|quarter|fifth|tenth|\b(?:one|1)\s+in\s", re.IGNORECASE)
 _ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 #: Ordinal words; "first" is left out: it orders events as often as it ranks ("at first").
 _ORDINAL_WORDS = {
@@ -254,6 +269,9 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     for q in _quarters(text) if "Q" in text else ():
         out.append(q)
         taken.append((q.start, q.end))
+    for q in _fractions(text) if _FRACTION_HINT_RE.search(text) else ():
+        out.append(q)
+        taken.append((q.start, q.end))
     # digits inside a word ("COVID19", "A4", "Q3") are no number: masked, offsets kept
     matches: Iterable[re.Match[str]] = ()
     scan = text
@@ -263,7 +281,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             for q in _clock_times(text):
                 out.append(q)
                 taken.append((q.start, q.end))
-                scan = scan[: q.start] + "x" * (q.end - q.start) + scan[q.end :]
+        for lo, hi in taken:  # read already ("Q3", "1 in 4", "7 pm"): no digits to read again
+            scan = scan[:lo] + _HAS_DIGIT_RE.sub("x", scan[lo:hi]) + scan[hi:]
         matches = _QUANTITY_RE.finditer(scan)
     for m in matches:
         a = _to_float(m.group("a"))
@@ -422,6 +441,28 @@ def _quarters(text: str) -> list[Quantity]:
         Quantity(float(m.group(1)), float(m.group(1)), False, "ordinal", "quarter", *m.span())
         for m in _QUARTER_RE.finditer(text)
     ]
+
+
+def _fractions(text: str) -> list[Quantity]:
+    """Shares said in words, as percentages: "half of", "a third of", "two-thirds of",
+    "one in five" (approximate: people round to them)."""
+    out = []
+    for m in _FRACTION_RE.finditer(text):
+        if m.group("half"):
+            if _PERIOD_HALF_RE.search(text, max(0, m.start() - 8), m.start()):
+                continue  # "the first half of 2020": a period, not a share
+            share: float | None = 0.5
+        else:
+            word = (m.group("den") or m.group("den2")).lower()
+            den = _FRACTION_DENOMINATORS.get(word) or _to_float(word)
+            num = _FRACTION_NUMERATORS.get((m.group("num") or "one").lower(), 1.0)
+            share = num / den if den else None
+        if share is None or not 0 < share <= 1:
+            continue
+        value = round(100 * share, 1)
+        bound = _bound_before(text, m.start())
+        out.append(Quantity(value, value, True, "percent", "", m.start(), m.end(), bound))
+    return out
 
 
 def _clock_times(text: str) -> list[Quantity]:

@@ -291,7 +291,8 @@ short-term long-term|below above|under over|outside within|survive die|survived 
 |optimistic pessimistic|inflation deflation|appreciate depreciate|overestimate underestimate
 |overvalued undervalued|bullish bearish|admit deny|admitted denied|confirm deny|confirmed denied
 |praise criticize|praised criticized|reward punish|hire fire|hired fired|lend borrow
-|lent borrowed|push pull|sunrise sunset|inbound outbound|indoor outdoor|strict lenient
+|lent borrowed|push pull|double halve|doubled halved|sunrise sunset|inbound outbound
+|indoor outdoor|strict lenient
 |hoch niedrig|groß klein|alt jung|älteste jüngste|grand petit|vieux jeune|alto bajo
 |grande pequeño|viejo joven"""
 
@@ -427,7 +428,8 @@ writer|born birth birthplace native|die died death|begin start began started com
 |locate situate base|company firm corporation business enterprise|car automobile vehicle
 |high tall|doctor physician|famous renowned celebrated well-known|main primary principal chief head
 |employee staff worker personnel employ|hire recruit|currently presently nowadays
-|close shut|postpone delay defer
+|close shut|postpone delay defer|triple tripled threefold|double doubled twofold
+|quadruple quadrupled fourfold|halve halved
 |move relocate|marry married wed|create invent invented devise|win won|lose lost|award prize
 |city town|nation country|kid child children|fast quick rapid|build construct built
 |gründen gegründet|unternehmen firma gesellschaft|entreprise société

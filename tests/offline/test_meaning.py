@@ -365,6 +365,10 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("leaves at 7:30 a.m.", "leaves at 7:30 am", True),
         ("opens at 7 am", "opens at 8 am", False),
         ("$90 million to $100 million", "$95 million", True),
+        ("a quarter of voters", "25% of voters", True),
+        ("two-thirds of voters", "about 67% of voters", True),
+        ("two-thirds of voters", "40% of voters", False),
+        ("one in five adults", "20% of adults", True),
     ],
 )
 def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
@@ -831,6 +835,10 @@ CASES: list[tuple[str, str, str, str]] = [
     ),
     ("hedge", "The meeting was postponed to Friday.", "The meeting was delayed to Friday.", "yes"),
     ("hedge", "The launch was delayed until May.", "The launch took place.", "unsure"),
+    ("numbers", "Half of the budget went to schools.", "50% of the budget went to schools.", "yes"),
+    ("numbers", "Sales rose in the first half of 2020.", "Sales rose in 2020.", "yes"),
+    ("paraphrase", "The population tripled by 2000.", "It grew threefold by 2000.", "yes"),
+    ("contradiction", "Sales doubled in 2021.", "Sales halved in 2021.", "no"),
     (
         "contradiction",
         "Marie Curie was born in Warsaw in 1867. Pierre Curie was born in Paris in 1859.",
