@@ -100,6 +100,8 @@ ANSWER_FEATURES: tuple[str, ...] = (
 )
 
 _WINDOW = 2
+#: The least share of a statement's words its best passage must have to contradict it.
+_CONTRADICTION_COVERAGE = 0.25
 _TOP_PASSAGES = 3
 
 
@@ -330,6 +332,8 @@ class StatementEvidence:
         be, is another slot than what is. Negations and antonyms still do ("the drug may cure
         it" against "the drug does not cure it").
         """
+        if self.value("coverage_best") < _CONTRADICTION_COVERAGE:
+            return False  # a passage about something else contradicts nothing
         names: tuple[str, ...] = ("negation_added", "negation_removed", "antonym_conflict")
         if not (self.hedged and not self.speculated):
             names = (*names, "number_conflict", "entity_conflict")

@@ -92,6 +92,8 @@ _LOWER_WORD_RE = re.compile(r"[^\W\d_]+")
 _NUMBER_WORDS = frozenset(_UNITS_WORDS)
 # Words after a number that are not what it counts: the function words of every language.
 _UNIT_STOP = STOPWORDS
+# One-letter words after a number are "and", "in", "to" ("fondata nel 1990 e ha"), no unit.
+_ONE_LETTER_WORDS = frozenset({"e", "y", "i", "a", "o", "u", "и", "в", "с"})
 _TOLERANCE = 0.1
 # "2 millions d'habitants", "2 millones de habitantes": what is counted comes after "de".
 _LINKS = frozenset({"de", "d", "of", "di", "du", "des"})
@@ -330,7 +332,10 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         month = after == "may" and (m.group("after") or "").strip()[:1] == "M"  # "5 May"
         unit = (
             ""
-            if after in _UNIT_STOP and not letter and after not in _CURRENCY_WORDS and not month
+            if (after in _UNIT_STOP or after in _ONE_LETTER_WORDS)
+            and not letter
+            and after not in _CURRENCY_WORDS
+            and not month
             else after
         )
         if _PARTICIPLE_RE.match(unit):  # German verb-final clauses: "1998 gegründet"

@@ -149,6 +149,9 @@ def is_hangul(char: str) -> bool:
 
 
 # Korean case and topic particles, longest first: "회사는" and "회사가" both match "회사".
+#: Verb endings: the final "-다", the connectives "-고", "-며", "-지만", "-는데", the polite
+#: "-습니다"; what is left is the verb with its tense ("설립되었").
+_HANGUL_ENDINGS = ("습니다", "니다", "지만", "는데", "다", "고", "며")
 _HANGUL_PARTICLES = (
     *"에서 으로 에게 까지 부터 처럼".split(),
     *"은 는 이 가 을 를 의 에 로 와 과 도 만".split(),
@@ -383,6 +386,10 @@ def stem(word: str) -> str:
     """
     w = word.replace("’", "'")
     if w and is_hangul(w[-1]):
+        for ending in _HANGUL_ENDINGS:  # "설립되었다", "설립되었고": "설립되었"
+            if w.endswith(ending) and len(w) > len(ending) + 1:
+                w = w[: -len(ending)]
+                break
         for particle in _HANGUL_PARTICLES:
             if w.endswith(particle) and len(w) > len(particle) + 1:
                 return w[: -len(particle)]

@@ -839,6 +839,11 @@ CASES: list[tuple[str, str, str, str]] = [
     ("numbers", "Sales rose in the first half of 2020.", "Sales rose in 2020.", "yes"),
     ("paraphrase", "The population tripled by 2000.", "It grew threefold by 2000.", "yes"),
     ("contradiction", "Sales doubled in 2021.", "Sales halved in 2021.", "no"),
+    ("numbers", "L'azienda fu fondata nel 1990 e ha 300 dipendenti.", "Fondata nel 1995.", "no"),
+    ("numbers", "A empresa foi fundada em 1990 e tem 300 funcionários.", "Fundada em 1985.", "no"),
+    ("languages", "회사는 1990년에 설립되었고 직원은 300명이다.", "1990년에 설립되었다.", "yes"),
+    # another language altogether: nothing in common, so no contradiction, only unsure
+    ("languages", "L'azienda è stata fondata nel 1990.", "The firm was founded in 1995.", "unsure"),
     (
         "contradiction",
         "Marie Curie was born in Warsaw in 1867. Pierre Curie was born in Paris in 1859.",
