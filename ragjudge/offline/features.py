@@ -28,7 +28,7 @@ from ragjudge.offline.numbers import (
     value_years,
 )
 from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
-from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE, is_hedged
+from ragjudge.offline.statements import DISPUTED_RE, HEDGE_RE, SPECULATIVE_RE, is_hedged
 from ragjudge.offline.text import (
     ANTONYMS,
     Token,
@@ -124,6 +124,7 @@ class ContextIndex:
         sentence_content: Content stems of each sentence.
         passage_hedged: Whether each passage hedges (may, might, plans to, ...).
         sentence_speculative: Whether each sentence only says a thing may or is planned to be.
+        sentence_disputed: Whether each sentence reports a thing as denied, doubted or unlikely.
         quantities: Every quantity of the context (`number_values`).
         passage_quantities: The quantities of each passage.
         passage_years: The `(value, year)` pairs of each passage (`value_years`).
@@ -143,6 +144,7 @@ class ContextIndex:
     sentence_content: list[list[str]] = field(default_factory=list)
     passage_hedged: list[bool] = field(default_factory=list)
     sentence_speculative: list[bool] = field(default_factory=list)
+    sentence_disputed: list[bool] = field(default_factory=list)
     quantities: tuple[Quantity, ...] = ()
     passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
     passage_years: list[tuple[tuple[Quantity, Quantity], ...]] = field(default_factory=list)
@@ -167,6 +169,7 @@ def context_index(context: str) -> ContextIndex:
     hedged, quantities = _per_sentence(context, spans)
     years = [value_years(context, qs) if len(qs) > 1 else [] for qs in quantities]
     index.sentence_speculative = _flag_sentences(SPECULATIVE_RE, context, spans)
+    index.sentence_disputed = _flag_sentences(DISPUTED_RE, context, spans)
     for i in range(max(1, len(profiles) - _WINDOW + 1)):
         window = profiles[i : i + _WINDOW]
         pid = len(index.passages)
@@ -231,8 +234,12 @@ def _flag_sentences(
     return flags
 
 
-def _only_speculated(index: ContextIndex, best: int, stems: list[str]) -> bool:
-    """Whether the sentence of the best passage that says most of the statement only plans it."""
+def _only_speculated(
+    index: ContextIndex, best: int, stems: list[str], flags: list[bool] | None = None
+) -> bool:
+    """Whether the sentence of the best passage that says most of the statement only plans it
+    (or, given other `flags`, only denies or doubts it)."""
+    flags = index.sentence_speculative if flags is None else flags
     if best < 0 or not stems:
         return False
     window = range(best, min(best + _WINDOW, len(index.sentence_content)))
@@ -240,14 +247,17 @@ def _only_speculated(index: ContextIndex, best: int, stems: list[str]) -> bool:
     cover = {k: len(wanted.intersection(index.sentence_content[k])) for k in window}
     top = max(cover.values(), default=0)
     chosen = [k for k in window if cover[k] == top]
-    return 2 * top >= len(wanted) and all(index.sentence_speculative[k] for k in chosen)
+    return 2 * top >= len(wanted) and all(flags[k] for k in chosen)
 
 
 #: Modals that make what follows them possible, not done; and what may stand between
 #: ("might not be", "could also").
-_MODALS = frozenset({"might", "could", "may", "would"})
+_MODALS = frozenset({"might", "could", "may", "would", "will", "shall"})
+_SURE_MODALS = frozenset({"will", "shall"})
 _MODAL_FILLERS = frozenset(
-    stem(w) for w in "not also still possibly eventually even well soon ultimately be have".split()
+    stem(w)
+    for w in """not also still possibly probably likely definitely certainly eventually even well
+    soon ultimately finally again only be have""".split()
 )
 #: "may" the month: after these words or before a number.
 _MONTH_BEFORE = frozenset("in of since until on by from early late mid during through".split())
@@ -260,9 +270,11 @@ _WEAK_HEDGE_RE = re.compile(
 )
 
 
-def _modal_only(index: ContextIndex, best: int, stems: list[str]) -> bool:
+def _modal_only(index: ContextIndex, best: int, stems: list[str], tokens: list[Token]) -> bool:
     """Whether the sentence of the best passage that says most of the statement says one of
-    its words only after a modal ("the river might flood" for "the river flooded")."""
+    its words only after a modal, where the statement says it plainly or more surely ("the
+    river might flood" for "the river flooded", "the comet could hit" for "the comet will
+    hit")."""
     if best < 0 or not stems:
         return False
     window = range(best, min(best + _WINDOW, len(index.sentence_content)))
@@ -271,26 +283,39 @@ def _modal_only(index: ContextIndex, best: int, stems: list[str]) -> bool:
     top = max(cover.values(), default=0)
     if 2 * top < len(wanted):
         return False
+    own = _governed([t.stem for t in tokens], wanted)
     for k in (k for k in window if cover[k] == top):
         sentence = index.sentence_stems[k]
         if not _MODALS.intersection(sentence):
             return False
-        governed: set[str] = set()
-        plain: set[str] = set()
-        for j, word in enumerate(sentence):
-            if word not in wanted or word in _MODAL_FILLERS:
-                continue
-            back = j - 1
-            while back >= 0 and j - back <= 3 and sentence[back] in _MODAL_FILLERS:
-                back -= 1
-            modal = back >= 0 and sentence[back] in _MODALS
-            if modal and sentence[back] == "may":
-                prev = sentence[back - 1] if back > 0 else ""
-                modal = prev not in _MONTH_BEFORE and not word[:1].isdigit()
-            (governed if modal else plain).add(word)
-        if not governed - plain:
+        said = _governed(sentence, wanted)
+        # a word said only after a modal, where the statement says it plainly or more surely
+        if not any(_surer(own.get(word, ""), modal) for word, modal in said.items() if modal):
             return False
     return True
+
+
+def _surer(mine: str, theirs: str) -> bool:
+    """Whether a statement's modal (or none: "") claims more than the passage's."""
+    return not mine or (mine in _SURE_MODALS and theirs not in _SURE_MODALS)
+
+
+def _governed(sentence: list[str], wanted: set[str]) -> dict[str, str]:
+    """Each wanted word of a sentence with the modal it follows, or "" where it is said
+    without one (anywhere in the sentence)."""
+    out: dict[str, str] = {}
+    for j, word in enumerate(sentence):
+        if word not in wanted or word in _MODAL_FILLERS:
+            continue
+        back = j - 1
+        while back >= 0 and j - back <= 3 and sentence[back] in _MODAL_FILLERS:
+            back -= 1
+        modal = sentence[back] if back >= 0 and sentence[back] in _MODALS else ""
+        if modal == "may":
+            prev = sentence[back - 1] if back > 0 else ""
+            modal = "" if prev in _MONTH_BEFORE or word[:1].isdigit() else modal
+        out[word] = "" if out.get(word, modal) == "" or not modal else modal
+    return out
 
 
 @dataclass
@@ -594,8 +619,13 @@ def statement_evidence(
         hedged = speculated = _only_speculated(index, best, stems) and not SPECULATIVE_RE.search(
             statement
         )
-    if not hedged and not _WEAK_HEDGE_RE.search(statement) and _modal_only(index, best, stems):
-        hedged = speculated = True  # "the river flooded" where it says "the river might flood"
+    if not hedged and not _WEAK_HEDGE_RE.search(statement):
+        # "the river flooded" where it says "the river might flood"; "the law will pass"
+        # where it says "it is unlikely that the law will pass"
+        hedged = speculated = _modal_only(index, best, stems, tokens) or (
+            _only_speculated(index, best, stems, index.sentence_disputed)
+            and not DISPUTED_RE.search(statement)
+        )
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,

@@ -28,7 +28,14 @@ from typing import NamedTuple
 
 from ragjudge.offline.text import STOPWORDS, is_cjk, is_filler, is_hangul, segment_statements
 
-__all__ = ["HEDGE_RE", "Statement", "atomic_statements", "is_hedged"]
+__all__ = [
+    "DISPUTED_RE",
+    "HEDGE_RE",
+    "SPECULATIVE_RE",
+    "Statement",
+    "atomic_statements",
+    "is_hedged",
+]
 
 
 class Statement(NamedTuple):
@@ -63,8 +70,21 @@ HEDGE_RE = re.compile(
 SPECULATIVE_RE = re.compile(
     r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
     r"going to|proposed|proposes|considering|considers|prévoit|planea|plant|beabsichtigt|"
+    r"forecasts? to|forecasted to|predicted to|projected to|scheduled to|scheduled for|"
+    r"(?:is|are|was|were) set to|"
     r"postponed|postpones|deferred|delayed|rescheduled|pushed back|verschoben|reporté|reportée|"
     r"aplazado|aplazada|pospuesto|pospuesta)\b|予定|计划|計画|延期",
+    re.IGNORECASE,
+)
+
+#: What makes a context sentence report a thing as denied, doubted or unlikely: a statement
+#: saying the thing plainly is not supported by it ("the law will pass" against "it is unlikely
+#: that the law will pass").
+DISPUTED_RE = re.compile(
+    r"\b(?:denied|denies|deny|denying|unlikely|doubtful|no evidence|refuted|disputed|"
+    r"debunked|dismissed (?:the )?(?:claim|report|rumou?r)s?|rejected (?:the )?(?:claim|report)s?|"
+    r"bestritt|bestreitet|dementiert|unwahrscheinlich|nié|démenti|improbable|negó|niega|"
+    r"desmintió)\b",
     re.IGNORECASE,
 )
 
