@@ -611,6 +611,7 @@ def statement_evidence(
         or _role_swap(index, best, tokens)
         or _subject_swap(index, best, tokens)
         or _anchor_swap(index, best, tokens, content)
+        or _agent_swap(index, best, tokens)
     )
     speculated = False
     if is_hedged(statement):
@@ -871,6 +872,93 @@ def _role_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
                         f"(the passage: {second.text} ... {between[0].text} ... {first.text})"
                     )
     return ""
+
+
+_PASSIVE_AUXILIARIES = frozenset("is was are were been be".split())
+_AGENT_GAP = 6  # the most tokens between a passive verb and its "by"
+
+
+def _agent_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
+    """Another name doing the same thing to the same one ("Elon Musk founded Tesla" where the
+    passage says "Tesla was founded in 2003 by Martin Eberhard"), in either voice on either
+    side: the verb and what it is done to agree, who does it differs, and the passage never
+    gives it to the statement's name."""
+    if best < 0:
+        return ""
+    stems = [t.stem for t in tokens]
+    capital = [t.is_capital and t.is_content and not t.is_number for t in tokens]
+    for i, verb in enumerate(tokens):
+        if not verb.is_content or verb.is_capital or verb.is_number or verb.stem in _SYMMETRIC:
+            continue
+        mine = _agent_patient(stems, capital, i)
+        if mine is None:
+            continue
+        agent, patient = mine
+        other = ""
+        for k in range(best, min(best + _WINDOW, len(index.sentence_stems))):
+            sentence = index.sentence_stems[k]
+            names = index.sentence_names[k]
+            flags = [s in names for s in sentence]
+            for j, word in enumerate(sentence):
+                if word != verb.stem:
+                    continue
+                theirs = _agent_patient(sentence, flags, j, patient_any=True)
+                if theirs is None or not set(theirs[1]) & set(patient):
+                    continue
+                if _same_name(theirs[0], agent):
+                    return ""  # the passage says it of the statement's name
+                other = other or " ".join(theirs[0])
+        if other:
+            shown = dict.fromkeys(
+                t.text for t, c in zip(tokens, capital, strict=True) if c and t.stem in agent
+            )
+            return f"'{' '.join(shown)}' where the passage says '{other}'"
+    return ""
+
+
+def _same_name(a: list[str], b: list[str]) -> bool:
+    """Whether two runs of name stems share a name, or one abbreviates the other ("uk" /
+    "united kingdom")."""
+    if set(a) & set(b):
+        return True
+    initials = ("".join(w[0] for w in a), "".join(w[0] for w in b))
+    return (len(b) == 1 and initials[0] == b[0]) or (len(a) == 1 and initials[1] == a[0])
+
+
+def _agent_patient(
+    stems: list[str], names: list[bool], i: int, *, patient_any: bool = False
+) -> tuple[list[str], list[str]] | None:
+    """Who does what `stems[i]` says (a run of names) and to whom, in the active ("A founded
+    P") or the passive ("P was founded (in 2003) by A"); None when either is missing. With
+    `patient_any`, the patient is any word before the passive or after the active verb."""
+    if i > 0 and stems[i - 1] in _PASSIVE_AUXILIARIES:
+        by = next(
+            (j for j in range(i + 1, min(len(stems), i + _AGENT_GAP)) if stems[j] == "by"), -1
+        )
+        if by < 0:
+            return None
+        agent = _name_run(stems, names, by + 1, step=1)
+        patient = (
+            stems[max(0, i - 4) : i - 1] if patient_any else _name_run(stems, names, i - 2, step=-1)
+        )
+    else:
+        agent = _name_run(stems, names, i - 1, step=-1)
+        start = i + 2 if i + 1 < len(stems) and stems[i + 1] in ("the", "a", "an") else i + 1
+        patient = (
+            stems[start : start + 4] if patient_any else _name_run(stems, names, start, step=1)
+        )
+    return (agent, patient) if agent and patient else None
+
+
+def _name_run(stems: list[str], names: list[bool], start: int, *, step: int) -> list[str]:
+    """The names from `start` on (step 1) or back (step -1), "and" between them included."""
+    out: list[str] = []
+    j = start
+    while 0 <= j < len(stems) and (names[j] or (out and stems[j] == "and")):
+        if names[j]:
+            out.append(stems[j])
+        j += step
+    return out if step > 0 else out[::-1]
 
 
 _SUBJECT_TAIL = 3  # content words of the predicate that must follow the other name

@@ -412,6 +412,9 @@ def test_same_slot_needs_the_same_unit() -> None:
 
 # --------------------------------------------------------------------------- verdicts
 
+_TESLA = (
+    "Tesla was founded in 2003 by Martin Eberhard and Marc Tarpenning. Elon Musk joined in 2004."
+)
 CASES: list[tuple[str, str, str, str]] = [
     # (capability, context, statement, verdict)
     (
@@ -845,6 +848,10 @@ CASES: list[tuple[str, str, str, str]] = [
     ("hedge", "It is unlikely that the law will pass.", "The law will pass.", "unsure"),
     ("hedge", "The storm is forecast to hit the coast on Monday.", "It hit the coast.", "unsure"),
     ("hedge", "There is no doubt that the law passed.", "The law passed.", "yes"),
+    ("contradiction", _TESLA, "Elon Musk founded Tesla in 2003.", "no"),
+    ("contradiction", _TESLA, "Tesla was founded by Elon Musk.", "no"),
+    ("paraphrase", _TESLA, "Martin Eberhard founded Tesla.", "yes"),
+    ("paraphrase", _TESLA, "Elon Musk joined Tesla in 2004.", "yes"),
     ("numbers", "L'azienda fu fondata nel 1990 e ha 300 dipendenti.", "Fondata nel 1995.", "no"),
     ("numbers", "A empresa foi fundada em 1990 e tem 300 funcionários.", "Fundada em 1985.", "no"),
     ("languages", "회사는 1990년에 설립되었고 직원은 300명이다.", "1990년에 설립되었다.", "yes"),
