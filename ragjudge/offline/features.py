@@ -240,14 +240,20 @@ def _only_speculated(
     """Whether the sentence of the best passage that says most of the statement only plans it
     (or, given other `flags`, only denies or doubts it)."""
     flags = index.sentence_speculative if flags is None else flags
+    chosen = _saying_sentences(index, best, stems)
+    return bool(chosen) and all(flags[k] for k in chosen)
+
+
+def _saying_sentences(index: ContextIndex, best: int, stems: list[str]) -> list[int]:
+    """The sentences of the best passage that say most of the statement (at least half of its
+    words), or none."""
     if best < 0 or not stems:
-        return False
+        return []
     window = range(best, min(best + _WINDOW, len(index.sentence_content)))
     wanted = set(stems)
     cover = {k: len(wanted.intersection(index.sentence_content[k])) for k in window}
     top = max(cover.values(), default=0)
-    chosen = [k for k in window if cover[k] == top]
-    return 2 * top >= len(wanted) and all(flags[k] for k in chosen)
+    return [k for k in window if cover[k] == top] if 2 * top >= len(wanted) else []
 
 
 #: Modals that make what follows them possible, not done; and what may stand between
@@ -275,16 +281,12 @@ def _modal_only(index: ContextIndex, best: int, stems: list[str], tokens: list[T
     its words only after a modal, where the statement says it plainly or more surely ("the
     river might flood" for "the river flooded", "the comet could hit" for "the comet will
     hit")."""
-    if best < 0 or not stems:
+    chosen = _saying_sentences(index, best, stems)
+    if not chosen:
         return False
-    window = range(best, min(best + _WINDOW, len(index.sentence_content)))
     wanted = set(stems)
-    cover = {k: len(wanted.intersection(index.sentence_content[k])) for k in window}
-    top = max(cover.values(), default=0)
-    if 2 * top < len(wanted):
-        return False
     own = _governed([t.stem for t in tokens], wanted)
-    for k in (k for k in window if cover[k] == top):
+    for k in chosen:
         sentence = index.sentence_stems[k]
         if not _MODALS.intersection(sentence):
             return False
