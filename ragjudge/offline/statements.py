@@ -111,7 +111,8 @@ _IRREGULAR_PAST = frozenset(
     """won made wrote became went took gave found led began left built held ran sold bought
     grew fell rose brought kept met paid put said saw sent set spent stood taught told thought
     understood wore broke chose drove ate flew forgot froze hid knew lost rode rang sang sank
-    spoke stole swam threw woke""".split()
+    spoke stole swam threw woke hit cut shut hurt cost quit spread struck fought caught sought
+    swept slept felt meant dealt burst""".split()
 )
 #: Verbs in -s that are rarely nouns: "... and makes electric cars" is a clause of its own.
 _S_VERBS = frozenset(
@@ -245,7 +246,7 @@ def _subject(clause: str) -> str:
 _S_VERB_RE = re.compile(r"[a-z]{3,}[^su]s")
 
 
-_TRAILING_RELATIVE_RE = re.compile(r",\s*(?:which|who|that|whose)$", re.IGNORECASE)
+_TRAILING_RELATIVE_RE = re.compile(r"(?:,\s*|\s+)(?:which|who|that|whose)$", re.IGNORECASE)
 
 
 #: What follows French "a" (has) where English "a" is an article: a participle or a number
@@ -298,7 +299,7 @@ def _split_coordination(text: str) -> list[str]:
         article = _INNER_ARTICLE_RE.search(parts[0])
         for i, part in enumerate(parts):
             part = part.strip().rstrip(",")
-            if i > 0 and article and _ARTICLE_RE.match(part):
+            if i > 0 and article and _ARTICLE_RE.match(part) and not _has_verb(part):
                 out.append(f"{parts[0][: article.start()].strip()} {part}")
                 continue
             if (
@@ -330,6 +331,17 @@ def _own_subject(clause: str) -> bool:
     if not (words[0][0].isupper() or words[0].lower() in _SUBJECT_OPENERS):
         return False
     return _opens_with_verb(clause[len(subject) :].strip())  # "Berlin is", not "Swiss, is"
+
+
+def _has_verb(phrase: str) -> bool:
+    """Whether a phrase opening with an article goes on with a verb: "a storm hit the coast" is
+    a clause, "a leader" an object."""
+    for word in (w.strip(",.;").lower() for w in phrase.split()[2:5]):
+        if word in ("that", "which", "who", "whose", "where"):
+            return False  # "a house that was built": the verb is the relative clause's
+        if _is_verbish(word):
+            return True
+    return False
 
 
 def _split_participle(text: str) -> list[str]:

@@ -278,6 +278,16 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
         ),
         (
             "",
+            "It was a cold day and a storm hit the coast.",
+            ["It was a cold day", "a storm hit the coast."],
+        ),
+        (
+            "",
+            "He bought a car and a house that was built in 1990.",
+            ["He bought a car", "He bought a house that was built in 1990."],
+        ),
+        (
+            "",
             "Hard cheeses, like cheddar, Parmesan, and Swiss, keep well.",
             ["Hard cheeses, like cheddar, Parmesan, and Swiss, keep well."],
         ),
