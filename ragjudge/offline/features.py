@@ -234,14 +234,10 @@ def _flag_sentences(
     return flags
 
 
-def _only_speculated(
-    index: ContextIndex, best: int, stems: list[str], flags: list[bool] | None = None
-) -> bool:
-    """Whether the sentence of the best passage that says most of the statement only plans it
-    (or, given other `flags`, only denies or doubts it)."""
-    flags = index.sentence_speculative if flags is None else flags
-    chosen = _saying_sentences(index, best, stems)
-    return bool(chosen) and all(flags[k] for k in chosen)
+def _all_flagged(sentences: list[int], flags: list[bool]) -> bool:
+    """Whether there are sentences and each is flagged (the sentences that say most of a
+    statement: planned only, `sentence_speculative`; denied or doubted, `sentence_disputed`)."""
+    return bool(sentences) and all(flags[k] for k in sentences)
 
 
 def _saying_sentences(index: ContextIndex, best: int, stems: list[str]) -> list[int]:
@@ -276,21 +272,18 @@ _WEAK_HEDGE_RE = re.compile(
 )
 
 
-def _modal_only(index: ContextIndex, best: int, stems: list[str], tokens: list[Token]) -> bool:
-    """Whether the sentence of the best passage that says most of the statement says one of
-    its words only after a modal, where the statement says it plainly or more surely ("the
-    river might flood" for "the river flooded", "the comet could hit" for "the comet will
-    hit")."""
-    chosen = _saying_sentences(index, best, stems)
-    if not chosen:
+def _modal_only(
+    index: ContextIndex, sentences: list[int], stems: list[str], tokens: list[Token]
+) -> bool:
+    """Whether the sentences that say most of the statement say one of its words only after a
+    modal, where the statement says it plainly or more surely ("the river might flood" for
+    "the river flooded", "the comet could hit" for "the comet will hit")."""
+    if not sentences or not all(_MODALS.intersection(index.sentence_stems[k]) for k in sentences):
         return False
     wanted = set(stems)
     own = _governed([t.stem for t in tokens], wanted)
-    for k in chosen:
-        sentence = index.sentence_stems[k]
-        if not _MODALS.intersection(sentence):
-            return False
-        said = _governed(sentence, wanted)
+    for k in sentences:
+        said = _governed(index.sentence_stems[k], wanted)
         # a word said only after a modal, where the statement says it plainly or more surely
         if not any(_surer(own.get(word, ""), modal) for word, modal in said.items() if modal):
             return False
@@ -616,18 +609,18 @@ def statement_evidence(
         or _agent_swap(index, best, tokens)
     )
     speculated = False
+    saying = _saying_sentences(index, best, stems)
     if is_hedged(statement):
         hedged = not (best >= 0 and index.passage_hedged[best])
     else:  # "it opened" where the context says it plans to open
-        hedged = speculated = _only_speculated(index, best, stems) and not SPECULATIVE_RE.search(
-            statement
+        hedged = speculated = _all_flagged(saying, index.sentence_speculative) and not (
+            SPECULATIVE_RE.search(statement)
         )
-    if not hedged and not _WEAK_HEDGE_RE.search(statement):
+    if not hedged and saying and not _WEAK_HEDGE_RE.search(statement):
         # "the river flooded" where it says "the river might flood"; "the law will pass"
         # where it says "it is unlikely that the law will pass"
-        hedged = speculated = _modal_only(index, best, stems, tokens) or (
-            _only_speculated(index, best, stems, index.sentence_disputed)
-            and not DISPUTED_RE.search(statement)
+        hedged = speculated = _modal_only(index, saying, stems, tokens) or (
+            _all_flagged(saying, index.sentence_disputed) and not DISPUTED_RE.search(statement)
         )
     features = [
         _fraction(in_best, ones) if content else 0.0,
@@ -885,10 +878,10 @@ def _agent_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
     passage says "Tesla was founded in 2003 by Martin Eberhard"), in either voice on either
     side: the verb and what it is done to agree, who does it differs, and the passage never
     gives it to the statement's name."""
-    if best < 0:
+    capital = [t.is_capital and t.is_content and not t.is_number for t in tokens]
+    if best < 0 or not any(capital):
         return ""
     stems = [t.stem for t in tokens]
-    capital = [t.is_capital and t.is_content and not t.is_number for t in tokens]
     for i, verb in enumerate(tokens):
         if not verb.is_content or verb.is_capital or verb.is_number or verb.stem in _SYMMETRIC:
             continue
@@ -1015,10 +1008,11 @@ def _acronym_matches(
     where it says "chief executive officer"."""
     out: list[int] = []
     text = index.passages[best]
-    words = re.findall(r"[^\W\d_]+|&", text)
+    words: list[str] = []
     for i, token in enumerate(content):
         if in_ctx[i] or not _ACRONYM_RE.fullmatch(token.text):
             continue
+        words = words or re.findall(r"[^\W\d_]+|&", text)
         for n, _ in enumerate(words):
             letters, k = "", n
             while k < len(words) and len(letters) < len(token.text):

@@ -125,6 +125,7 @@ _FRACTION_RE = re.compile(
 )
 _PERIOD_HALF_RE = re.compile(r"(?:first|second|latter|former|last|next)\s+$", re.IGNORECASE)
 _FRACTION_HINT_RE = re.compile(r"half|third|quarter|fifth|tenth|\b(?:one|1)\s+in\s", re.IGNORECASE)
+_CLOCK_HINT_RE = re.compile(r":\d|\d\s?[ap]\.?\s?m|clock", re.IGNORECASE)
 _ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 #: Ordinal words; "first" is left out: it orders events as often as it ranks ("at first").
 _ORDINAL_WORDS = {
@@ -279,7 +280,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     scan = text
     if _HAS_DIGIT_RE.search(text):
         scan = _ATTACHED_DIGITS_RE.sub(_mask, _BETWEEN_RE.sub(_as_range, text))
-        if ":" in text or "m" in text or "M" in text:
+        if _CLOCK_HINT_RE.search(text):
             for q in _clock_times(text):
                 out.append(q)
                 taken.append((q.start, q.end))
