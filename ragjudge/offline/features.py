@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
+from itertools import groupby, pairwise
 from typing import TYPE_CHECKING
 
 from ragjudge.offline.numbers import (
@@ -309,7 +309,8 @@ def _governed(sentence: list[str], wanted: set[str]) -> dict[str, str]:
         if modal == "may":
             prev = sentence[back - 1] if back > 0 else ""
             modal = "" if prev in _MONTH_BEFORE or word[:1].isdigit() else modal
-        out[word] = "" if out.get(word, modal) == "" or not modal else modal
+        # said once without a modal, it is said plainly
+        out[word] = modal if modal and out.get(word) != "" else ""
     return out
 
 
@@ -1026,17 +1027,13 @@ def _acronym_matches(
                 out.append(i)
                 break
     # a spelled-out name of capitalized words whose initials the passage writes
-    run: list[int] = []
-    for i in [*range(len(content)), len(content)]:
-        if i < len(content) and not in_ctx[i] and content[i].is_capital:
-            if not run or run[-1] == i - 1:
-                run.append(i)
-                continue
-        if len(run) >= 2:
+    unmatched = [not ok and t.is_capital for t, ok in zip(content, in_ctx, strict=True)]
+    for is_run, group in groupby(range(len(content)), unmatched.__getitem__):
+        run = list(group)
+        if is_run and len(run) >= 2:
             acronym = "".join(content[j].text[0] for j in run).upper()
             if re.search(rf"\b{acronym}\b", text):
                 out.extend(run)
-        run = [i] if i < len(content) and not in_ctx[i] and content[i].is_capital else []
     return out
 
 

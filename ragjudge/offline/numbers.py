@@ -267,25 +267,21 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         The quantities: digits (with ranges, scales, currencies and percentages) and written
         numbers ("five hundred", "twenty-five").
     """
-    out: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
-    for q in _quarters(text) if "Q" in text else ():
-        out.append(q)
-        taken.append((q.start, q.end))
-    for q in _fractions(text) if _FRACTION_HINT_RE.search(text) else ():
-        out.append(q)
-        taken.append((q.start, q.end))
+    has_digit = bool(_HAS_DIGIT_RE.search(text))
+    # read first, as a whole: "Q3", "a third of", "7 pm"
+    out: list[Quantity] = [
+        *(_quarters(text) if "Q" in text else ()),
+        *(_fractions(text) if _FRACTION_HINT_RE.search(text) else ()),
+        *(_clock_times(text) if has_digit and _CLOCK_HINT_RE.search(text) else ()),
+    ]
+    taken: list[tuple[int, int]] = [(q.start, q.end) for q in out]
     # digits inside a word ("COVID19", "A4", "Q3") are no number: masked, offsets kept
     matches: Iterable[re.Match[str]] = ()
     scan = text
-    if _HAS_DIGIT_RE.search(text):
+    if has_digit:
         scan = _ATTACHED_DIGITS_RE.sub(_mask, _BETWEEN_RE.sub(_as_range, text))
-        if _CLOCK_HINT_RE.search(text):
-            for q in _clock_times(text):
-                out.append(q)
-                taken.append((q.start, q.end))
         for lo, hi in taken:  # read already ("Q3", "1 in 4", "7 pm"): no digits to read again
-            scan = scan[:lo] + _HAS_DIGIT_RE.sub("x", scan[lo:hi]) + scan[hi:]
+            scan = scan[:lo] + _HAS_DIGIT_RE.sub(_mask, scan[lo:hi]) + scan[hi:]
         matches = _QUANTITY_RE.finditer(scan)
     for m in matches:
         a = _to_float(m.group("a"))

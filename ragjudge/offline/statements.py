@@ -198,9 +198,9 @@ def _words(text: str) -> list[str]:
     return _WORD_RE.findall(text)
 
 
-def _is_verbish(word: str, *, s_verbs: bool = True) -> bool:
+def _is_verbish(word: str) -> bool:
     w = word.lower()
-    if w in _AUX or w in _IRREGULAR_PAST or (s_verbs and w in _S_VERBS):
+    if w in _AUX or w in _IRREGULAR_PAST or w in _S_VERBS:
         return True
     # "died", "used": four letters will do, but not "need", "seed", "shed"
     return w.endswith("ed") and (len(w) > 4 or (len(w) == 4 and not w.endswith("eed")))

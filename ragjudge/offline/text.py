@@ -308,16 +308,14 @@ def _build_antonyms() -> None:
         words = chunk.split()
         if len(words) != 2:
             continue
-        a, b = (stem(w) for w in words)
-        pairs.setdefault(a, set()).add(b)
-        pairs.setdefault(b, set()).add(a)
-    for chunk in _ANTONYM_PAIRS.replace("\n", "|").split("|"):
-        words = chunk.split()
-        if len(words) == 2 and all(w.isascii() and w.isalpha() for w in words):
-            for suffix in ("er", "est"):  # "taller" / "shorter", "oldest" / "youngest"
-                a, b = (stem(_graded(w, suffix)) for w in words)
-                pairs.setdefault(a, set()).add(b)
-                pairs.setdefault(b, set()).add(a)
+        forms = [words]
+        if all(w.isascii() and w.isalpha() for w in words):
+            # "taller" / "shorter", "oldest" / "youngest"
+            forms += [[_graded(w, suffix) for w in words] for suffix in ("er", "est")]
+        for x, y in forms:
+            a, b = stem(x), stem(y)
+            pairs.setdefault(a, set()).add(b)
+            pairs.setdefault(b, set()).add(a)
     ANTONYMS.update({k: frozenset(v) for k, v in pairs.items()})
 
 
@@ -482,11 +480,10 @@ def tokenize(text: str) -> list[Token]:
         initial = not tokens or (bool(gap) and gap[-1] in _SENTENCE_BREAK)
         prev_end = start + len(surface)
         token = _make_token(surface, initial, start)
-        if token.norm in _PARTICLES and tokens:  # "passed away" reads as "died"
-            meaning = _PHRASAL.get((tokens[-1].stem, token.norm))
-            if meaning:
-                tokens[-1] = tokens[-1]._replace(stem=meaning)
-                token = token._replace(is_content=False)
+        meaning = _phrasal_meaning(tokens[-1].stem, token.norm) if tokens else ""
+        if meaning:  # "passed away" reads as "died"
+            tokens[-1] = tokens[-1]._replace(stem=meaning)
+            token = token._replace(is_content=False)
         tokens.append(token)
     return tokens
 
@@ -500,6 +497,12 @@ _PHRASAL_VERBS = """pass passed passes passing away:die|set sets setting up:esta
 |go goes went gone going down:decrease|take takes took taken taking over:acquire"""
 _PHRASAL: dict[tuple[str, str], str] = {}
 _PARTICLES = frozenset({"away", "up", "down", "off", "out", "over"})
+
+
+def _phrasal_meaning(verb: str, particle: str) -> str:
+    """The stem a verb stem and the particle after it mean together ("pass", "away": "die"),
+    or "" when they are no phrasal verb (the particle test first: it runs for every word)."""
+    return _PHRASAL.get((verb, particle), "") if particle in _PARTICLES else ""
 
 
 _SENTENCE_BREAK = frozenset('.!?:\n"“。！？')
@@ -686,9 +689,9 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     names: set[str] = set()
     for i, (surface, _) in enumerate(_surfaces(sentence)):
         norm, stemmed, number, is_content = _word_info(surface)
-        if norm in _PARTICLES and stems and (stems[-1], norm) in _PHRASAL:
-            # "passed away" reads as "died", as `tokenize` reads it
-            verb, meaning = stems[-1], _PHRASAL[(stems[-1], norm)]
+        meaning = _phrasal_meaning(stems[-1], norm) if stems else ""
+        if meaning:  # "passed away" reads as "died", as `tokenize` reads it
+            verb = stems[-1]
             stems[-1] = meaning
             if content and content[-1] == verb:
                 content[-1] = meaning
