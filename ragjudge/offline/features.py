@@ -748,8 +748,10 @@ _WEEKDAYS_MONTHS = _WEEKDAYS | frozenset(
 _LIGHT_VERBS = frozenset(
     stem(w) for w in "become became get got make made take took have has had go went".split()
 )
-#: Auxiliaries skipped when comparing the word before a swapped word ("was fired" / "resigned").
-_AUXILIARIES = frozenset({stem(w) for w in "is was are were be been has have had".split()})
+#: Auxiliaries of the passive (as stems: "were" is "wer"), and with "has"/"have"/"had" those
+#: skipped when comparing the word before a swapped word ("was fired" / "resigned").
+_PASSIVE_AUXILIARIES = frozenset(stem(w) for w in "is was are were be been".split())
+_AUXILIARIES = _PASSIVE_AUXILIARIES | {stem(w) for w in "has have had".split()}
 
 
 def _substitutions(
@@ -870,7 +872,6 @@ def _role_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
     return ""
 
 
-_PASSIVE_AUXILIARIES = frozenset("is was are were been be".split())
 _AGENT_GAP = 6  # the most tokens between a passive verb and its "by"
 
 

@@ -862,6 +862,12 @@ CASES: list[tuple[str, str, str, str]] = [
     ("contradiction", _TESLA, "Tesla was founded by Elon Musk.", "no"),
     ("paraphrase", _TESLA, "Martin Eberhard founded Tesla.", "yes"),
     ("paraphrase", _TESLA, "Elon Musk joined Tesla in 2004.", "yes"),
+    (
+        "contradiction",
+        "Tesla and Rivian were founded by Martin Eberhard. Elon Musk joined later.",
+        "Elon Musk founded Tesla.",
+        "no",
+    ),
     ("numbers", "L'azienda fu fondata nel 1990 e ha 300 dipendenti.", "Fondata nel 1995.", "no"),
     ("numbers", "A empresa foi fundada em 1990 e tem 300 funcionários.", "Fundada em 1985.", "no"),
     ("languages", "회사는 1990년에 설립되었고 직원은 300명이다.", "1990년에 설립되었다.", "yes"),
