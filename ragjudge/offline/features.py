@@ -259,7 +259,7 @@ _SURE_MODALS = frozenset({"will", "shall"})
 _MODAL_FILLERS = frozenset(
     stem(w)
     for w in """not also still possibly probably likely definitely certainly eventually even well
-    soon ultimately finally again only be have""".split()
+    soon ultimately finally again only be have make take get give go do""".split()
 )
 #: "may" the month: after these words or before a number.
 _MONTH_BEFORE = frozenset("in of since until on by from early late mid during through".split())
@@ -267,9 +267,33 @@ _MONTH_BEFORE = frozenset("in of since until on by from early late mid during th
 _WEAK_HEDGE_RE = re.compile(
     r"\b(?:(?-i:might|may|could|would)|possibly|perhaps|maybe|probably|likely|unlikely|"
     r"könnte|vielleicht|wahrscheinlich|pourrait|peut-être|probablement|podría|quizás|quizá|"
-    r"probablemente)\b|かもしれ|可能",
+    r"probablemente|appears? to|seems? to|apparently|reportedly)\b|かもしれ|可能",
     re.IGNORECASE,
 )
+#: The words that only mark a statement as hedged ("plans to", "is expected to", "appears
+#: to"): inside a hedge they are no claim to find in the context.
+_HEDGE_MARKERS = frozenset(
+    stem(w)
+    for w in """plans plan planning planned expected intends intend aims aim hopes hope projected
+    forecast predicted scheduled poised set appears appear seems seem apparently reportedly
+    likely possibly probably perhaps maybe going""".split()
+)
+
+
+def _hedge_words(statement: str, tokens: list[Token]) -> set[int]:
+    """The offsets of the tokens that only mark the statement's hedge."""
+    spans = [m.span() for m in HEDGE_RE.finditer(statement)]
+    return {
+        t.start
+        for t in tokens
+        if t.stem in _HEDGE_MARKERS and any(a <= t.start < b for a, b in spans)
+    }
+
+
+def _weak_hedge_only(statement: str) -> bool:
+    """Whether every hedge of a statement only weakens it ("may", "appears to"), none of them
+    putting it in the future or in a plan ("will", "plans to", "by 2030")."""
+    return all(_WEAK_HEDGE_RE.fullmatch(m.group()) for m in HEDGE_RE.finditer(statement))
 
 
 def _modal_only(
@@ -541,7 +565,8 @@ def statement_evidence(
         The statement's `StatementEvidence`.
     """
     tokens = tokenize(statement)
-    content = [t for t in tokens if t.is_content] or tokens
+    hedge_words = _hedge_words(statement, tokens) if is_hedged(statement) else set()
+    content = [t for t in tokens if t.is_content and t.start not in hedge_words] or tokens
     stems = [t.stem for t in content]
     all_stems = [t.stem for t in tokens]
     best, rouge = _choose_passage(index, stems, all_stems)
@@ -612,7 +637,10 @@ def statement_evidence(
     speculated = False
     saying = _saying_sentences(index, best, stems)
     if is_hedged(statement):
-        hedged = not (best >= 0 and index.passage_hedged[best])
+        # "may lower" where the context says it lowered: a weaker claim of what it says
+        hedged = not (best >= 0 and index.passage_hedged[best]) and not (
+            _weak_hedge_only(statement) and all(in_best)
+        )
     else:  # "it opened" where the context says it plans to open
         hedged = speculated = _all_flagged(saying, index.sentence_speculative) and not (
             SPECULATIVE_RE.search(statement)

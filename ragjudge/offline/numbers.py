@@ -41,7 +41,37 @@ _UNITS_WORDS = {
     "vingt": 20, "cent": 100, "mille": 1000,
     "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
     "nueve": 9, "diez": 10, "veinte": 20, "cien": 100, "mil": 1000,
+    "elf": 11, "zwölf": 12, "dreizehn": 13, "vierzehn": 14, "fünfzehn": 15, "sechzehn": 16,
+    "siebzehn": 17, "achtzehn": 18, "neunzehn": 19, "dreißig": 30, "vierzig": 40,
+    "fünfzig": 50, "sechzig": 60, "siebzig": 70, "achtzig": 80, "neunzig": 90,
+    "onze": 11, "douze": 12, "treize": 13, "quatorze": 14, "quinze": 15, "trente": 30,
+    "quarante": 40, "cinquante": 50, "soixante": 60,
+    "doce": 12, "trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16, "diecisiete": 17,
+    "dieciocho": 18, "diecinueve": 19, "treinta": 30, "cuarenta": 40, "cincuenta": 50,
+    "sesenta": 60, "setenta": 70, "ochenta": 80, "noventa": 90,
+    # Italian and Portuguese ("due", "once", "seize" are English words: left out)
+    "tre": 3, "quattro": 4, "cinque": 5, "sette": 7, "nove": 9, "dieci": 10, "undici": 11,
+    "dodici": 12, "tredici": 13, "quindici": 15, "venti": 20, "trenta": 30, "quaranta": 40,
+    "cinquanta": 50, "cento": 100, "dois": 2, "duas": 2, "três": 3, "sete": 7, "oito": 8,
+    "dez": 10, "doze": 12, "treze": 13, "catorze": 14, "vinte": 20, "trinta": 30,
+    "quarenta": 40, "cinquenta": 50, "cem": 100,
+    "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7, "восемь": 8,
+    "девять": 9, "десять": 10, "одиннадцать": 11, "двенадцать": 12, "пятнадцать": 15,
+    "двадцать": 20, "тридцать": 30, "сорок": 40, "пятьдесят": 50, "сто": 100,
+    "тысяча": 1000, "тысячи": 1000, "тысяч": 1000,
+    **{  # "veinticinco", "venticinque"
+        prefix + word: 20 + value
+        for prefix, words in (
+            ("veinti", "uno dós trés cuatro cinco séis siete ocho nueve"),
+            ("veinti", "uno dos tres cuatro cinco seis siete ocho nueve"),
+            ("vent", "uno idue itré iquattro icinque isei isette otto inove"),
+        )
+        for value, word in enumerate(words.split(), start=1)
+    },
 }  # fmt: skip
+#: Written numbers that multiply what comes before them ("cinq mille", "quinze mil").
+_MULTIPLYING = frozenset(["hundert", "tausend", "cent", "mille", "cien", "mil", "cento", "cem",
+                          "сто", "тысяча", "тысячи", "тысяч"])  # fmt: skip
 _SCALES = {
     "hundred": 1e2, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6,
     "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "millionen": 1e6, "millions": 1e6,
@@ -234,14 +264,7 @@ def _words_value(text: str) -> float | None:
             continue
         if word in _UNITS_WORDS:
             value = _UNITS_WORDS[word]
-            if value in (100, 1000) and word in (
-                "hundert",
-                "tausend",
-                "cent",
-                "mille",
-                "cien",
-                "mil",
-            ):
+            if word in _MULTIPLYING:
                 current = (current or 1) * value
             else:
                 current += value
@@ -588,7 +611,8 @@ def supports(context: Quantity, claim: Quantity) -> bool:
         return True
     if claim.approx and claim.low <= context.high and context.low <= claim.high:
         return True  # "around 500" vs "450-550"
-    return context.low == context.high and claim.low <= context.low <= claim.high and claim.approx
+    # "between 40 and 50 boats" where it says 45: a vaguer claim of the same value
+    return context.low == context.high and claim.low < context.low < claim.high
 
 
 def may_agree(a: Quantity, b: Quantity) -> bool:

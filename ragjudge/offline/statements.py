@@ -55,7 +55,8 @@ class Statement(NamedTuple):
 HEDGE_RE = re.compile(
     r"\b(?:(?-i:might|may|could|would)|possibly|perhaps|maybe|probably|likely|unlikely|"
     r"expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|going to|"
-    r"(?-i:will|shall)|"
+    r"(?:projected|forecast|predicted|scheduled|poised) to|(?:is|are|was|were) set to|"
+    r"appears? to|seems? to|apparently|reportedly|(?-i:will|shall)|"
     r"next (?:year|month|week|decade|quarter)|in the future|by \d{4}|soon|"
     r"könnte|vielleicht|wahrscheinlich|wird|plant|nächstes jahr|pourrait|peut-être|"
     r"probablement|prévoit|l'année prochaine|podría|quizás|quizá|probablemente|planea|"
@@ -70,6 +71,8 @@ HEDGE_RE = re.compile(
 SPECULATIVE_RE = re.compile(
     r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
     r"going to|proposed|proposes|considering|considers|prévoit|planea|plant|beabsichtigt|"
+    r"rumou?red|in talks|weighing (?:whether|an? |the possibility)|mulling|"
+    r"expects? (?:[\w'&.-]+ ){1,4}to|"
     r"forecasts? to|forecasted to|predicted to|projected to|scheduled to|scheduled for|"
     r"(?:is|are|was|were) set to|"
     r"postponed|postpones|deferred|delayed|rescheduled|pushed back|verschoben|reporté|reportée|"
@@ -125,8 +128,16 @@ _COORD_RE = re.compile(
     r"(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|it|they|we|er|sie|il|elle|ils|él|ella|он|она|они|"
     r"его|её|ее|их)\s+\w)"
     r"|,\s+(?=[a-z]\w*(?:ed|s)\s+\w)"
-    r"|,\s+(?=(?:hat|ist|war|wird|hatte|est|était|tiene|tenía|es|fue|ha|è|tem|é)\s+\w)",
+    r"|,\s+(?=(?:hat|ist|war|wird|hatte|est|était|tiene|tenía|es|fue|ha|è|tem|é)\s+\w)"
+    r"|,\s+(?=[a-zà-ÿß]\w*\s+(?:\d|(?:le|la|les|un|une|des|du|el|los|las|una|unos|der|das|den|"
+    r"dem|ein|eine|einen|einem|il|lo|gli|uno|os|um|uma)\s))",
     re.IGNORECASE,
+)
+#: A verb of a language whose verbs have no English ending, known by what follows it: a number
+#: or an article ("..., pèse 14 kg et coûte 499 euros", "und bietet einen Service").
+_FOREIGN_VERB_RE = re.compile(
+    r"(?![a-z]+(?:ing|ly)\s)[a-zà-ÿß]\w*\s+(?:\d|(?:le|la|les|un|une|des|du|el|los|las|una|"
+    r"unos|der|das|den|dem|ein|eine|einen|einem|il|lo|gli|uno|os|um|uma)\s)"
 )
 _LATER_AND_RE = re.compile(r"\s(?:and|und|et|y|e|и)\s", re.IGNORECASE)
 _DETERMINER_NEXT_RE = re.compile(
@@ -253,7 +264,7 @@ _TRAILING_RELATIVE_RE = re.compile(r"(?:,\s*|\s+)(?:which|who|that|whose)$", re.
 #: ("Marie a gagné", "il a 30 ans").
 _FRENCH_HAS_NEXT_RE = re.compile(
     r"(?:\w*(?:é|ée|és|ées)|eu|fait|dit|pris|mis|écrit|construit|ouvert|perdu|vendu|connu|reçu|"
-    r"vécu|\d\S*)$"
+    r"vécu|un|une|des|du|\d\S*)$"
 )
 
 
@@ -285,6 +296,7 @@ def _split_coordination(text: str) -> list[str]:
                 or objects
                 or _opens_with_verb(right)
                 or _DETERMINER_NEXT_RE.match(right)
+                or _foreign_verb(right)
                 or (match.group(0).lstrip()[:1] == "," and _own_subject(right))
             ):
                 continue
@@ -309,11 +321,18 @@ def _split_coordination(text: str) -> list[str]:
                     _opens_with_verb(part)
                     or HEDGE_RE.match(part)
                     or _DETERMINER_NEXT_RE.match(part)
+                    or _foreign_verb(part)
                 )
             ):
                 part = f"{subject} {part}"
             out.append(part)
     return out
+
+
+def _foreign_verb(text: str) -> bool:
+    """Whether a clause opens with a verb known by what follows it (`_FOREIGN_VERB_RE`)."""
+    first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+    return first not in STOPWORDS and bool(_FOREIGN_VERB_RE.match(text))
 
 
 _SUBJECT_OPENERS = frozenset("the a an his her its their our my".split())

@@ -227,8 +227,19 @@ STOPWORDS = STOPWORDS | frozenset(
     в во на и с со к по о об от до из за для у но а что как это то же ли бы не
     il lo gli della delle dei degli nel nella per una uno di da ed ma che
     os um uma umas uns do da dos das na nos nas em com para pelo pela ao
-    de het een en op te voor aan bij uit maar ook""".split()
-)
+    de het een en op te voor aan bij uit maar ook
+    dies diese dieser diesem diesen seit bis durch gegen ohne um mit ihre ihren ihrem seine
+    seinen seinem seiner sein kann können konnte worden bereits jetzt hier dort sowie als
+    zwischen wieder
+    la l' d' au après entre depuis sans sous vers chez comme si ne lui y être sur
+    al este esta estos estas ese esa desde hasta entre como cuando si ya está están estaba
+    estaban son han hay
+    foi são seu sua seus suas no na à às até sem ele ela eles elas está estão
+    le è sono alla alle al dal dalla dagli dai sul sulla con tra fra anche più questo questa
+    suo sua stato stata stati state viene
+    был была было были его её ее их он она они этот эта эти при также уже ещё еще который
+    которая которое которые""".split()
+) - {"son", "han", "hay", "sin", "come", "era", "war", "man", "hat", "die"}
 # Negations that follow the verb they negate: Japanese verb endings (設立されませんでした) and
 # Korean auxiliaries (설립되지 않았다, 없다). Their scope is the word before them.
 _SUFFIX_NEGATIONS = ("ない", "ません", "なかった", "なく")
@@ -372,6 +383,10 @@ def normalize_number(text: str) -> str:
     return value
 
 
+#: Verbs whose own last letters are "ell" ("smelled" is "smell", not "smel").
+_ELL_WORDS = ("dwell", "smell", "spell", "swell", "shell", "yell", "sell", "tell", "quell", "knell")
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Strip common English inflectional suffixes (a deliberately light stemmer).
@@ -412,6 +427,8 @@ def stem(word: str) -> str:
             if suffix == "s" and w.endswith(("ss", "us", "is")):
                 return w
             w = w[: len(w) - len(suffix)] + repl
+            if suffix in ("ed", "ing") and w.endswith("ell") and not w.endswith(_ELL_WORDS):
+                w = w[:-1]  # British doubling: "cancelled", "travelling", "labelled"
             break
     if w.endswith("e") and len(w) >= 4:  # "live" as "lives", "case" as "cases"
         w = w[:-1]
