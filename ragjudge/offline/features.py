@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import groupby, pairwise
+from os.path import commonprefix
 from typing import TYPE_CHECKING
 
 from ragjudge.offline.numbers import (
@@ -31,6 +32,7 @@ from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
 from ragjudge.offline.statements import DISPUTED_RE, HEDGE_RE, SPECULATIVE_RE, is_hedged
 from ragjudge.offline.text import (
     ANTONYMS,
+    CJK_NEGATIONS,
     Token,
     is_cjk,
     is_hangul,
@@ -633,6 +635,8 @@ def statement_evidence(
         or _subject_swap(index, best, tokens)
         or _anchor_swap(index, best, tokens, content)
         or _agent_swap(index, best, tokens)
+        or _cjk_swap(index, best, statement)
+        or _qualified_role(index, best, tokens)
     )
     speculated = False
     saying = _saying_sentences(index, best, stems)
@@ -645,7 +649,7 @@ def statement_evidence(
         hedged = speculated = _all_flagged(saying, index.sentence_speculative) and not (
             SPECULATIVE_RE.search(statement)
         )
-    if not hedged and saying and not _WEAK_HEDGE_RE.search(statement):
+    if not hedged and saying and not hedge_words and not _WEAK_HEDGE_RE.search(statement):
         # "the river flooded" where it says "the river might flood"; "the law will pass"
         # where it says "it is unlikely that the law will pass"
         hedged = speculated = _modal_only(index, saying, stems, tokens) or (
@@ -1120,6 +1124,74 @@ def _reversed_around(
             ):
                 return True
     return False
+
+
+#: Words that make a role another one: "vice president" is not "president".
+_ROLE_QUALIFIERS = frozenset(
+    stem(w) for w in "vice deputy assistant associate acting interim former".split()
+)
+
+
+def _qualified_role(index: ContextIndex, best: int, tokens: list[Token]) -> str:
+    """A role the statement gives plainly where its passage only gives it qualified ("was
+    elected president" against "was elected vice president")."""
+    if best < 0:
+        return ""
+    passage = index.passage_stems[best]
+    own = {t.stem for t in tokens}
+    for i, token in enumerate(tokens):
+        if not token.is_content or token.is_number:
+            continue
+        places = [j for j, word in enumerate(passage) if word == token.stem]
+        qualifiers = {passage[j - 1] if j > 0 else "" for j in places}
+        if places and len(qualifiers) == 1:
+            qualifier = qualifiers.pop()
+            if qualifier in _ROLE_QUALIFIERS and qualifier not in own:
+                return f"'{token.text}' where the passage says '{qualifier} {token.text}'"
+    return ""
+
+
+#: A CJK statement that says a passage sentence with one short run of characters swapped
+#: ("星河电子在南昌设立了…" against "星河电子在合肥设立了…") names another place, person or thing.
+_CJK_SWAP_MAX = 6
+_CJK_SWAP_SHARED = 0.6
+
+
+def _cjk_swap(index: ContextIndex, best: int, statement: str) -> str:
+    """The swapped run of a CJK statement against a sentence of its best passage, as a note."""
+    text = statement.strip().rstrip("。．.!！?？")
+    if best < 0 or sum(1 for c in text if is_cjk(c)) < len(text) / 2:
+        return ""
+    for sentence in index.sentences[best : best + _WINDOW]:
+        other = sentence.strip().rstrip("。．.!！?？")
+        prefix = len(commonprefix([text, other]))
+        suffix = len(commonprefix([text[prefix:][::-1], other[prefix:][::-1]]))
+        mine, theirs = text[prefix : len(text) - suffix], other[prefix : len(other) - suffix]
+        if (
+            prefix + suffix >= _CJK_SWAP_SHARED * len(text)
+            and 0 < len(mine) <= _CJK_SWAP_MAX
+            and 0 < len(theirs) <= _CJK_SWAP_MAX
+            and _named(mine)
+            and _named(theirs)
+        ):
+            return f"'{mine}' where the passage says '{theirs}'"
+    return ""
+
+
+def _named(run: str) -> bool:
+    """Whether a CJK run can name something: an ideograph or katakana, and no digit (another
+    number is the number rule's) or negation (the negation rule's)."""
+    return (
+        any(is_cjk(c) and not "\u3040" <= c <= "\u309f" for c in run)
+        and not any(c.isdigit() or c in _CJK_ASPECT for c in run)
+        and not any(n in run for n in CJK_NEGATIONS)
+        and not HEDGE_RE.search(run)
+        and not SPECULATIVE_RE.search(run)
+    )
+
+
+#: Chinese aspect and time words: "已经上市" against "可能在明年上市" is a hedge, not a name.
+_CJK_ASPECT = frozenset("已经正在将会曾了")
 
 
 def _unspaced(word: str) -> bool:

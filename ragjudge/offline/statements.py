@@ -60,7 +60,7 @@ HEDGE_RE = re.compile(
     r"next (?:year|month|week|decade|quarter)|in the future|by \d{4}|soon|"
     r"könnte|vielleicht|wahrscheinlich|wird|plant|nächstes jahr|pourrait|peut-être|"
     r"probablement|prévoit|l'année prochaine|podría|quizás|quizá|probablemente|planea|"
-    r"el próximo año)\b|かもしれ|予定|来年|可能|计划|明年|将",
+    r"el próximo año)\b|かもしれ|予定|来年|可能|计划|明年|(?<!已)将",  # "已将": has (done)
     re.IGNORECASE,
 )
 
@@ -71,12 +71,12 @@ HEDGE_RE = re.compile(
 SPECULATIVE_RE = re.compile(
     r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
     r"going to|proposed|proposes|considering|considers|prévoit|planea|plant|beabsichtigt|"
-    r"rumou?red|in talks|weighing (?:whether|an? |the possibility)|mulling|"
+    r"rumou?r(?:s|ed)?|in talks|negotiating|weighing (?:whether|an? |the possibility)|mulling|"
     r"expects? (?:[\w'&.-]+ ){1,4}to|"
     r"forecasts? to|forecasted to|predicted to|projected to|scheduled to|scheduled for|"
     r"(?:is|are|was|were) set to|"
     r"postponed|postpones|deferred|delayed|rescheduled|pushed back|verschoben|reporté|reportée|"
-    r"aplazado|aplazada|pospuesto|pospuesta)\b|予定|计划|計画|延期",
+    r"aplazado|aplazada|pospuesto|pospuesta)\b|予定|计划|計画|延期|検討|考虑|考慮|拟|擬",
     re.IGNORECASE,
 )
 
@@ -184,7 +184,14 @@ _EMBEDDED_RELATIVE_RE = re.compile(
 )
 _LIST_AND_RE = re.compile(r",?\s+(?:and|und|et|y|e|и)\s+(?=\S)(?!.*\s(?:and|und|et|y|e|и)\s)")
 _MAX_ITEM_WORDS = 2  # longer pieces are more often clauses or phrases than items (lfqa: -1 point)
-_CJK_CLAUSE_RE = re.compile(r"[、，,]")
+#: Where CJK clauses part: a comma not between digits ("300,000,000円" is one number), and
+#: the Japanese comma "、" only after a verb's joining form (`_JA_JOINING`).
+_CJK_CLAUSE_RE = re.compile(r"(?<!\d)[，,]|[，,](?!\d)|、")
+_ZH_SUBORDINATORS = ("因为", "由于", "虽然", "尽管", "如果", "为了", "随着", "除了")
+#: Kana that end a Japanese verb or adjective joining the next clause ("設立され、", "増え、"),
+#: and the endings that look like one but end a phrase ("改修工事のため、").
+_JA_JOINING = frozenset("しきちびみりいえけせてねべめれげが")
+_JA_PHRASE_ENDS = ("ため", "ので", "から", "には", "では", "とは", "ては")
 # Korean joins clauses with a connective ending: "-고" after a past or future marker ("설립되었고"),
 # "-며" after a copula or "하" ("이며", "하며").
 _KOREAN_CLAUSE_RE = re.compile(r"(?<=[었았였했됐겠]고)\s+|(?<=[이하]며)\s+")
@@ -466,7 +473,21 @@ def _split_from_to(text: str) -> list[str]:
 
 
 def _split_cjk(text: str) -> list[str]:
-    pieces = [p.strip() for p in _CJK_CLAUSE_RE.split(text)]
+    japanese = any("\u3040" <= c <= "\u30ff" for c in text)
+    pieces, cursor = [], 0
+    for m in _CJK_CLAUSE_RE.finditer(text):
+        before = text[cursor : m.start()].rstrip()
+        if m.group() == "、" and not (
+            japanese and before[-1:] in _JA_JOINING and not before.endswith(_JA_PHRASE_ENDS)
+        ):
+            continue  # a Chinese list's comma, or a Japanese comma after a phrase
+        pieces.append(before.strip())
+        cursor = m.end()
+    pieces.append(text[cursor:].strip())
+    # "因为维修，体育馆关闭": a clause of cause, condition or concession belongs to the next one
+    for i in range(len(pieces) - 2, -1, -1):
+        if pieces[i].startswith(_ZH_SUBORDINATORS):
+            pieces[i : i + 2] = [pieces[i] + "，" + pieces[i + 1]]
     if len(pieces) < 2:
         return [text]
     out: list[str] = []
@@ -484,9 +505,26 @@ def _split_cjk(text: str) -> list[str]:
 #: Where a Chinese clause's predicate starts ("该公司|成立于1995年"): the text before it is the
 #: subject that later clauses opening with one of these leave out ("拥有500名员工").
 _ZH_PREDICATE_RE = re.compile(
-    r"是|拥有|有|成立|创立|设立|位于|建于|计划|将|约有|共有|目前|雇用|雇佣"
+    r"是|拥有|有|成立|创立|设立|位于|建于|计划|将|约有|共有|目前|雇用|雇佣|担任|出任|负责|"
+    r"曾|在|于|以前|此前|毕业|出生|生于"
 )
+#: A CJK clause opening with a personal pronoun ("彼は", "他"): its subject is the last one named.
+_CJK_PRONOUN_RE = re.compile(r"^(?:彼女|彼ら|彼|他们|她们|他|她|它)")
 _JA_TOPIC_RE = re.compile(r"^(.{1,12}?)は")
+
+
+def _cjk_subject(clause: str) -> str:
+    """The subject a CJK clause names: the topic before "は", or the Chinese words before the
+    predicate; "" when it opens with a pronoun or names none."""
+    if _CJK_PRONOUN_RE.match(clause):
+        return ""
+    topic = _JA_TOPIC_RE.match(clause)
+    if topic and any("\u3040" <= c <= "\u30ff" for c in clause):
+        return topic.group(1)
+    predicate = _ZH_PREDICATE_RE.search(clause)
+    if predicate and 2 <= predicate.start() <= 8 and all(is_cjk(c) for c in clause[: predicate.start()]):
+        return clause[: predicate.start()]
+    return ""
 
 
 def _carry_cjk_subject(clauses: list[str]) -> list[str]:
@@ -599,6 +637,7 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
     out: list[Statement] = []
     antecedent = _antecedent(question)
     group = ""  # the last "X and Y" named: what "they" means when one thing is the subject
+    cjk_antecedent = ""
     rivals = False
     for start, end in segment_statements(answer):
         text = answer[start:end]
@@ -614,6 +653,13 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
         for claim in claims:
             claim = claim.strip().strip(",;")
             if not claim or is_filler(claim):
+                continue
+            if any(is_cjk(c) for c in claim[:3]):
+                pronoun = _CJK_PRONOUN_RE.match(claim)
+                if pronoun and cjk_antecedent:  # "彼は以前…" after "山本健太氏は…"
+                    claim = cjk_antecedent + claim[pronoun.end() :]
+                cjk_antecedent = _cjk_subject(claim) or cjk_antecedent
+                out.append(Statement(claim, start, end))
                 continue
             plural = _PLURAL_PRONOUN_RE.match(claim)
             resolved = _resolve(claim, group if plural and group else antecedent, named=not rivals)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 __all__ = [
     "ANTONYMS",
+    "CJK_NEGATIONS",
     "NEGATIONS",
     "STOPWORDS",
     "SentenceProfile",
@@ -244,7 +245,7 @@ STOPWORDS = STOPWORDS | frozenset(
 # Korean auxiliaries (설립되지 않았다, 없다). Their scope is the word before them.
 _SUFFIX_NEGATIONS = ("ない", "ません", "なかった", "なく")
 _KOREAN_NEGATIONS = ("않", "없")
-_CJK_NEGATIONS = ("不", "没", "沒", "未", "无", "無", "非", *_SUFFIX_NEGATIONS)
+CJK_NEGATIONS = ("不", "没", "沒", "未", "无", "無", "非", *_SUFFIX_NEGATIONS)
 
 
 @lru_cache(maxsize=131072)
@@ -253,7 +254,7 @@ def _is_negation_norm(norm: str) -> bool:
         return True
     if _is_suffix_negation(norm):
         return True
-    return bool(norm) and is_cjk(norm[0]) and any(n in norm for n in _CJK_NEGATIONS)
+    return bool(norm) and is_cjk(norm[0]) and any(n in norm for n in CJK_NEGATIONS)
 
 
 @lru_cache(maxsize=131072)
@@ -306,6 +307,10 @@ short-term long-term|below above|under over|outside within|survive die|survived 
 |overvalued undervalued|bullish bearish|admit deny|admitted denied|confirm deny|confirmed denied
 |praise criticize|praised criticized|reward punish|hire fire|hired fired|lend borrow
 |lent borrowed|push pull|double halve|doubled halved|sunrise sunset|inbound outbound
+|approve block|approved blocked|approve veto|approved vetoed|survive kill|survived killed
+|praise criticise|praised criticised|suspend resume|suspended resumed|acquit convict
+|success flop|profitable unprofitable|legalize ban|legalized banned|legalise ban
+|legalised banned|lift impose|lifted imposed|expand shrink|expanded shrank
 |indoor outdoor|strict lenient
 |hoch niedrig|groß klein|alt jung|älteste jüngste|grand petit|vieux jeune|alto bajo
 |grande pequeño|viejo joven"""
@@ -446,7 +451,7 @@ writer|born birth birthplace native|die died death|begin start began started com
 |goal objective|answer reply response|shop store|rich wealthy|law legislation
 |intelligent clever smart|choose select
 |increase rise grow rose grew risen raise climb climbed
-|decrease decline drop dropped dropping fall fell fallen reduce fewer|year annual annually yearly
+|decrease decline drop dropped dropping fall fell fallen reduce fewer shrink shrank shrunk|year annual annually yearly
 |locate situate base|company firm corporation business enterprise|car automobile vehicle
 |high tall|doctor physician|famous renowned celebrated well-known|main primary principal chief head
 |employee staff worker personnel employ|hire recruit|currently presently nowadays
@@ -548,6 +553,7 @@ def _word_info(surface: str) -> tuple[str, str, bool, bool]:
 
 def _make_token(surface: str, initial: bool, start: int) -> Token:
     norm, stemmed, number, content = _word_info(surface)
+    content = content or (surface == "May" and not initial)  # the month (or a name), no modal
     return Token(surface, norm, stemmed, number, surface[0].isupper(), initial, start, content)
 
 
