@@ -16,7 +16,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import groupby, pairwise
-from os.path import commonprefix
 from typing import TYPE_CHECKING
 
 from ragjudge.offline.numbers import (
@@ -476,13 +475,17 @@ def _antonym_conflict(stmt_stems: set[str], passage_stems: set[str]) -> str:
     return ""
 
 
-def _slot_antonym(content: list[Token], context_pairs: frozenset[tuple[str, str]]) -> str:
+def _slot_antonym(
+    content: list[Token], context_pairs: frozenset[tuple[str, str]], passage: set[str]
+) -> str:
     """An antonym beside the same word where the context has both words ("open on Sundays"
     against "open on weekdays but closed on Sundays"). The word after decides first: the
     context pairs the opposite with it and never the word itself ("open on Tuesdays" against
     "closed on Mondays and open on Tuesdays" stays supported); else the word before, when
-    the context never pairs the word with either. Names ("South Africa") and statements that
-    say both opposites ("private as well as public") are left alone."""
+    the context never pairs the word with either and the best passage (`passage`, its stems)
+    does not say the word elsewhere ("the council approved ..., but rejected ..."). Names
+    ("South Africa") and statements that say both opposites ("private as well as public") are
+    left alone."""
     own = {t.stem for t in content}
     stems = [t.stem for t in content]
     for i, word in enumerate(content):
@@ -498,8 +501,8 @@ def _slot_antonym(content: list[Token], context_pairs: frozenset[tuple[str, str]
         for opposite in opposites:
             if after is not None and (opposite, after) in context_pairs:
                 return f"'{word.stem}' where the passage says '{opposite}'"
-        if before is None or (before, word.stem) in context_pairs:
-            continue
+        if before is None or (before, word.stem) in context_pairs or word.stem in passage:
+            continue  # "turned down the pool" where "the council approved ... but rejected"
         for opposite in opposites:
             if (before, opposite) in context_pairs:
                 return f"'{word.stem}' where the passage says '{opposite}'"
@@ -618,7 +621,7 @@ def statement_evidence(
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
     antonym = (
         _antonym_conflict(set(all_stems), best_set)
-        or _slot_antonym(content, index.bigrams)
+        or _slot_antonym(content, index.bigrams, best_set)
         or _overgeneralized(tokens, index.passage_stems[best])
         if best >= 0
         else ""
@@ -1139,7 +1142,7 @@ def _qualified_role(index: ContextIndex, best: int, tokens: list[Token]) -> str:
         return ""
     passage = index.passage_stems[best]
     own = {t.stem for t in tokens}
-    for i, token in enumerate(tokens):
+    for token in tokens:
         if not token.is_content or token.is_number:
             continue
         places = [j for j, word in enumerate(passage) if word == token.stem]
@@ -1164,8 +1167,8 @@ def _cjk_swap(index: ContextIndex, best: int, statement: str) -> str:
         return ""
     for sentence in index.sentences[best : best + _WINDOW]:
         other = sentence.strip().rstrip("。．.!！?？")
-        prefix = len(commonprefix([text, other]))
-        suffix = len(commonprefix([text[prefix:][::-1], other[prefix:][::-1]]))
+        prefix = _shared(text, other)
+        suffix = _shared(text[prefix:][::-1], other[prefix:][::-1])
         mine, theirs = text[prefix : len(text) - suffix], other[prefix : len(other) - suffix]
         if (
             prefix + suffix >= _CJK_SWAP_SHARED * len(text)
@@ -1176,6 +1179,13 @@ def _cjk_swap(index: ContextIndex, best: int, statement: str) -> str:
         ):
             return f"'{mine}' where the passage says '{theirs}'"
     return ""
+
+
+def _shared(a: str, b: str) -> int:
+    """The number of characters two strings open with alike."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
 
 
 def _named(run: str) -> bool:

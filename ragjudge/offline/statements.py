@@ -296,7 +296,11 @@ def _split_coordination(text: str) -> list[str]:
                 continue
             hedge = bool(HEDGE_RE.match(right))  # "... and plans to expand", "und plant, ..."
             # "sees him as a good player and a leader": two objects of one verb
-            objects = bool(_ARTICLE_RE.match(right)) and bool(_INNER_ARTICLE_RE.search(left))
+            objects = (
+                bool(_ARTICLE_RE.match(right))
+                and bool(_INNER_ARTICLE_RE.search(left))
+                and not _ARTICLE_ITEM_RE.search(left)  # "X, a library and a pool": a list
+            )
             if not (
                 pronoun
                 or hedge
@@ -410,6 +414,37 @@ def _split_relative(text: str) -> list[str]:
     return [left, f"{head} {right}"]
 
 
+#: A list item after a comma that opens with an article ("..., a library").
+_ARTICLE_ITEM_RE = re.compile(r",\s+(?:a|an|the)\s+[^,]+$", re.IGNORECASE)
+#: Where a list's first item starts when the others open with an article: after the last
+#: of these words ("funding for | two new schools, a library and a pool").
+_ITEM_OPENERS = frozenset("for of with in on at to from by including".split())
+_ITEM_ARTICLE_RE = re.compile(r"(?:a|an|the)\s+", re.IGNORECASE)
+
+
+def _split_article_list(first: str, items: list[str]) -> list[str]:
+    """The claims of a list whose later items open with an article ("a library"); [] when
+    its first item cannot be told from what comes before it."""
+    if any(
+        len(_words(_ITEM_ARTICLE_RE.sub("", item, count=1))) > _MAX_ITEM_WORDS for item in items
+    ):
+        return []
+    words = first.split()
+    cut = max(
+        (
+            i - (w.lower() in ("a", "an", "the"))
+            for i, w in enumerate(words)
+            if w.lower() in _ITEM_OPENERS or w.lower() in ("a", "an", "the")
+        ),
+        default=-1,
+    )
+    head, item = words[: cut + 1], words[cut + 1 :]
+    if cut < 1 or not 1 <= len(item) <= _MAX_ITEM_WORDS + 1:
+        return []
+    prefix = " ".join(head)
+    return [f"{prefix} {' '.join(item)}", *(f"{prefix} {it}" for it in items)]
+
+
 def _split_list(text: str) -> list[str]:
     """ "X sells shoes, bags and hats" -> one claim per item: "X sells shoes", "X sells bags", ...
 
@@ -423,6 +458,10 @@ def _split_list(text: str) -> list[str]:
         return [text]
     first, *middle = [p.strip() for p in body[: match.start()].split(",")]
     items = [*middle, body[match.end() :].strip()]
+    if all(_ITEM_ARTICLE_RE.match(item) for item in items) and not any(
+        _is_verbish(w) for item in items for w in _words(item)[1:]
+    ):
+        return _split_article_list(first, items) or [text]
     sizes = [len(_words(item)) for item in items]
     if not items or min(sizes) < 1 or max(sizes) > _MAX_ITEM_WORDS:
         return [text]
@@ -522,7 +561,11 @@ def _cjk_subject(clause: str) -> str:
     if topic and any("\u3040" <= c <= "\u30ff" for c in clause):
         return topic.group(1)
     predicate = _ZH_PREDICATE_RE.search(clause)
-    if predicate and 2 <= predicate.start() <= 8 and all(is_cjk(c) for c in clause[: predicate.start()]):
+    if (
+        predicate
+        and 2 <= predicate.start() <= 8
+        and all(is_cjk(c) for c in clause[: predicate.start()])
+    ):
         return clause[: predicate.start()]
     return ""
 

@@ -389,7 +389,7 @@ def normalize_number(text: str) -> str:
 
 
 #: Verbs whose own last letters are "ell" ("smelled" is "smell", not "smel").
-_ELL_WORDS = ("dwell", "smell", "spell", "swell", "shell", "yell", "sell", "tell", "quell", "knell")
+_ELL_WORDS = ("dwell", "smell", "spell", "swell", "shell", "yell", "sell", "tell", "quell")
 
 
 @lru_cache(maxsize=65536)
@@ -451,7 +451,8 @@ writer|born birth birthplace native|die died death|begin start began started com
 |goal objective|answer reply response|shop store|rich wealthy|law legislation
 |intelligent clever smart|choose select
 |increase rise grow rose grew risen raise climb climbed
-|decrease decline drop dropped dropping fall fell fallen reduce fewer shrink shrank shrunk|year annual annually yearly
+|decrease decline drop dropped dropping fall fell fallen reduce fewer shrink shrank shrunk
+|year annual annually yearly
 |locate situate base|company firm corporation business enterprise|car automobile vehicle
 |high tall|doctor physician|famous renowned celebrated well-known|main primary principal chief head
 |employee staff worker personnel employ|hire recruit|currently presently nowadays
