@@ -28,7 +28,13 @@ from ragjudge.offline.numbers import (
     value_years,
 )
 from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
-from ragjudge.offline.statements import DISPUTED_RE, HEDGE_RE, SPECULATIVE_RE, is_hedged
+from ragjudge.offline.statements import (
+    DISPUTED_RE,
+    HEDGE_RE,
+    SPECULATIVE_RE,
+    is_hedged,
+    is_verbish,
+)
 from ragjudge.offline.text import (
     ANTONYMS,
     CJK_NEGATIONS,
@@ -74,6 +80,7 @@ STATEMENT_FEATURES: tuple[str, ...] = (
     "entity_conflict",
     "word_substitution",
     "hedged",
+    "novel_nouns",
     *PARAPHRASE_FEATURES,
 )
 
@@ -268,16 +275,15 @@ _MONTH_BEFORE = frozenset("in of since until on by from early late mid during th
 _WEAK_HEDGE_RE = re.compile(
     r"\b(?:(?-i:might|may|could|would)|possibly|perhaps|maybe|probably|likely|unlikely|"
     r"könnte|vielleicht|wahrscheinlich|pourrait|peut-être|probablement|podría|quizás|quizá|"
-    r"probablemente|appears? to|seems? to|apparently|reportedly)\b|かもしれ|可能",
+    r"probablemente|appears? to|seems? to)\b|かもしれ|可能",
     re.IGNORECASE,
 )
 #: The words that only mark a statement as hedged ("plans to", "is expected to", "appears
 #: to"): inside a hedge they are no claim to find in the context.
 _HEDGE_MARKERS = frozenset(
     stem(w)
-    for w in """plans plan planning planned expected intends intend aims aim hopes hope projected
-    forecast predicted scheduled poised set appears appear seems seem apparently reportedly
-    likely possibly probably perhaps maybe going""".split()
+    for w in """plans plan planning planned expected intends intend aims aim hopes hope appears
+    appear seems seem likely possibly probably perhaps maybe going""".split()
 )
 
 
@@ -395,6 +401,37 @@ class StatementEvidence:
             The feature's value.
         """
         return self.features[STATEMENT_FEATURES.index(name)]
+
+
+_ADJECTIVE_ENDINGS = ("al", "ful", "ous", "ive", "ic", "able", "ible", "less", "ish", "ary")
+#: English function words: a statement without one is in another language, whose verbs the
+#: noun count could not tell from its nouns.
+_ENGLISH_MARKERS = frozenset("the is was are were has have had of and with".split())
+
+
+def _novel_nouns(tokens: list[Token], content: list[Token], in_ctx: list[bool]) -> int:
+    """How many of a statement's words the context lacks that name a thing, not an act: "eggs"
+    of "the recipe calls for eggs", where "needs" of "the program needs three years" is more
+    often the context's own verb in other words. Names and numbers, counted on their own, and
+    the noun after a number ("300 people") are left out; so are statements not in English."""
+    if not any(t.norm in _ENGLISH_MARKERS for t in tokens):
+        return 0
+    count = 0
+    for i, (token, found) in enumerate(zip(content, in_ctx, strict=True)):
+        if found or token.is_number or (token.is_capital and not token.sentence_initial):
+            continue
+        if any(t.is_number for t in content[max(i - 2, 0) : i]):
+            continue  # "300 people", "1,200 metres long"
+        if token.norm.endswith(_ADJECTIVE_ENDINGS):
+            continue
+        if token.norm.endswith("ing") or is_verbish(token.norm):
+            continue
+        # a word in -s right after a content word is the verb of its subject ("program needs")
+        after = i > 0 and content[i - 1].start + len(content[i - 1].text) + 1 >= token.start
+        if token.norm.endswith("s") and after:
+            continue
+        count += 1
+    return count
 
 
 def token_weight(token: Token) -> float:
@@ -677,6 +714,7 @@ def statement_evidence(
         1.0 if entity_note else 0.0,
         1.0 if word_note else 0.0,
         1.0 if hedged else 0.0,
+        float(_novel_nouns(tokens, content, in_ctx)),
         *paraphrase,
     ]
     matched = {a for a, _ in paraphrased}
@@ -1130,9 +1168,7 @@ def _reversed_around(
 
 
 #: Words that make a role another one: "vice president" is not "president".
-_ROLE_QUALIFIERS = frozenset(
-    stem(w) for w in "vice deputy assistant associate acting interim former".split()
-)
+_ROLE_QUALIFIERS = frozenset(stem(w) for w in "vice deputy assistant associate".split())
 
 
 def _qualified_role(index: ContextIndex, best: int, tokens: list[Token]) -> str:

@@ -229,15 +229,15 @@ STOPWORDS = STOPWORDS | frozenset(
     il lo gli della delle dei degli nel nella per una uno di da ed ma che
     os um uma umas uns do da dos das na nos nas em com para pelo pela ao
     de het een en op te voor aan bij uit maar ook
-    dies diese dieser diesem diesen seit bis durch gegen ohne um mit ihre ihren ihrem seine
+    diese dieser diesem diesen seit bis durch gegen ohne um mit ihre ihren ihrem seine
     seinen seinem seiner sein kann können konnte worden bereits jetzt hier dort sowie als
     zwischen wieder
     la l' d' au après entre depuis sans sous vers chez comme si ne lui y être sur
     al este esta estos estas ese esa desde hasta entre como cuando si ya está están estaba
     estaban son han hay
-    foi são seu sua seus suas no na à às até sem ele ela eles elas está estão
+    foi são seu sua seus suas na à às até sem ele ela eles elas está estão
     le è sono alla alle al dal dalla dagli dai sul sulla con tra fra anche più questo questa
-    suo sua stato stata stati state viene
+    suo sua stato stata stati viene
     был была было были его её ее их он она они этот эта эти при также уже ещё еще который
     которая которое которые""".split()
 ) - {"son", "han", "hay", "sin", "come", "era", "war", "man", "hat", "die"}
@@ -462,9 +462,9 @@ writer|born birth birthplace native|die died death|begin start began started com
 |city town|nation country|kid child children|fast quick rapid|build construct built
 |gründen gegründet|unternehmen firma gesellschaft|entreprise société
 |fondé fondée fonder créé créée créer
-|fundada fundado fundar creada creado crear|設立 創立 成立 设立 创立
+|fundada fundado fundar fundó fundaron creada creado crear|設立 創立 成立 设立 创立
 |mitarbeiter beschäftigte|employés salariés|empleados trabajadores|empresa compañía
-|fundó fundaron|kilometre km kilometer kilometres kilometers|kilogram kg kilograms
+|kilometre km kilometer kilometres kilometers|kilogram kg kilograms
 |metre meter metres meters|centimetre cm centimeter centimetres centimeters|mile miles
 |foot feet ft|hour hours hr hrs|minute minutes mins"""
 _CANON: dict[str, str] = {}

@@ -291,6 +291,41 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
             "Hard cheeses, like cheddar, Parmesan, and Swiss, keep well.",
             ["Hard cheeses, like cheddar, Parmesan, and Swiss, keep well."],
         ),
+        (
+            "",
+            "The grant paid for three new labs, a clinic and a data centre.",
+            [
+                "The grant paid for three new labs",
+                "The grant paid for a clinic",
+                "The grant paid for a data centre",
+            ],
+        ),
+        (
+            "",
+            "Der Roller hat einen 400-Wh-Akku, wiegt 18 Kilogramm und kostet 1.299 Euro.",
+            [
+                "Der Roller hat einen 400-Wh-Akku",
+                "Der Roller wiegt 18 Kilogramm",
+                "Der Roller kostet 1.299 Euro.",
+            ],
+        ),
+        (
+            "",
+            "Le vélo a une batterie de 500 Wh, pèse 21 kg et coûte 2 100 euros.",
+            [
+                "Le vélo a une batterie de 500 Wh",
+                "Le vélo pèse 21 kg",
+                "Le vélo coûte 2 100 euros.",
+            ],
+        ),
+        ("", "该工厂投资了250,000,000元。", ["该工厂投资了250,000,000元。"]),
+        ("", "図書館は改装のため、3月まで閉館する。", ["図書館は改装のため、3月まで閉館する。"]),
+        (
+            "",
+            "佐藤氏は札幌市長を務めている。彼は以前、銀行で働いていた。",
+            ["佐藤氏は札幌市長を務めている。", "佐藤氏は以前、銀行で働いていた。"],
+        ),
+        ("", "王芳担任校长。她曾是数学老师。", ["王芳担任校长。", "王芳曾是数学老师。"]),
     ],
 )
 def test_atomic_statements(question: str, answer: str, expected: list[str]) -> None:
@@ -869,6 +904,91 @@ CASES: list[tuple[str, str, str, str]] = [
         "no",
     ),
     ("numbers", "L'azienda fu fondata nel 1990 e ha 300 dipendenti.", "Fondata nel 1995.", "no"),
+    # this session: hedges the statement makes itself, British spellings, ranges
+    ("hedge", "The mill will shut in March, the owners said.", "The mill plans to shut.", "yes"),
+    (
+        "hedge",
+        "The vaccine cut hospital stays by half.",
+        "The vaccine may cut hospital stays.",
+        "yes",
+    ),
+    (
+        "hedge",
+        "The bank is rumoured to be buying a rival lender.",
+        "The bank bought a rival lender.",
+        "unsure",
+    ),
+    (
+        "hedge",
+        "Analysts expect the chipmaker to post a record profit.",
+        "The chipmaker posted a record profit.",
+        "unsure",
+    ),
+    (
+        "hedge",
+        "The ferry operator may cancel 40 crossings this week.",
+        "The ferry operator cancelled 40 crossings.",
+        "unsure",
+    ),
+    (
+        "hedge",
+        "The tornado could make landfall near Tulsa.",
+        "The tornado made landfall near Tulsa.",
+        "unsure",
+    ),
+    (
+        "numbers",
+        "The survey counted 27 species of orchid.",
+        "Between 20 and 30 species of orchid were counted.",
+        "yes",
+    ),
+    ("numbers", "Der Chor hat zwölf Mitglieder.", "Der Chor hat 12 Mitglieder.", "yes"),
+    (
+        "numbers",
+        "La feria tuvo veinticinco mil visitantes.",
+        "La feria tuvo 25.000 visitantes.",
+        "yes",
+    ),
+    (
+        "numbers",
+        "Il progetto ha coinvolto dodici scuole.",
+        "Il progetto ha coinvolto 12 scuole.",
+        "yes",
+    ),
+    (
+        "numbers",
+        "The treaty was signed on 2 June 2019.",
+        "The treaty was signed in May 2019.",
+        "no",
+    ),
+    # roles, antonyms, other scripts
+    (
+        "contradiction",
+        "Dana Ortiz was named deputy mayor of Tacoma.",
+        "Dana Ortiz was named mayor of Tacoma.",
+        "no",
+    ),
+    (
+        "contradiction",
+        "The board approved the takeover bid.",
+        "The board blocked the takeover bid.",
+        "no",
+    ),
+    (
+        "contradiction",
+        "The climber survived the avalanche.",
+        "The climber was killed in the avalanche.",
+        "no",
+    ),
+    ("contradiction", "晨光科技在苏州开设了新工厂。", "晨光科技在无锡开设了新工厂。", "no"),
+    (
+        "contradiction",
+        "みなと銀行は神戸市に新しい支店を開いた。",
+        "みなと銀行は姫路市に新しい支店を開いた。",
+        "no",
+    ),
+    ("hedge", "公司正在考虑在上海开设门店。", "公司已在上海开设门店。", "unsure"),
+    ("hedge", "市は新しい橋の建設を検討している。", "市は新しい橋を建設した。", "unsure"),
     ("numbers", "A empresa foi fundada em 1990 e tem 300 funcionários.", "Fundada em 1985.", "no"),
     ("languages", "회사는 1990년에 설립되었고 직원은 300명이다.", "1990년에 설립되었다.", "yes"),
     # another language altogether: nothing in common, so no contradiction, only unsure
