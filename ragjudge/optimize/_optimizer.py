@@ -1116,10 +1116,13 @@ def _fit_calibration(
 def _refine_threshold(
     judge: Judge, results: list[JudgeResult], labels: np.ndarray, objective: str, current: float
 ) -> tuple[float, float]:
-    """The objective is flat between sorted unique scores: take the best interval's midpoint.
+    """The objective is flat between sorted unique scores: take the middle of the best plateau.
 
     Every candidate cut is scored at once from sorted scores (confusion counts by binary
-    search), so this costs O(n log n) however many distinct scores there are.
+    search), so this costs O(n log n) however many distinct scores there are. Where several
+    adjacent cuts tie for the best value, the threshold is the middle of the run of them nearest
+    `current`, as far as it can be from the rows on either side (a cut at the run's edge would
+    fail a new row scored just past the lowest one it passed).
     """
     scale = float(getattr(judge, "scale", 1.0) or 1.0)
     if len(results) < 2:
@@ -1139,7 +1142,12 @@ def _refine_threshold(
     best = values.max()
     ties = np.flatnonzero(values >= best - 1e-12)
     pick = ties[np.argmin(np.abs(cuts[ties] - current))]
-    return float(cuts[pick]), float(values[pick])
+    low = high = pick
+    while low - 1 in ties:
+        low -= 1
+    while high + 1 in ties:
+        high += 1
+    return float((cuts[low] + cuts[high]) / 2), float(values[pick])
 
 
 def _run(

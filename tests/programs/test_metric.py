@@ -23,7 +23,8 @@ PASSAGES = {
 # Two questions get faithful answers, two get answers the contexts do not support.
 ANSWERS = {
     "When was the Eiffel Tower completed?": "The Eiffel Tower was completed in 1889.",
-    "Where does the Nile flow?": "The Nile flows north into the Mediterranean Sea.",
+    "Where does the Nile flow?": "The Nile flows north through eleven countries into the "
+    "Mediterranean Sea.",
     "How tall is Mount Everest?": "Mount Everest is 9,300 metres tall and was first climbed "
     "by Napoleon in 1802.",
     "Where does the Danube end?": "The Danube ends in the Caspian Sea near Moscow, built "
