@@ -33,7 +33,6 @@ from ragjudge.offline.statements import (
     HEDGE_RE,
     SPECULATIVE_RE,
     is_hedged,
-    is_verbish,
 )
 from ragjudge.offline.text import (
     ANTONYMS,
@@ -80,7 +79,6 @@ STATEMENT_FEATURES: tuple[str, ...] = (
     "entity_conflict",
     "word_substitution",
     "hedged",
-    "novel_nouns",
     *PARAPHRASE_FEATURES,
 )
 
@@ -403,37 +401,6 @@ class StatementEvidence:
         return self.features[STATEMENT_FEATURES.index(name)]
 
 
-_ADJECTIVE_ENDINGS = ("al", "ful", "ous", "ive", "ic", "able", "ible", "less", "ish", "ary")
-#: English function words: a statement without one is in another language, whose verbs the
-#: noun count could not tell from its nouns.
-_ENGLISH_MARKERS = frozenset("the is was are were has have had of and with".split())
-
-
-def _novel_nouns(tokens: list[Token], content: list[Token], in_ctx: list[bool]) -> int:
-    """How many of a statement's words the context lacks that name a thing, not an act: "eggs"
-    of "the recipe calls for eggs", where "needs" of "the program needs three years" is more
-    often the context's own verb in other words. Names and numbers, counted on their own, and
-    the noun after a number ("300 people") are left out; so are statements not in English."""
-    if not any(t.norm in _ENGLISH_MARKERS for t in tokens):
-        return 0
-    count = 0
-    for i, (token, found) in enumerate(zip(content, in_ctx, strict=True)):
-        if found or token.is_number or (token.is_capital and not token.sentence_initial):
-            continue
-        if any(t.is_number for t in content[max(i - 2, 0) : i]):
-            continue  # "300 people", "1,200 metres long"
-        if token.norm.endswith(_ADJECTIVE_ENDINGS):
-            continue
-        if token.norm.endswith("ing") or is_verbish(token.norm):
-            continue
-        # a word in -s right after a content word is the verb of its subject ("program needs")
-        after = i > 0 and content[i - 1].start + len(content[i - 1].text) + 1 >= token.start
-        if token.norm.endswith("s") and after:
-            continue
-        count += 1
-    return count
-
-
 def token_weight(token: Token) -> float:
     """How contentful a token is: numbers and names weigh most, long words more than short.
 
@@ -714,7 +681,6 @@ def statement_evidence(
         1.0 if entity_note else 0.0,
         1.0 if word_note else 0.0,
         1.0 if hedged else 0.0,
-        float(_novel_nouns(tokens, content, in_ctx)),
         *paraphrase,
     ]
     matched = {a for a, _ in paraphrased}

@@ -35,7 +35,6 @@ __all__ = [
     "Statement",
     "atomic_statements",
     "is_hedged",
-    "is_verbish",
 ]
 
 
@@ -216,15 +215,7 @@ def _words(text: str) -> list[str]:
     return _WORD_RE.findall(text)
 
 
-def is_verbish(word: str) -> bool:
-    """Whether a word looks like a verb: an auxiliary, a known past or -s form, or in -ed.
-
-    Args:
-        word: A word.
-
-    Returns:
-        True for "was", "won", "makes", "founded", "died"; False for "need", "seed".
-    """
+def _is_verbish(word: str) -> bool:
     w = word.lower()
     if w in _AUX or w in _IRREGULAR_PAST or w in _S_VERBS:
         return True
@@ -237,7 +228,7 @@ def _verb_at(word: str, after: str) -> bool:
     or a number, never the English article ("and a good fit")."""
     if word.lower() == "a":
         return bool(_FRENCH_HAS_NEXT_RE.match(after))
-    return is_verbish(word)
+    return _is_verbish(word)
 
 
 def _opens_with_verb(text: str, *, s_verbs: bool = True) -> bool:
@@ -377,7 +368,7 @@ def _has_verb(phrase: str) -> bool:
     for word in (w.strip(",.;").lower() for w in phrase.split()[2:5]):
         if word in ("that", "which", "who", "whose", "where"):
             return False  # "a house that was built": the verb is the relative clause's
-        if is_verbish(word):
+        if _is_verbish(word):
             return True
     return False
 
@@ -467,13 +458,13 @@ def _split_list(text: str) -> list[str]:
     first, *middle = [p.strip() for p in body[: match.start()].split(",")]
     items = [*middle, body[match.end() :].strip()]
     if all(_ITEM_ARTICLE_RE.match(item) for item in items) and not any(
-        is_verbish(w) for item in items for w in _words(item)[1:]
+        _is_verbish(w) for item in items for w in _words(item)[1:]
     ):
         return _split_article_list(first, items) or [text]
     sizes = [len(_words(item)) for item in items]
     if not items or min(sizes) < 1 or max(sizes) > _MAX_ITEM_WORDS:
         return [text]
-    if any(is_verbish(w) or w.lower() in _PRONOUNS for item in items for w in _words(item)):
+    if any(_is_verbish(w) or w.lower() in _PRONOUNS for item in items for w in _words(item)):
         return [text]
     words = first.split()
     n = min(sizes)
