@@ -574,7 +574,8 @@ def statement_evidence(
         The statement's `StatementEvidence`.
     """
     tokens = tokenize(statement)
-    hedge_words = _hedge_words(statement, tokens) if is_hedged(statement) else set()
+    statement_hedged = is_hedged(statement)
+    hedge_words = _hedge_words(statement, tokens) if statement_hedged else set()
     content = [t for t in tokens if t.is_content and t.start not in hedge_words] or tokens
     stems = [t.stem for t in content]
     all_stems = [t.stem for t in tokens]
@@ -647,7 +648,7 @@ def statement_evidence(
     )
     speculated = False
     saying = _saying_sentences(index, best, stems)
-    if is_hedged(statement):
+    if statement_hedged:
         # "may lower" where the context says it lowered: a weaker claim of what it says
         hedged = not (best >= 0 and index.passage_hedged[best]) and not (
             _weak_hedge_only(statement) and all(in_best)
@@ -1190,6 +1191,10 @@ def _shared(a: str, b: str) -> int:
     )
 
 
+#: Chinese aspect and time words: "已经上市" against "可能在明年上市" is a hedge, not a name.
+_CJK_ASPECT = frozenset("已经正在将会曾了")
+
+
 def _named(run: str) -> bool:
     """Whether a CJK run can name something: an ideograph or katakana, and no digit (another
     number is the number rule's) or negation (the negation rule's)."""
@@ -1200,10 +1205,6 @@ def _named(run: str) -> bool:
         and not HEDGE_RE.search(run)
         and not SPECULATIVE_RE.search(run)
     )
-
-
-#: Chinese aspect and time words: "已经上市" against "可能在明年上市" is a hedge, not a name.
-_CJK_ASPECT = frozenset("已经正在将会曾了")
 
 
 def _unspaced(word: str) -> bool:

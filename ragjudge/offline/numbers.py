@@ -59,12 +59,13 @@ _UNITS_WORDS = {
     "девять": 9, "десять": 10, "одиннадцать": 11, "двенадцать": 12, "пятнадцать": 15,
     "двадцать": 20, "тридцать": 30, "сорок": 40, "пятьдесят": 50, "сто": 100,
     "тысяча": 1000, "тысячи": 1000, "тысяч": 1000,
-    **{  # "veinticinco", "venticinque"
-        prefix + word: 20 + value
-        for prefix, words in (
-            ("veinti", "uno dós trés cuatro cinco séis siete ocho nueve"),
-            ("veinti", "uno dos tres cuatro cinco seis siete ocho nueve"),
-            ("vent", "uno idue itré iquattro icinque isei isette otto inove"),
+    "ventuno": 21, "ventidue": 22, "ventitré": 23, "ventiquattro": 24, "venticinque": 25,
+    "ventisei": 26, "ventisette": 27, "ventotto": 28, "ventinove": 29,
+    **{  # "veinticinco", with or without the accents of "veintidós", "veintitrés", "veintiséis"
+        "veinti" + word: 20 + value
+        for words in (
+            "uno dós trés cuatro cinco séis siete ocho nueve",
+            "uno dos tres cuatro cinco seis siete ocho nueve",
         )
         for value, word in enumerate(words.split(), start=1)
     },

@@ -122,22 +122,22 @@ _S_VERBS = frozenset(
     builds requires describes serves represents receives creates publishes generates attracts
     offers""".split()
 )
+#: A verb of a language whose verbs have no English ending, known by what follows it: a number
+#: or an article ("..., pèse 14 kg et coûte 499 euros", "und bietet einen Service").
+_FOREIGN_VERB = (
+    r"[a-zà-ÿß]\w*\s+(?:\d|(?:le|la|les|un|une|des|du|el|los|las|una|unos|der|das|den|dem|ein|"
+    r"eine|einen|einem|il|lo|gli|uno|os|um|uma)\s)"
+)
 _COORD_RE = re.compile(
     r"(?:,\s*|\s+)(?:and|but|und|aber|et|mais|y|pero|e|ma|mas|en|maar|и|но|а)\s+"
     r"(?=(?:\w+\s+)?\w)|,\s+(?=(?:he|she|it|they|we|er|sie|il|elle|ils|él|ella|он|она|они|"
     r"его|её|ее|их)\s+\w)"
     r"|,\s+(?=[a-z]\w*(?:ed|s)\s+\w)"
     r"|,\s+(?=(?:hat|ist|war|wird|hatte|est|était|tiene|tenía|es|fue|ha|è|tem|é)\s+\w)"
-    r"|,\s+(?=[a-zà-ÿß]\w*\s+(?:\d|(?:le|la|les|un|une|des|du|el|los|las|una|unos|der|das|den|"
-    r"dem|ein|eine|einen|einem|il|lo|gli|uno|os|um|uma)\s))",
+    rf"|,\s+(?={_FOREIGN_VERB})",
     re.IGNORECASE,
 )
-#: A verb of a language whose verbs have no English ending, known by what follows it: a number
-#: or an article ("..., pèse 14 kg et coûte 499 euros", "und bietet einen Service").
-_FOREIGN_VERB_RE = re.compile(
-    r"(?![a-z]+(?:ing|ly)\s)[a-zà-ÿß]\w*\s+(?:\d|(?:le|la|les|un|une|des|du|el|los|las|una|"
-    r"unos|der|das|den|dem|ein|eine|einen|einem|il|lo|gli|uno|os|um|uma)\s)"
-)
+_FOREIGN_VERB_RE = re.compile(rf"(?![a-z]+(?:ing|ly)\s){_FOREIGN_VERB}")
 _LATER_AND_RE = re.compile(r"\s(?:and|und|et|y|e|и)\s", re.IGNORECASE)
 _DETERMINER_NEXT_RE = re.compile(
     r"[a-z]\w*s\s+(?:the|a|an|his|her|its|their|many|several|more|over|about|around|nearly|"
@@ -419,6 +419,7 @@ _ARTICLE_ITEM_RE = re.compile(r",\s+(?:a|an|the)\s+[^,]+$", re.IGNORECASE)
 #: of these words ("funding for | two new schools, a library and a pool").
 _ITEM_OPENERS = frozenset("for of with in on at to from by including".split())
 _ITEM_ARTICLE_RE = re.compile(r"(?:a|an|the)\s+", re.IGNORECASE)
+_ARTICLES = frozenset({"a", "an", "the"})
 
 
 def _split_article_list(first: str, items: list[str]) -> list[str]:
@@ -429,11 +430,13 @@ def _split_article_list(first: str, items: list[str]) -> list[str]:
     ):
         return []
     words = first.split()
+    lowered = [w.lower() for w in words]
+    # the item starts after its opener, or at its own article
     cut = max(
         (
-            i - (w.lower() in ("a", "an", "the"))
-            for i, w in enumerate(words)
-            if w.lower() in _ITEM_OPENERS or w.lower() in ("a", "an", "the")
+            i - 1 if w in _ARTICLES else i
+            for i, w in enumerate(lowered)
+            if w in _ITEM_OPENERS or w in _ARTICLES
         ),
         default=-1,
     )
@@ -511,7 +514,7 @@ def _split_from_to(text: str) -> list[str]:
 
 
 def _split_cjk(text: str) -> list[str]:
-    japanese = any("\u3040" <= c <= "\u30ff" for c in text)
+    japanese = _has_kana(text)
     pieces, cursor = [], 0
     for m in _CJK_CLAUSE_RE.finditer(text):
         before = text[cursor : m.start()].rstrip()
@@ -551,14 +554,19 @@ _CJK_PRONOUN_RE = re.compile(r"^(?:彼女|彼ら|彼|他们|她们|他|她|它)"
 _JA_TOPIC_RE = re.compile(r"^(.{1,12}?)は")
 
 
-def _cjk_subject(clause: str) -> str:
-    """The subject a CJK clause names: the topic before "は", or the Chinese words before the
-    predicate; "" when it opens with a pronoun or names none."""
-    if _CJK_PRONOUN_RE.match(clause):
-        return ""
+def _has_kana(text: str) -> bool:
+    """Whether a text has hiragana or katakana: Japanese, not Chinese."""
+    return any("\u3040" <= c <= "\u30ff" for c in text)
+
+
+def _ja_topic(clause: str) -> re.Match[str] | None:
+    """The topic of a Japanese clause, up to and with its "は" (the topic alone: group 1)."""
     topic = _JA_TOPIC_RE.match(clause)
-    if topic and any("\u3040" <= c <= "\u30ff" for c in clause):
-        return topic.group(1)
+    return topic if topic and _has_kana(clause) else None
+
+
+def _zh_subject(clause: str) -> str:
+    """The Chinese words before a clause's predicate ("该公司" of "该公司成立于1995年"), or ""."""
     predicate = _ZH_PREDICATE_RE.search(clause)
     if (
         predicate
@@ -569,6 +577,15 @@ def _cjk_subject(clause: str) -> str:
     return ""
 
 
+def _cjk_subject(clause: str) -> str:
+    """The subject a CJK clause names: the topic before "は", or the Chinese words before the
+    predicate; "" when it opens with a pronoun or names none."""
+    if _CJK_PRONOUN_RE.match(clause):
+        return ""
+    topic = _ja_topic(clause)
+    return topic.group(1) if topic else _zh_subject(clause)
+
+
 def _carry_cjk_subject(clauses: list[str]) -> list[str]:
     """Give later clauses the first one's subject: the topic before "は" in Japanese, the
     words before the predicate in Chinese ("该公司成立于1995年，拥有500名员工" ->
@@ -576,17 +593,12 @@ def _carry_cjk_subject(clauses: list[str]) -> list[str]:
     if len(clauses) < 2:
         return clauses
     first = clauses[0]
-    topic = _JA_TOPIC_RE.match(first)
-    if topic and any("\u3040" <= c <= "\u30ff" for c in first):
+    topic = _ja_topic(first)
+    if topic:
         head = topic.group(0)
         return [first] + [c if "は" in c else head + c for c in clauses[1:]]
-    predicate = _ZH_PREDICATE_RE.search(first)
-    if (
-        predicate
-        and 2 <= predicate.start() <= 8
-        and all(is_cjk(c) for c in first[: predicate.start()])
-    ):
-        head = first[: predicate.start()]
+    head = _zh_subject(first)
+    if head:
         return [first] + [head + c if _ZH_PREDICATE_RE.match(c) else c for c in clauses[1:]]
     return clauses
 

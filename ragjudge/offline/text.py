@@ -233,14 +233,13 @@ STOPWORDS = STOPWORDS | frozenset(
     seinen seinem seiner sein kann können konnte worden bereits jetzt hier dort sowie als
     zwischen wieder
     la l' d' au après entre depuis sans sous vers chez comme si ne lui y être sur
-    al este esta estos estas ese esa desde hasta entre como cuando si ya está están estaba
-    estaban son han hay
-    foi são seu sua seus suas na à às até sem ele ela eles elas está estão
-    le è sono alla alle al dal dalla dagli dai sul sulla con tra fra anche più questo questa
+    al este esta estos estas ese esa desde hasta como cuando ya está están estaba estaban
+    foi são seu sua seus suas na à às até sem ele ela eles elas estão
+    le è sono alla alle dal dalla dagli dai sul sulla con tra fra anche più questo questa
     suo sua stato stata stati viene
     был была было были его её ее их он она они этот эта эти при также уже ещё еще который
     которая которое которые""".split()
-) - {"son", "han", "hay", "sin", "come", "era", "war", "man", "hat", "die"}
+)  # not "son", "hay", "era", "come", "war", "hat", "die", "state": English words too
 # Negations that follow the verb they negate: Japanese verb endings (設立されませんでした) and
 # Korean auxiliaries (설립되지 않았다, 없다). Their scope is the word before them.
 _SUFFIX_NEGATIONS = ("ない", "ません", "なかった", "なく")

@@ -1140,14 +1140,14 @@ def _refine_threshold(
     values = {"balanced_accuracy": _ba, "kappa": _kappa, "f1": _f1}[objective](*counts)
     values = np.nan_to_num(values, nan=0.0)
     best = values.max()
-    ties = np.flatnonzero(values >= best - 1e-12)
-    pick = ties[np.argmin(np.abs(cuts[ties] - current))]
-    low = high = pick
-    while low - 1 in ties:
+    ties = np.flatnonzero(values >= best - 1e-12)  # ascending
+    at = int(np.argmin(np.abs(cuts[ties] - current)))
+    low = high = at
+    while low > 0 and ties[low - 1] == ties[low] - 1:
         low -= 1
-    while high + 1 in ties:
+    while high + 1 < len(ties) and ties[high + 1] == ties[high] + 1:
         high += 1
-    return float((cuts[low] + cuts[high]) / 2), float(values[pick])
+    return float((cuts[ties[low]] + cuts[ties[high]]) / 2), float(values[ties[at]])
 
 
 def _run(
