@@ -48,6 +48,8 @@ from ragjudge.offline.text import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ragjudge.offline.minilm import MiniLM
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "STATEMENT_FEATURES",
     "ContextIndex",
     "StatementEvidence",
+    "answer_evidence",
     "answer_features",
     "context_index",
     "statement_evidence",
@@ -360,6 +363,10 @@ class StatementEvidence:
         speculated: The second case.
         paraphrased: `(statement word, passage word)` pairs matched by meaning (paraphrase
             evidence only).
+        own_missing: Whether every content word that only this statement of its answer says is
+            missing from the context ("The recipe calls for eggs" beside "... flour", "...
+            butter", where the context lists no eggs): what the rest of it says is shared with
+            its siblings, so its coverage does not make it supported (see `answer_evidence`).
     """
 
     features: list[float]
@@ -372,6 +379,7 @@ class StatementEvidence:
     hedged: bool = False
     speculated: bool = False
     paraphrased: list[tuple[str, str]] = field(default_factory=list)
+    own_missing: bool = False
 
     @property
     def contradicted(self) -> bool:
@@ -557,6 +565,34 @@ def _longest_false_run(flags: list[bool]) -> int:
 def _fraction(flags: list[bool], weights: list[float]) -> float:
     total = sum(weights) or 1.0
     return sum(w for w, ok in zip(weights, flags, strict=True) if ok) / total
+
+
+def answer_evidence(
+    index: ContextIndex, statements: Sequence[str], *, encoder: MiniLM | None = None
+) -> list[StatementEvidence]:
+    """The evidence of an answer's statements, each marked when all that only it says is missing.
+
+    The statements of one list or coordination share their subject and verb ("The recipe calls
+    for flour / butter / eggs"), so an item the context lacks still covers most of its words.
+    Its own words, those no other statement of the answer says, decide it (`own_missing`).
+
+    Args:
+        index: The context's index (see `context_index`).
+        statements: The answer's statements, in order.
+        encoder: A MiniLM encoder for the paraphrase features, or None.
+
+    Returns:
+        One `StatementEvidence` per statement, same order.
+    """
+    evidence = [statement_evidence(index, s, encoder=encoder) for s in statements]
+    if len(statements) < 2:
+        return evidence
+    words = [{t.stem: t.text for t in tokenize(s) if t.is_content} for s in statements]
+    said = Counter(stem for w in words for stem in w)
+    for mine, ev in zip(words, evidence, strict=True):
+        own = {text for stem, text in mine.items() if said[stem] == 1}
+        ev.own_missing = bool(own) and own <= set(ev.missing)
+    return evidence
 
 
 def statement_evidence(
@@ -832,8 +868,21 @@ def _substitutions(
                 is_name = other_name = True  # no capitals to tell: one word for another
             entity_slot = is_name and other_name and (l_ok or r_ok)
             # the statement's last word after the same content word ("sells hats" against
-            # "sells shoes, bags and belts")
-            end_slot = right is None and l_ok and tokens[i - 1].is_content
+            # "sells shoes, bags and belts"), or after the same content word and function word
+            # ("chief of oncology" against "chief of cardiology")
+            end_slot = (
+                right is None
+                and l_ok
+                and (
+                    tokens[i - 1].is_content
+                    or (
+                        i > 1
+                        and tokens[i - 2].is_content
+                        and before > 0
+                        and passage[before - 1] == stems[i - 2]
+                    )
+                )
+            )
             if not (entity_slot or end_slot or (l_ok and r_ok)):
                 continue
             note = f"'{token.text}' where the passage says '{other}'"

@@ -25,9 +25,9 @@ from ragjudge.offline.features import (
     STATEMENT_FEATURES,
     ContextIndex,
     StatementEvidence,
+    answer_evidence,
     answer_features,
     context_index,
-    statement_evidence,
 )
 from ragjudge.offline.head import TreeHead, fit_tree_head, head_features, head_matrix
 from ragjudge.offline.statements import atomic_statements
@@ -180,6 +180,9 @@ class OfflineModel:
     def statement_confidence(self, evidence: StatementEvidence) -> float:
         """Probability that a statement is supported, from its evidence.
 
+        A statement none of whose own words are in the context (`StatementEvidence.own_missing`)
+        stays below the unsure band, however much of what it shares with its siblings is found.
+
         Args:
             evidence: The statement's evidence.
 
@@ -187,7 +190,11 @@ class OfflineModel:
             A probability in [0, 1].
         """
         z = float(np.dot(self._w_statement, evidence.features)) + self.params.statement_bias
-        return _sigmoid(z)
+        confidence = _sigmoid(z)
+        if evidence.own_missing:
+            p = self.params
+            confidence = min(confidence, max(0.0, p.support_threshold - p.unsure_margin) * 0.999)
+        return confidence
 
     def judge_statements(self, *, context: str, statements: list[str]) -> list[dict[str, Any]]:
         """Judge each statement against the context.
@@ -201,15 +208,15 @@ class OfflineModel:
             ("yes" | "no" | "unsure") and `confidence` (probability of support).
         """
         index = context_index(context)
-        return [self._judge_one(index, s)[0] for s in statements]
+        evidence = answer_evidence(index, statements, encoder=self._encoder)
+        return [self._judge_one(index, s, e) for s, e in zip(statements, evidence, strict=True)]
 
     def _judge_one(
-        self, index: ContextIndex, statement: str
-    ) -> tuple[dict[str, Any], StatementEvidence]:
-        evidence = statement_evidence(index, statement, encoder=self._encoder)
+        self, index: ContextIndex, statement: str, evidence: StatementEvidence
+    ) -> dict[str, Any]:
         if not index.passages:
             reason = "the context is empty, so nothing can be supported"
-            return _verdict(statement, reason, "no", 0.0), evidence
+            return _verdict(statement, reason, "no", 0.0)
         confidence = self.statement_confidence(evidence)
         p = self.params
         if p.schema_version >= 2 and evidence.contradicted:
@@ -223,7 +230,7 @@ class OfflineModel:
         else:
             verdict = "unsure" if p.schema_version >= 2 else "no"  # v2: the context does not say
         reason = _statement_reason(evidence, verdict)
-        return _verdict(statement, reason, verdict, confidence), evidence
+        return _verdict(statement, reason, verdict, confidence)
 
     def judge_answer(self, *, question: str, context: str, answer: str) -> dict[str, Any]:
         """Judge a whole answer: is every claim in it supported by the context?
@@ -238,9 +245,9 @@ class OfflineModel:
         """
         index = context_index(context)
         statements = self.extract_statements(question=question, answer=answer)
-        judged = [self._judge_one(index, s) for s in statements]
-        evidence = [e for _, e in judged]
-        confidences = [float(v["confidence"]) for v, _ in judged]
+        evidence = answer_evidence(index, statements, encoder=self._encoder)
+        judged = [self._judge_one(index, s, e) for s, e in zip(statements, evidence, strict=True)]
+        confidences = [float(v["confidence"]) for v in judged]
         features = answer_features(
             index=index,
             question=question,
@@ -254,7 +261,7 @@ class OfflineModel:
             confidence = 0.0
         verdict = "yes" if confidence >= self.params.answer_threshold else "no"
         return {
-            "reasoning": _answer_reasoning([v for v, _ in judged], verdict),
+            "reasoning": _answer_reasoning(judged, verdict),
             "verdict": verdict,
             "confidence": confidence,
         }
@@ -314,6 +321,8 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     notes = [
         n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n
     ]
+    if evidence.own_missing:
+        notes.append("nothing that only this statement says is in the context")
     if evidence.paraphrased:
         pairs = ", ".join(f"'{a}' as '{b}'" for a, b in evidence.paraphrased[:4])
         notes.append(f"read by meaning: {pairs}")
@@ -407,7 +416,7 @@ def _prepare(rows: Sequence[Any], *, paraphrase: bool = False) -> list[_RowData]
             question=str(_field(row, "question", "") or ""), answer=answer
         )
         spans = [(st.start, st.end) for st in statements]
-        evidence = [statement_evidence(index, st.text, encoder=encoder) for st in statements]
+        evidence = answer_evidence(index, [st.text for st in statements], encoder=encoder)
         data.append(
             _RowData(
                 label=int(label),

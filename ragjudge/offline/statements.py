@@ -52,12 +52,19 @@ class Statement(NamedTuple):
     end: int
 
 
+#: German "plant" (plans) before what a plan takes (an article, a number, "zu", "bis", ...);
+#: English "plant" (a factory) stays a noun.
+_DE_PLANT = (
+    r"plant(?=,| \d| (?:den|die|das|dem|der|ein|eine|einen|einem|zu|für|bis|im|noch|bereits|"
+    r"nun|jetzt|ab)\b)"
+)
+
 HEDGE_RE = re.compile(
     r"\b(?:(?-i:might|may|could|would)|possibly|perhaps|maybe|probably|likely|unlikely|"
     r"expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|going to|"
     r"appears? to|seems? to|(?-i:will|shall)|"
     r"next (?:year|month|week|decade|quarter)|in the future|by \d{4}|soon|"
-    r"könnte|vielleicht|wahrscheinlich|wird|plant|nächstes jahr|pourrait|peut-être|"
+    r"könnte|vielleicht|wahrscheinlich|wird|" + _DE_PLANT + r"|nächstes jahr|pourrait|peut-être|"
     r"probablement|prévoit|l'année prochaine|podría|quizás|quizá|probablemente|planea|"
     r"el próximo año)\b|かもしれ|予定|来年|可能|计划|明年|(?<!已)将",  # "已将": has (done)
     re.IGNORECASE,
@@ -69,7 +76,9 @@ HEDGE_RE = re.compile(
 #: unsure cost 3 points of balanced accuracy), and so are "will" and "would".
 SPECULATIVE_RE = re.compile(
     r"\b(?:expected to|plans? to|planning to|planned to|intends? to|aims? to|hopes? to|"
-    r"going to|proposed|proposes|considering|considers|prévoit|planea|plant|beabsichtigt|"
+    r"going to|proposed|proposes|considering|considers|prévoit|planea|beabsichtigt|"
+    + _DE_PLANT
+    + r"|"
     r"rumou?r(?:s|ed)?|in talks|negotiating|weighing (?:whether|an? |the possibility)|mulling|"
     r"expects? (?:[\w'&.-]+ ){1,4}to|"
     r"forecasts? to|forecasted to|predicted to|projected to|scheduled to|scheduled for|"

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import ragjudge
+from ragjudge.offline.features import answer_evidence, context_index
 from ragjudge.offline.model import OfflineModel
 from ragjudge.offline.numbers import may_agree, number_values, same_slot, supports
 from ragjudge.offline.statements import atomic_statements
@@ -1025,6 +1026,56 @@ def test_pronoun_resolution_feeds_the_verdicts(model: OfflineModel) -> None:
         "Who was Marie Curie?",
     )
     assert verdicts == ["yes", "no"]
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "expected"),
+    [
+        (  # the item the list lacks: its shared words do not make it supported
+            "The recipe calls for flour, butter and sugar.",
+            "The recipe calls for flour, butter and eggs.",
+            ["yes", "yes", "unsure"],
+        ),
+        (
+            "The festival features jazz acts and folk acts.",
+            "The festival features jazz acts, folk acts and blues acts.",
+            ["yes", "yes", "unsure"],
+        ),
+        (  # each item found: all supported
+            "The phone comes in black, silver and green.",
+            "The phone comes in green, black and silver.",
+            ["yes", "yes", "yes"],
+        ),
+    ],
+)
+def test_each_list_item_needs_its_own_words(
+    model: OfflineModel, context: str, answer: str, expected: list[str]
+) -> None:
+    assert _verdicts(model, context, answer) == expected
+
+
+def test_own_words_are_those_no_other_statement_says() -> None:
+    index = context_index("The recipe calls for flour, butter and sugar.")
+    statements = ["The recipe calls for flour", "The recipe calls for eggs", "Bake it for an hour"]
+    marked = [e.own_missing for e in answer_evidence(index, statements)]
+    assert marked == [False, True, True]
+    # alone, a statement has no siblings: its coverage decides
+    assert not answer_evidence(index, ["The recipe calls for eggs"])[0].own_missing
+
+
+def test_english_plant_is_no_german_plan(model: OfflineModel) -> None:
+    context = "Orbis opened a plant in Dresden. The company says the plant employs 1,100 people."
+    assert _verdicts(model, context, "The plant employs 1,100 people.") == ["yes"]
+    german = "Die Firma plant den Bau eines Werks in Dresden."
+    assert _verdicts(model, german, "Die Firma baut ein Werk in Dresden.") == ["unsure"]
+
+
+def test_a_swapped_word_after_of_is_noted(model: OfflineModel) -> None:
+    out = model.judge_statements(
+        context="The guidelines were written by Dr. Nowak, the hospital's chief of cardiology.",
+        statements=["Dr. Nowak is the hospital's chief of oncology."],
+    )[0]
+    assert "'oncology' where the passage says 'cardiology'" in out["reason"]
 
 
 def test_old_params_keep_their_verdict_meaning() -> None:
