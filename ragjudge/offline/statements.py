@@ -153,11 +153,30 @@ _DETERMINER_NEXT_RE = re.compile(
     r"almost|\d+)\b"
     # "flows through", "runs along": a verb in -s before a preposition of place few nouns take
     r"|[a-z]\w*[^\Ws]s\s+(?:through|into|across|along|between|towards?)\b"
+    # "focuses on", "runs for", "ends at": verbs in -s that few plural nouns share, before the
+    # preposition they take
+    r"|(?:focuses|relies|depends|speciali[sz]es|concentrates|lies|belongs|consists|stretches|"
+    r"remains|ends|runs|borders|competes|lives|works|invests|participates|operates|serves)\s+"
+    r"(?:on|at|for|to|from|with|in|into|as|of|until|near)\b"
 )
 _RELATIVE_RE = re.compile(r",\s+(?:which|who|whose|where|der|die|das|qui|que|quien|que)\s+", re.I)
 _APPOSITION_RE = re.compile(
     r"^(?P<subj>(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*),\s+"
     r"(?P<np>(?:a|an|the)\s+[^,]{3,80}(?:,\s+(?:a|an|the)\s+[^,]{3,80})?),\s+(?P<rest>.+)$"
+)
+#: A name, then what it is, opening the sentence: "The lead author, Dr. Anjali Mehta, is ...".
+_NAMED_APPOSITION_RE = re.compile(
+    r"^(?P<np>(?:The|A|An)\s+[a-z][^,]{2,60}),\s+"
+    r"(?P<name>(?:[A-Z][\w'’.-]*\s+){1,3}[A-Z][\w'’.-]*),\s+(?P<rest>[a-z].+)$"
+)
+#: A name, then what it is, closing the sentence: "... was led by Halima Yusuf, a geologist".
+_TRAILING_APPOSITION_RE = re.compile(
+    r"^(?P<head>.{8,}?\b(?P<name>(?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’-]*)),\s+"
+    r"(?P<np>(?:a|an|the)\s+[a-z][^,;]{2,80}?)(?P<end>[.!?]?)$"
+)
+#: A verb inside what follows the name: then it is a clause, not what the name is.
+_NP_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|may|might|says|said|\w+ed)\b"
 )
 # "The drug, approved in 2019, may help": the participle's phrase is a claim of its own.
 _IRREGULAR_PARTICIPLES = "led|built|made|born|written|known|held|run|owned|sold"
@@ -256,7 +275,7 @@ def _subject(clause: str) -> str:
     for i, match in enumerate(words):
         if i == 0:
             continue
-        word = match.group(0).strip(",;:")
+        word = match.group(0).strip(",;:.!?")
         after = words[i + 1].group(0) if i + 1 < len(words) else ""
         # "The park covers 50 hectares": a verb in -s
         if _verb_at(word, after) or (i < 4 and _DETERMINER_NEXT_RE.match(clause, match.start())):
@@ -396,7 +415,9 @@ def _split_participle(text: str) -> list[str]:
 
 def _split_relative(text: str) -> list[str]:
     copula = _COPULA_RELATIVE_RE.match(text)
-    if copula and _opens_with_verb(copula.group("rel")):
+    if copula and (
+        _opens_with_verb(copula.group("rel")) or _DETERMINER_NEXT_RE.match(copula.group("rel"))
+    ):
         # "Curie was a physicist who won two Nobel Prizes": who won them is Curie
         subject = copula.group("subj")
         if len(_words(subject)) <= 6 and subject.lower() not in _DETERMINERS:
@@ -492,7 +513,21 @@ def _split_apposition(text: str) -> list[str]:
     match = _APPOSITION_RE.match(text)
     if match:
         subj = match.group("subj")
-        return [f"{subj} {match.group('rest')}", f"{subj} is {match.group('np')}"]
+        return [
+            *_split_apposition(f"{subj} {match.group('rest')}"),
+            f"{subj} is {match.group('np')}",
+        ]
+    match = _NAMED_APPOSITION_RE.match(text)
+    if match and _opens_with_verb(match.group("rest")):
+        name = match.group("name")
+        return [
+            *_split_apposition(f"{name} {match.group('rest')}"),
+            f"{name} is {_lower_article(match.group('np'))}",
+        ]
+    match = _TRAILING_APPOSITION_RE.match(text)
+    if match and not _NP_VERB_RE.search(match.group("np")):
+        name, end = match.group("name"), match.group("end")
+        return [f"{match.group('head')}{end}", f"{name} is {match.group('np')}{end}"]
     match = _PARTICIPIAL_APPOSITION_RE.match(text)
     if match and len(_words(match.group("subj"))) <= 6:
         subj, phrase = match.group("subj"), match.group("phrase")
@@ -501,6 +536,11 @@ def _split_apposition(text: str) -> list[str]:
             copula = "was " if _YEAR_RE.search(phrase) else "is "
         return [f"{subj} {match.group('rest')}", f"{subj} {copula}{phrase}"]
     return [text]
+
+
+def _lower_article(phrase: str) -> str:
+    first, _, rest = phrase.partition(" ")
+    return f"{first.lower()} {rest}"
 
 
 def _split_from_to(text: str) -> list[str]:
@@ -642,15 +682,69 @@ _QUESTION_WORDS = frozenset(
 )
 
 
+#: Words that open a phrase put before the subject: "In 2020 she ...", "After the war the
+#: company ...", "Im Mai kamen ...".
+_FRONTING = frozenset(
+    """in on at after before during since until by for from with without under despite following
+    through throughout within last dans après avant depuis pendant lors en tras después antes
+    durante desde""".split()
+)
+#: German puts the verb second: after "Im Mai" comes the verb, and the subject only after it.
+_GERMAN_FRONTING = frozenset("im am nach seit vor während wegen bei ab bis".split())
+_ENGLISH_VERB_RE = re.compile(r"(?:is|are|was|were|has|have|had|will|would|could|can|\w{2,}ed)")
+_SUBJECT_STARTS = frozenset(
+    """he she it they we i the a an his her its their this these those der die das ein eine le
+    la les un une el los las il elle ils elles er sie es él ella ellos""".split()
+)
+
+
+def _fronted(text: str) -> int:
+    """Where the subject starts after a phrase put before it: 0 when the clause opens with its
+    subject, -1 when no subject follows the phrase ("Im Mai kamen zwei Luchse zur Welt": the
+    verb comes next), else the offset of the subject ("In 2020 she was ..." -> "she")."""
+    words = list(re.finditer(r"\S+", text[:200]))
+    first = words[0].group(0).lower() if words else ""
+    if first in _GERMAN_FRONTING:
+        return -1
+    if len(words) < 3 or first not in _FRONTING:
+        return 0
+    for k, match in enumerate(words[1:9], start=1):
+        word = match.group(0)
+        if words[k - 1].group(0).endswith(","):
+            return match.start()  # "In March, the company ..."
+        if k < 2:
+            continue
+        before = words[k - 1].group(0)
+        bare = word.strip(",.;:").lower()
+        if bare in _SUBJECT_STARTS and before.lower() not in _SUBJECT_STARTS:
+            return match.start()  # "After the war | the company", "In 2020 | she"
+        if word[:1].isupper() and not before[:1].isupper():
+            return match.start()  # "In 2020 | Apple released"
+        if _ENGLISH_VERB_RE.fullmatch(bare):
+            return -1  # "In 2020 was founded ...": no subject of its own
+    return -1
+
+
+def _clause_subject(clause: str) -> str:
+    """The subject a later pronoun can mean: `_subject` after any fronted phrase."""
+    offset = _fronted(clause)
+    return _subject(clause[offset:]) if offset >= 0 else ""
+
+
 def _resolve(text: str, antecedent: str, *, named: bool = True) -> str:
     """Replace a leading pronoun subject or possessive with the antecedent.
 
     A short reference ("The company", "This film's") is replaced only by a name (capitalized
     words), and only when the statement before named nothing else it could mean (`named`):
     "Acme was founded in 1990. The company employs 200 people" -> "Acme employs 200 people".
+    A phrase before the subject stays: "In 2020 she was appointed" -> "In 2020 Ingrid Solberg
+    was appointed".
     """
     if not antecedent:
         return text
+    offset = _fronted(text)
+    if offset > 0:
+        return text[:offset] + _resolve(text[offset:], antecedent, named=named)
     reference = _REFERENCE_RE.match(text)
     if reference:
         name = antecedent.removeprefix("The ").removeprefix("the ")
@@ -728,10 +822,10 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
             resolved = _resolve(claim, group if plural and group else antecedent, named=not rivals)
             names = _NAME_PAIR_RE.findall(resolved)
             group = names[-1].rstrip(".") if names else group
-            subject = _subject(resolved)
+            subject = _clause_subject(resolved)
             if subject and not re.match(r"(?i)(?:there|here)\b", subject):
                 antecedent = subject
-            elif not antecedent:
+            elif not antecedent and _fronted(resolved) >= 0:
                 antecedent = _antecedent(resolved)
             # "Apple released the iPhone. The device ...": another thing the reference could mean
             rivals = bool(_RIVAL_RE.search(resolved[len(subject) :] if subject else resolved))

@@ -327,6 +327,64 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
             ["佐藤氏は札幌市長を務めている。", "佐藤氏は以前、銀行で働いていた。"],
         ),
         ("", "王芳担任校长。她曾是数学老师。", ["王芳担任校长。", "王芳曾是数学老师。"]),
+        # a verb in -s known by the preposition it takes
+        (
+            "",
+            "The agency employs 40 staff and specializes in rail freight.",
+            ["The agency employs 40 staff", "The agency specializes in rail freight."],
+        ),
+        (
+            "",
+            "The canal crosses three provinces and ends at the port of Rosario.",
+            ["The canal crosses three provinces", "The canal ends at the port of Rosario."],
+        ),
+        (
+            "",
+            "The bakery sells bread and cakes at low prices.",
+            ["The bakery sells bread and cakes at low prices."],
+        ),
+        # a phrase before the subject: the pronoun after it is resolved, and a later pronoun
+        # means the subject, not the phrase
+        (
+            "",
+            "Ingrid Solberg joined the firm in 2012. In 2020 she was appointed head of the unit."
+            " She left in 2023.",
+            [
+                "Ingrid Solberg joined the firm in 2012.",
+                "In 2020 Ingrid Solberg was appointed head of the unit.",
+                "Ingrid Solberg left in 2023.",
+            ],
+        ),
+        (
+            "",
+            "After the war the company moved to Ohio. It grew fast.",
+            ["After the war the company moved to Ohio.", "the company grew fast."],
+        ),
+        (  # German puts the verb second: the fronted phrase is no subject
+            "",
+            "Im Zoo Halle kamen im Mai zwei Luchse zur Welt. Sie sind seit Juni zu sehen.",
+            ["Im Zoo Halle kamen im Mai zwei Luchse zur Welt.", "Sie sind seit Juni zu sehen."],
+        ),
+        # appositions: a name and what it is, at the end or after "The <role>,"
+        (
+            "",
+            "The expedition was funded by Ruth Okafor, a banker from Lagos.",
+            ["The expedition was funded by Ruth Okafor.", "Ruth Okafor is a banker from Lagos."],
+        ),
+        (
+            "",
+            "The head coach, Marta Silva, is a former striker who played for Benfica.",
+            [
+                "Marta Silva is a former striker",
+                "Marta Silva played for Benfica.",
+                "Marta Silva is the head coach",
+            ],
+        ),
+        (
+            "",
+            "The prize went to the team, the best in the league.",
+            ["The prize went to the team, the best in the league."],
+        ),
     ],
 )
 def test_atomic_statements(question: str, answer: str, expected: list[str]) -> None:
