@@ -786,6 +786,13 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return [s for s in (_strip_span(text, a, b) for a, b in spans) if s[1] > s[0]]
 
 
+_MONTH_AFTER_RE = re.compile(
+    r"\s+(?:januar|jänner|februar|märz|marts|mars|april|mai|juni|juli|august|september|oktober|"
+    r"november|dezember|december|desember)\b",
+    re.IGNORECASE,
+)
+
+
 def _is_abbreviation(text: str, dot: int) -> bool:
     word_match = re.search(r"([\w.]+)$", text[max(0, dot - 12) : dot])
     if not word_match:
@@ -793,6 +800,8 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     word = word_match.group(1).lower()
     if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
         return True
+    if word.isdigit() and len(word) <= 2 and _MONTH_AFTER_RE.match(text, dot + 1):
+        return True  # a German or Nordic date: "am 3. Februar", "den 1. mars"
     after = text[dot + 1 : dot + 3].lstrip()
     return bool(after) and after[0].islower()
 

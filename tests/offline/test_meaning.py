@@ -343,6 +343,11 @@ def test_continuous_eval_shakespeare(mode: str, expected: float) -> None:
             "The bakery sells bread and cakes at low prices.",
             ["The bakery sells bread and cakes at low prices."],
         ),
+        (  # a German date's ordinal dot ends no sentence
+            "",
+            "Die App erschien am 3. Februar. Sie ist kostenlos.",
+            ["Die App erschien am 3. Februar.", "Die App ist kostenlos."],
+        ),
         # a phrase before the subject: the pronoun after it is resolved, and a later pronoun
         # means the subject, not the phrase
         (
