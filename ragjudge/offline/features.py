@@ -367,6 +367,7 @@ class StatementEvidence:
             missing from the context ("The recipe calls for eggs" beside "... flour", "...
             butter", where the context lists no eggs): what the rest of it says is shared with
             its siblings, so its coverage does not make it supported (see `answer_evidence`).
+        content: The statement's content words that count as claims, stem to surface form.
     """
 
     features: list[float]
@@ -380,6 +381,7 @@ class StatementEvidence:
     speculated: bool = False
     paraphrased: list[tuple[str, str]] = field(default_factory=list)
     own_missing: bool = False
+    content: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def contradicted(self) -> bool:
@@ -587,10 +589,9 @@ def answer_evidence(
     evidence = [statement_evidence(index, s, encoder=encoder) for s in statements]
     if len(statements) < 2:
         return evidence
-    words = [{t.stem: t.text for t in tokenize(s) if t.is_content} for s in statements]
-    said = Counter(stem for w in words for stem in w)
-    for mine, ev in zip(words, evidence, strict=True):
-        own = {text for stem, text in mine.items() if said[stem] == 1}
+    said = Counter(stem for ev in evidence for stem in ev.content)
+    for ev in evidence:
+        own = {text for stem, text in ev.content.items() if said[stem] == 1}
         ev.own_missing = bool(own) and own <= set(ev.missing)
     return evidence
 
@@ -732,6 +733,7 @@ def statement_evidence(
         hedged=hedged,
         speculated=speculated,
         paraphrased=paraphrased,
+        content={t.stem: t.text for t in content},
     )
 
 
