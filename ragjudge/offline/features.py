@@ -655,6 +655,9 @@ def statement_evidence(
     if not all(in_ctx) and best >= 0:  # "UK" / "United Kingdom", "CEO" / "chief executive officer"
         for i in _acronym_matches(index, best, content, in_ctx):
             in_ctx[i] = in_best[i] = True
+    if not all(in_ctx) and best >= 0 and _is_german(tokens):
+        for i in _german_matches(index.passage_stems[best], content, in_ctx):
+            in_ctx[i] = in_best[i] = True
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
     novel_numbers = _unique([t.text for t in novel if t.is_number])
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
@@ -1091,6 +1094,37 @@ def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
 
 _ACRONYM_RE = re.compile(r"[A-Z]{2,6}")
 _ACRONYM_FILLERS = frozenset({"of", "and", "for", "the", "de", "des", "der", "für", "&"})
+
+
+_GERMAN_MARKERS = frozenset(
+    "der die das und ist nicht ein eine einen mit für von im den dem des wurde wurden hat sind "
+    "auf".split()
+)
+_GERMAN_ENDINGS = ("en", "es", "n", "e", "s")
+
+
+def _is_german(tokens: list[Token]) -> bool:
+    """Whether a statement reads as German: two of its function words, or an umlaut or ß."""
+    norms = {t.norm for t in tokens}
+    return len(norms & _GERMAN_MARKERS) >= 2 or any(c in "äöüß" for t in tokens for c in t.norm)
+
+
+def _german_matches(passage: list[str], content: list[Token], in_ctx: list[bool]) -> list[int]:
+    """Positions of a German statement's nouns that the passage writes as the head of a
+    compound ("Team" where it says "Forschungsteam") or with another case ending
+    ("Stadtwerken" where it says "Stadtwerk")."""
+    out: list[int] = []
+    words = {w for w in passage if len(w) >= 4}
+    for i, token in enumerate(content):
+        stem_ = token.stem
+        if in_ctx[i] or not token.is_capital or len(stem_) < 4 or token.is_number:
+            continue
+        inflected = any(
+            stem_ == w + ending or w == stem_ + ending for w in words for ending in _GERMAN_ENDINGS
+        )
+        if inflected or any(len(w) >= len(stem_) + 3 and w.endswith(stem_) for w in words):
+            out.append(i)
+    return out
 
 
 def _acronym_matches(

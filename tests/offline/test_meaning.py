@@ -1126,6 +1126,16 @@ def test_own_words_are_those_no_other_statement_says() -> None:
     assert not answer_evidence(index, ["The recipe calls for eggs"])[0].own_missing
 
 
+def test_german_compounds_and_case_endings_match(model: OfflineModel) -> None:
+    context = "Das Forschungsteam der Universität Kiel untersuchte 40 Proben im Stadtwerk Kiel."
+    verdicts = _verdicts(model, context, "Das Team der Universität Kiel untersuchte 40 Proben.")
+    assert verdicts == ["yes"]
+    verdicts = _verdicts(model, context, "Die Proben lagen in den Stadtwerken Kiel.")
+    assert verdicts != ["no"]
+    # English keeps its words whole: "Ford" is not the head of "Stanford"
+    assert _verdicts(model, "She studied at Stanford.", "She studied at Ford.") != ["yes"]
+
+
 def test_english_plant_is_no_german_plan(model: OfflineModel) -> None:
     context = "Orbis opened a plant in Dresden. The company says the plant employs 1,100 people."
     assert _verdicts(model, context, "The plant employs 1,100 people.") == ["yes"]
