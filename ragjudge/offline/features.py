@@ -685,6 +685,7 @@ def statement_evidence(
         or _agent_swap(index, best, tokens)
         or _cjk_swap(index, best, statement)
         or _qualified_role(index, best, tokens)
+        or _role_holder(index, tokens)
     )
     speculated = False
     saying = _saying_sentences(index, best, stems)
@@ -1240,6 +1241,57 @@ def _qualified_role(index: ContextIndex, best: int, tokens: list[Token]) -> str:
             if qualifier in _ROLE_QUALIFIERS and qualifier not in own:
                 return f"'{token.text}' where the passage says '{qualifier} {token.text}'"
     return ""
+
+
+#: Roles one person holds at a time in an organisation: "X is the CEO" where the context gives
+#: the CEO to another name is a swapped entity, not a missing word.
+_ONE_HOLDER_ROLES = frozenset(
+    stem(w)
+    for w in "ceo cfo cto coo president chairman chairwoman chairperson captain coach mayor "
+    "governor principal dean".split()
+)
+#: Words that may stand between a name and the role it holds ("Ibarra serves as CEO", "Park
+#: was appointed the new CEO", "Lopez became president"): anything else between them ("Fox,
+#: and chairman of Sky", "former CEO") and the name does not hold the role.
+_ROLE_LINKS = frozenset(
+    stem(w)
+    for w in "serve serves served act acts acted become becomes became remain remains remained "
+    "name named appoint appointed elect elected promote promoted is was are were be been has have "
+    "had as the a an its their current new incumbent".split()
+)
+
+
+def _role_holder(index: ContextIndex, tokens: list[Token]) -> str:
+    """A one-holder role ("Hoffmann is the CEO") that the context gives to another name and
+    never to the statement's ("Ibarra serves as CEO, while Hoffmann is CTO")."""
+    k = 0
+    while k < len(tokens) and tokens[k].is_capital and tokens[k].is_content:
+        k += 1
+    subject = {t.stem for t in tokens[:k] if not t.is_number}
+    role = next((t for t in tokens[k:] if t.stem not in _ROLE_LINKS), None)
+    if not subject or role is None or role.stem not in _ONE_HOLDER_ROLES:
+        return ""
+    rest = {t.stem for t in tokens[tokens.index(role) + 1 :] if t.is_content}
+    names = frozenset().union(*index.sentence_names)
+    other = ""
+    for j, stems in enumerate(index.sentence_stems):
+        for m in (m for m, word in enumerate(stems) if word == role.stem):
+            p = m - 1
+            while p >= 0 and stems[p] in _ROLE_LINKS:
+                p -= 1
+            holder = []
+            while p >= 0 and stems[p] in names and stems[p] not in _ONE_HOLDER_ROLES:
+                holder.insert(0, stems[p])
+                p -= 1
+            if subject & set(holder):
+                return ""  # the context gives it to the statement's name
+            nearby = set(stems).union(*index.sentence_stems[max(0, j - 1) : j])
+            if holder and not other and rest <= nearby:
+                said = tokenize(index.sentences[j])
+                other = next((t.text for t in said if t.stem == holder[-1]), holder[-1])
+    if not other:
+        return ""
+    return f"'{tokens[k - 1].text}' as {role.text} where the context gives it to '{other}'"
 
 
 #: A CJK statement that says a passage sentence with one short run of characters swapped

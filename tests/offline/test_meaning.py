@@ -1177,3 +1177,21 @@ def test_values_pair_with_their_years() -> None:
     text = "In 2021, revenue was $5.2 billion; in 2022, $6.1 billion."
     pairs = value_years(text, number_values(text))
     assert [(v.low, y.low) for v, y in pairs] == [(5.2e9, 2021), (6.1e9, 2022)]
+
+
+def test_a_one_holder_role_given_to_another_name_is_a_contradiction(model: OfflineModel) -> None:
+    context = (
+        "Ana Ruiz and Tom Berg founded Solvia in 2012. Berg serves as CEO, while Ruiz is CTO. "
+        "The club named Jo Kim captain; Lia Moss was appointed coach."
+    )
+    answer = "Ana Ruiz co-founded Solvia in 2012. She is the CEO."
+    assert _verdicts(model, context, answer) == ["yes", "no"]
+    assert _verdicts(model, context, "Tom Berg is the CEO of Solvia.") == ["yes"]
+    assert _verdicts(model, context, "Ruiz is CTO.") == ["yes"]
+    assert _verdicts(model, context, "Lia Moss is the captain.") == ["no"]
+    # a name in a list before the role does not hold it; nor does a former holder
+    context = "Dan Cole, a director of Apex Media, and chairman of Orion since 2019, spoke."
+    assert _verdicts(model, context, "Dan Cole is the chairman of Orion.") == ["yes"]
+    context = "Mia Lund, the former mayor, praised Ed Stone, the current mayor."
+    assert _verdicts(model, context, "Mia Lund is the mayor.") == ["no"]
+    assert _verdicts(model, context, "Ed Stone is the mayor.") == ["yes"]
