@@ -339,7 +339,7 @@ def _graded(word: str, suffix: str) -> str:
     "happiest", "late" -> "latest")."""
     if word.endswith("e"):
         return word + suffix[1:]
-    if word.endswith("y") and len(word) > 3:
+    if word.endswith("y") and len(word) >= 3 and word[-2] not in "aeiou":  # "dry" -> "driest"
         return word[:-1] + "i" + suffix
     if len(word) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", word):
         return word + word[-1] + suffix  # one vowel before one final consonant: doubled

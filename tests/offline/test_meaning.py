@@ -921,6 +921,7 @@ CASES: list[tuple[str, str, str, str]] = [
     ("contradiction", "Mount Everest is taller than K2.", "Everest is shorter than K2.", "no"),
     ("contradiction", "She is the youngest of four siblings.", "She is the oldest of four.", "no"),
     ("contradiction", "The new road is narrower than the old one.", "The new road is wider.", "no"),
+    ("contradiction", "July was the wettest month in Leeds.", "July was the driest month.", "no"),
     ("hedge", "The river might flood if heavy rain continues.", "The river flooded.", "unsure"),
     ("hedge", "Experts say the comet could hit Jupiter.", "The comet will hit Jupiter.", "unsure"),
     ("hedge", "The river might flood if heavy rain continues.", "The river might flood.", "yes"),
