@@ -824,6 +824,7 @@ _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday"
 _WEEKDAYS_MONTHS = _WEEKDAYS | frozenset(
     "january february march april may june july august september october november december".split()
 )
+_MONTH_STEMS = frozenset(stem(w) for w in _WEEKDAYS_MONTHS - _WEEKDAYS)
 
 
 #: Verbs too general to be a swapped word: "became mayor" says what "was elected mayor" says.
@@ -907,8 +908,12 @@ def _substitutions(
                 other_start = _opening_swap(index, window, own, pcontent, right)
                 if other_start:
                     note = f"'{token.text}' where the passage says '{other_start}'"
-                    # a name when the context also writes it capitalized inside a sentence
-                    if token.is_capital and any(other_start in n for n in index.sentence_names):
+                    # a name when the context also writes it capitalized inside a sentence;
+                    # a month for another month ("July is the wettest" / "May is the wettest")
+                    months = token.norm in _WEEKDAYS_MONTHS and other_start in _MONTH_STEMS
+                    if months or (
+                        token.is_capital and any(other_start in n for n in index.sentence_names)
+                    ):
                         entity = entity or note
                     else:
                         word = word or note

@@ -506,8 +506,22 @@ def tokenize(text: str) -> list[Token]:
         if meaning:  # "passed away" reads as "died"
             tokens[-1] = tokens[-1]._replace(stem=meaning)
             token = token._replace(is_content=False)
+        elif tokens and _opens_with_may(tokens[-1].text, token.norm, number=token.is_number):
+            tokens[-1] = tokens[-1]._replace(is_content=True)
         tokens.append(token)
     return tokens
+
+
+#: What follows "May" opening a sentence when it is the month ("May is the wettest month",
+#: "May 2020 saw ..."), not the modal ("May I ...", "May the best team win").
+_AFTER_MONTH = frozenset(
+    "is was has had saw sees brought brings began begins ended ends marked marks and".split()
+)
+
+
+def _opens_with_may(surface: str, following: str, *, number: bool) -> bool:
+    """Whether a sentence-opening "May" is the month, from the word after it."""
+    return surface == "May" and (number or following in _AFTER_MONTH)
 
 
 #: Phrasal verbs read as the one word they mean, on both sides of a comparison.
@@ -710,8 +724,10 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     negations = remaining = 0
     last = previous = ""
     names: set[str] = set()
+    first = ""
     for i, (surface, _) in enumerate(_surfaces(sentence)):
         norm, stemmed, number, is_content = _word_info(surface)
+        first = first or surface
         meaning = _phrasal_meaning(stems[-1], norm) if stems else ""
         if meaning:  # "passed away" reads as "died", as `tokenize` reads it
             verb = stems[-1]
@@ -721,6 +737,9 @@ def sentence_profile(sentence: str) -> SentenceProfile:
                 (negated if verb in negated else plain).add(meaning)
                 last = meaning if last == verb else last
             is_content = False
+        if i == 1 and not content and _opens_with_may(first, norm, number=number):
+            content.append("may")  # the month opening the sentence
+            plain.add("may")
         if i and surface[0].isupper() and is_content:
             names.add(stemmed)
         stems.append(stemmed)

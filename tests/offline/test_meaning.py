@@ -922,6 +922,13 @@ CASES: list[tuple[str, str, str, str]] = [
     ("contradiction", "She is the youngest of four siblings.", "She is the oldest of four.", "no"),
     ("contradiction", "The new road is narrower than the old one.", "The new road is wider.", "no"),
     ("contradiction", "July was the wettest month in Leeds.", "July was the driest month.", "no"),
+    (
+        "contradiction",
+        "May is the wettest month in Leeds.",
+        "July is the wettest month in Leeds.",
+        "no",
+    ),
+    ("numbers", "May 2020 saw record rain in Leeds.", "May 2020 saw record rain.", "yes"),
     ("hedge", "The river might flood if heavy rain continues.", "The river flooded.", "unsure"),
     ("hedge", "Experts say the comet could hit Jupiter.", "The comet will hit Jupiter.", "unsure"),
     ("hedge", "The river might flood if heavy rain continues.", "The river might flood.", "yes"),
