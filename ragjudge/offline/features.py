@@ -1284,7 +1284,7 @@ def _role_holder(index: ContextIndex, tokens: list[Token]) -> str:
             p = m - 1
             while p >= 0 and stems[p] in _ROLE_LINKS:
                 p -= 1
-            holder = []
+            holder: list[str] = []
             while p >= 0 and stems[p] in names and stems[p] not in _ONE_HOLDER_ROLES:
                 holder.insert(0, stems[p])
                 p -= 1
