@@ -9,8 +9,9 @@ suffix stripper that is applied identically to answers and contexts, so that "gr
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 __all__ = [
     "ANTONYMS",
@@ -42,6 +43,7 @@ _TOKEN_RE = re.compile(
 )
 _CJK_RE = re.compile(f"[{_CJK}]")
 _NON_RE = re.compile(r"^non ?- ?")
+_KANA_RE = re.compile(r"[\u3040-\u30ff]")
 _SCRIPT_RUN_RE = re.compile(
     r"[\u3040-\u309f]+|[\u30a0-\u30ff]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
 )
@@ -119,16 +121,59 @@ def cjk_numerals(text: str) -> list[tuple[int, int, int]]:
     return out
 
 
-def _ideograph_pieces(piece: str, offset: int) -> list[tuple[str, int]]:
-    """A run of ideographs as overlapping bigrams, with its numeral runs kept whole."""
+def _ideograph_pieces(piece: str, offset: int, *, chinese: bool) -> list[tuple[str, int]]:
+    """A run of ideographs as its words (Chinese) or overlapping bigrams (Japanese kanji between
+    kana), with its numeral runs and Chinese weekdays (周一, 星期二) kept whole."""
+    if not chinese:
+        return _with_numerals(piece, offset, _bigrams)
+    out: list[tuple[str, int]] = []
+    last = 0
+    for day in _CHINESE_WEEKDAY_RE.finditer(piece):
+        out.extend(_with_numerals(piece[last : day.start()], offset + last, _chinese_words))
+        out.append((day.group(0), offset + day.start()))
+        last = day.end()
+    out.extend(_with_numerals(piece[last:], offset + last, _chinese_words))
+    return out
+
+
+def _with_numerals(
+    piece: str, offset: int, split: Callable[[str, int], list[tuple[str, int]]]
+) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     last = 0
     for start, end, _ in cjk_numerals(piece):
-        out.extend(_bigrams(piece[last:start], offset + last))
+        out.extend(split(piece[last:start], offset + last))
         out.append((piece[start:end], offset + start))
         last = end
-    out.extend(_bigrams(piece[last:], offset + last))
+    out.extend(split(piece[last:], offset + last))
     return out
+
+
+_CHINESE_WEEKDAY_RE = re.compile(r"(?:周|星期|礼拜|禮拜)[一二三四五六日天]")
+#: 周一 = Monday ... 周日 / 周天 = Sunday: read as the English weekday, so a swapped day is a
+#: swapped date as in English ("周二休息" against "每周一休息").
+_CHINESE_WEEKDAYS = {
+    "一": "monday", "二": "tuesday", "三": "wednesday", "四": "thursday", "五": "friday",
+    "六": "saturday", "日": "sunday", "天": "sunday",
+}  # fmt: skip
+
+
+def _chinese_words(piece: str, offset: int) -> list[tuple[str, int]]:
+    """Chinese words by jieba's dictionary (rjieba): "该公司拥有500名员工" gives 该, 公司, 拥有,
+    500, 名, 员工, where bigrams would add the non-words 该公, 司拥 and 名员 (missing from any
+    context)."""
+    out: list[tuple[str, int]] = []
+    for word in _segmenter().cut(piece) if piece else ():
+        out.append((word, offset))
+        offset += len(word)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Any:
+    import rjieba  # loads its dictionary: only when Chinese text is first read
+
+    return rjieba
 
 
 def _bigrams(piece: str, offset: int) -> list[tuple[str, int]]:
@@ -168,6 +213,7 @@ def _surfaces(text: str) -> list[tuple[str, int]]:
     """
     if not _CJK_RE.search(text):
         return [(m.group(0), m.start()) for m in _TOKEN_RE.finditer(text)]
+    chinese = not _KANA_RE.search(text)
     out: list[tuple[str, int]] = []
     for match in _TOKEN_RE.finditer(text):
         surface = match.group(0)
@@ -177,7 +223,7 @@ def _surfaces(text: str) -> list[tuple[str, int]]:
         for run in _SCRIPT_RUN_RE.finditer(surface):
             piece, offset = run.group(0), match.start() + run.start()
             if "\u3400" <= piece[0]:
-                out.extend(_ideograph_pieces(piece, offset))
+                out.extend(_ideograph_pieces(piece, offset, chinese=chinese))
             else:
                 out.append((piece, offset))
     return out
@@ -541,6 +587,12 @@ def _phrasal_meaning(verb: str, particle: str) -> str:
     return _PHRASAL.get((verb, particle), "") if particle in _PARTICLES else ""
 
 
+#: Chinese words that carry no claim of their own once jieba has cut them out: particles,
+#: determiners, measure words, prepositions and conjunctions ("该公司拥有500名员工": 该, 名).
+_CHINESE_FUNCTION_WORDS = frozenset(
+    "的 地 得 了 着 过 在 是 于 每 和 与 及 或 并 而 该 这 那 此 其 之 约 名 个 位 家 "
+    "项 对 为 也 都 就 从 到 向 由 把 被 所 以 等 这个 那个 一个".split()
+)
 _SENTENCE_BREAK = frozenset('.!?:\n"“。！？')
 
 
@@ -551,8 +603,15 @@ def _word_info(surface: str) -> tuple[str, str, bool, bool]:
         value = cjk_numeral_value(surface)
         if value is not None and surface != "一":
             return str(value), str(value), True, True
+    if _CHINESE_WEEKDAY_RE.fullmatch(surface):
+        day = _CHINESE_WEEKDAYS[surface[-1]]
+        return day, day, False, True
     if is_cjk(surface[0]):  # kana runs are particles and endings; ideographs carry content
-        content = not ("\u3040" <= surface[0] <= "\u309f") and not _is_negation_norm(lower)
+        content = (
+            not ("\u3040" <= surface[0] <= "\u309f")
+            and not _is_negation_norm(lower)
+            and lower not in _CHINESE_FUNCTION_WORDS
+        )
         return lower, lower, False, content
     is_digit = surface[0].isdigit()
     norm = normalize_number(lower) if is_digit else lower

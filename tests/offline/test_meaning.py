@@ -1203,3 +1203,26 @@ def test_a_one_holder_role_given_to_another_name_is_a_contradiction(model: Offli
     context = "Mia Lund, the former mayor, praised Ed Stone, the current mayor."
     assert _verdicts(model, context, "Mia Lund is the mayor.") == ["no"]
     assert _verdicts(model, context, "Ed Stone is the mayor.") == ["yes"]
+
+
+def test_chinese_is_read_as_words_not_character_bigrams(model: OfflineModel) -> None:
+    from ragjudge.offline.text import tokenize
+
+    words = [t.text for t in tokenize("该公司拥有500名员工") if t.is_content]
+    # no 该公 / 司拥 / 名员; 该 and 名 carry no claim
+    assert words == ["公司", "拥有", "500", "员工"]
+    context = "图书馆去年借出了12万册图书，现有馆员约40人。"
+    # the same claim in other function words and measure words is supported
+    assert _verdicts(model, context, "该图书馆去年借出约12万本书。") == ["yes"]
+    assert _verdicts(model, context, "该图书馆有40名馆员。") == ["yes"]
+    # another number, and another place in the same slot, still contradict
+    assert _verdicts(model, context, "该图书馆去年借出了15万册图书。") == ["no"]
+    context = "星河电子于2019年在合肥设立了研发中心，员工约300人。"
+    assert _verdicts(model, context, "星河电子在南昌设立了研发中心。") == ["no"]
+
+
+def test_chinese_weekdays_are_dates(model: OfflineModel) -> None:
+    context = "这家诊所每周一休息，星期六只在上午开门。"
+    assert _verdicts(model, context, "这家诊所周一休息。") == ["yes"]
+    assert _verdicts(model, context, "这家诊所周三休息。") == ["no"]
+    assert _verdicts(model, context, "诊所星期六上午开门。") == ["yes"]
