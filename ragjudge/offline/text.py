@@ -123,16 +123,15 @@ def cjk_numerals(text: str) -> list[tuple[int, int, int]]:
 
 def _ideograph_pieces(piece: str, offset: int, *, chinese: bool) -> list[tuple[str, int]]:
     """A run of ideographs as its words (Chinese) or overlapping bigrams (Japanese kanji between
-    kana), with its numeral runs and Chinese weekdays (周一, 星期二) kept whole."""
-    if not chinese:
-        return _with_numerals(piece, offset, _bigrams)
+    kana), with its numeral runs and weekdays (周一, 星期二, 月曜日) kept whole."""
+    split = _chinese_words if chinese else _bigrams
     out: list[tuple[str, int]] = []
     last = 0
-    for day in _CHINESE_WEEKDAY_RE.finditer(piece):
-        out.extend(_with_numerals(piece[last : day.start()], offset + last, _chinese_words))
+    for day in _CJK_WEEKDAY_RE.finditer(piece):
+        out.extend(_with_numerals(piece[last : day.start()], offset + last, split))
         out.append((day.group(0), offset + day.start()))
         last = day.end()
-    out.extend(_with_numerals(piece[last:], offset + last, _chinese_words))
+    out.extend(_with_numerals(piece[last:], offset + last, split))
     return out
 
 
@@ -149,12 +148,22 @@ def _with_numerals(
     return out
 
 
-_CHINESE_WEEKDAY_RE = re.compile(r"(?:周|星期|礼拜|禮拜)[一二三四五六日天]")
-#: 周一 = Monday ... 周日 / 周天 = Sunday: read as the English weekday, so a swapped day is a
+_CJK_WEEKDAY_RE = re.compile(r"(?:周|週|星期|礼拜|禮拜)[一二三四五六日天]|[月火水木金土日]曜日?")
+#: 周一 / 星期一 / 月曜日 = Monday ...: read as the English weekday, so a swapped day is a
 #: swapped date as in English ("周二休息" against "每周一休息").
-_CHINESE_WEEKDAYS = {
-    "一": "monday", "二": "tuesday", "三": "wednesday", "四": "thursday", "五": "friday",
-    "六": "saturday", "日": "sunday", "天": "sunday",
+_CJK_WEEKDAYS = {
+    "一": "monday",
+    "二": "tuesday",
+    "三": "wednesday",
+    "四": "thursday",
+    "五": "friday",
+    "六": "saturday",
+    "日": "sunday",
+    "天": "sunday",
+}
+_JAPANESE_WEEKDAYS = {
+    "月": "monday", "火": "tuesday", "水": "wednesday", "木": "thursday", "金": "friday",
+    "土": "saturday", "日": "sunday",
 }  # fmt: skip
 
 
@@ -603,8 +612,8 @@ def _word_info(surface: str) -> tuple[str, str, bool, bool]:
         value = cjk_numeral_value(surface)
         if value is not None and surface != "一":
             return str(value), str(value), True, True
-    if _CHINESE_WEEKDAY_RE.fullmatch(surface):
-        day = _CHINESE_WEEKDAYS[surface[-1]]
+    if _CJK_WEEKDAY_RE.fullmatch(surface):
+        day = _JAPANESE_WEEKDAYS[surface[0]] if "曜" in surface else _CJK_WEEKDAYS[surface[-1]]
         return day, day, False, True
     if is_cjk(surface[0]):  # kana runs are particles and endings; ideographs carry content
         content = (

@@ -1221,8 +1221,11 @@ def test_chinese_is_read_as_words_not_character_bigrams(model: OfflineModel) -> 
     assert _verdicts(model, context, "星河电子在南昌设立了研发中心。") == ["no"]
 
 
-def test_chinese_weekdays_are_dates(model: OfflineModel) -> None:
+def test_chinese_and_japanese_weekdays_are_dates(model: OfflineModel) -> None:
     context = "这家诊所每周一休息，星期六只在上午开门。"
     assert _verdicts(model, context, "这家诊所周一休息。") == ["yes"]
     assert _verdicts(model, context, "这家诊所周三休息。") == ["no"]
     assert _verdicts(model, context, "诊所星期六上午开门。") == ["yes"]
+    context = "その店は毎週月曜日が定休日で、土曜日は午前のみ営業しています。"
+    assert _verdicts(model, context, "その店は月曜日が定休日です。") == ["yes"]
+    assert _verdicts(model, context, "その店は火曜日が定休日です。") == ["no"]
