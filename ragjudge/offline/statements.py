@@ -413,6 +413,61 @@ def _split_participle(text: str) -> list[str]:
     return [left, f"{subject} was {right}"]
 
 
+#: A participial phrase put before the subject: "Born in 1950 in Lagos, she studied law" says
+#: that she was born in 1950 in Lagos, and that she studied law.
+_FRONTED_PARTICIPLE_RE = re.compile(
+    r"(?P<verb>Born|Founded|Established|Built|Raised|Educated|Created|Designed|Released|"
+    r"Published|Elected|Appointed|Named|Opened|Launched|Formed|Located|Based|Situated|"
+    r"Headquartered)\s+(?P<phrase>(?:in|at|by|near)\s[^,]{3,80}),\s+(?P<rest>\S.*)",
+    re.DOTALL,
+)
+_STATIVE_PARTICIPLES = frozenset({"located", "based", "situated", "known", "headquartered"})
+#: A subordinate clause before the main one: "Although the plan was approved in March,
+#: construction has not started" says both.
+_SUBORDINATE_RE = re.compile(
+    r"(?i:although|though|even though|whereas|after|because|since|once)\s+(?P<sub>[^,]{8,160}),"
+    r"\s+(?P<main>\S.*)",
+    re.DOTALL,
+)
+
+
+def _split_fronted(text: str) -> list[str]:
+    """Split a participial phrase or a subordinate clause put before the main clause into a
+    claim of its own, when both sides have a subject of their own (the participle takes the
+    main clause's)."""
+    participle = _FRONTED_PARTICIPLE_RE.match(text)
+    if participle:
+        rest = participle.group("rest")
+        subject = _subject(rest)
+        if subject and len(_words(subject)) <= 4:
+            verb = participle.group("verb").lower()
+            copula = "is" if verb in _STATIVE_PARTICIPLES else "was"
+            claim = f"{subject} {copula} {verb} {participle.group('phrase')}"
+            return [_capitalized(claim), _capitalized(rest)]
+    clause = _SUBORDINATE_RE.match(text)
+    if clause:
+        sub, main = clause.group("sub"), clause.group("main")
+        if _clause_has_subject(sub) and _clause_has_subject(main):
+            return [sub, main]
+    return [text]
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _clause_has_subject(clause: str) -> bool:
+    """Whether a clause opens with a subject and goes on with a verb ("the plan was approved",
+    "construction has not started", "she left"), not a bare phrase ("the war", "asked")."""
+    subject = _subject(clause)
+    words = _words(subject)
+    if not words or len(words) > 5 or words[0].lower() in ("there", "here", "it", "this"):
+        return False  # "it is possible for water to boil": no subject to claim anything of
+    rest = clause[len(subject) :].strip()
+    # "the turbines never ran"; "World War II" has no verb (German "War" is one: lower case)
+    return rest[:1].islower() and any(_is_verbish(w.strip(",.;:")) for w in rest.split()[:3])
+
+
 def _split_relative(text: str) -> list[str]:
     copula = _COPULA_RELATIVE_RE.match(text)
     if copula and (
@@ -772,6 +827,7 @@ def _resolve(text: str, antecedent: str, *, named: bool = True) -> str:
 
 #: Applied in this order, each to every piece the one before it gave.
 _SPLITTERS = (
+    _split_fronted,
     _split_apposition,
     _split_coordination,
     _split_relative,
@@ -779,6 +835,41 @@ _SPLITTERS = (
     _split_participle,
     _split_from_to,
 )
+
+
+_PERSONAL_PRONOUN_RE = re.compile(r"(?:He|She|His|Her|he|she|his|her)\b")
+_THING_PRONOUN_RE = re.compile(r"(?:It|Its|it|its)\b")
+#: A person's name: two to four capitalized words ("John Smith", "Marie Curie"), unless a
+#: place preposition opens it ("in New York") or a word of a thing is in it ("Bolt Inc",
+#: "European Championships").
+_PERSON_RE = re.compile(r"(?<![\w'’.&-])(?:[A-Z][a-z'’-]+\s+){1,3}[A-Z][a-z'’-]+")
+_PLACE_BEFORE_RE = re.compile(r"(?:in|at|from|to|near|of|on|into|across)\s+$", re.IGNORECASE)
+_THING_WORDS = frozenset(
+    """Inc Corp Ltd LLC Group Company Co University College School Museum Bank Institute
+    Foundation Hospital Bridge Street River Lake Mountain City County State Republic Kingdom
+    Park Center Centre Airport Council Party Ministry Department Agency Times Post News Cup
+    League Championship Award Prize War Act Festival Game Olympic Series Island Nation
+    Union Club Team""".split()
+)
+
+
+def _is_thing(name: str) -> bool:
+    """Whether an antecedent is a thing, not a person: "The company", "Bolt Inc"."""
+    words = name.split()
+    if not words:
+        return False
+    singular = {w.removesuffix("s") for w in words}  # "Championships", "Cups"
+    return words[0] in ("The", "the", "A", "An", "This") or bool(_THING_WORDS & singular)
+
+
+def _last_person(text: str) -> str:
+    """The last person's name in a statement (see `_PERSON_RE`) not after a place preposition."""
+    found = ""
+    for match in _PERSON_RE.finditer(text):
+        name = match.group(0)
+        if not _is_thing(name) and not _PLACE_BEFORE_RE.search(text[: match.start()]):
+            found = name
+    return found
 
 
 def atomic_statements(*, question: str, answer: str) -> list[Statement]:
@@ -795,6 +886,8 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
     antecedent = _antecedent(question)
     group = ""  # the last "X and Y" named: what "they" means when one thing is the subject
     cjk_antecedent = ""
+    person = ""  # the last name that "he" or "she" can mean
+    thing = False  # whether the last statement's subject was "it": no "he" or "she"
     rivals = False
     for start, end in segment_statements(answer):
         text = answer[start:end]
@@ -819,7 +912,12 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
                 out.append(Statement(claim, start, end))
                 continue
             plural = _PLURAL_PRONOUN_RE.match(claim)
-            resolved = _resolve(claim, group if plural and group else antecedent, named=not rivals)
+            meant = group if plural and group else antecedent
+            if person and _PERSONAL_PRONOUN_RE.match(claim) and (thing or _is_thing(meant)):
+                meant = person  # "Acme was founded by John Smith. He sold it": Smith sold it
+            thing = bool(_THING_PRONOUN_RE.match(claim))
+            resolved = _resolve(claim, meant, named=not rivals)
+            person = _last_person(resolved) or person
             names = _NAME_PAIR_RE.findall(resolved)
             group = names[-1].rstrip(".") if names else group
             subject = _clause_subject(resolved)

@@ -1229,3 +1229,46 @@ def test_chinese_and_japanese_weekdays_are_dates(model: OfflineModel) -> None:
     context = "その店は毎週月曜日が定休日で、土曜日は午前のみ営業しています。"
     assert _verdicts(model, context, "その店は月曜日が定休日です。") == ["yes"]
     assert _verdicts(model, context, "その店は火曜日が定休日です。") == ["no"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "Raised in Porto, she trained as an engineer.",
+            ["She was raised in Porto", "She trained as an engineer."],
+        ),
+        (
+            "Located near the harbour, the hotel has 80 rooms.",
+            ["The hotel is located near the harbour", "The hotel has 80 rooms."],
+        ),
+        (
+            "Although the dam was finished in 2019, the turbines never ran.",
+            ["the dam was finished in 2019", "the turbines never ran."],
+        ),
+        (
+            "Because the road was flooded, the bus took a detour.",
+            ["the road was flooded", "the bus took a detour."],
+        ),
+        # no clause of its own before the comma: one statement
+        ("After the storm, the village rebuilt its school.", None),
+        ("Based on the passage, the school has 300 pupils.", None),
+    ],
+)
+def test_a_phrase_or_clause_before_the_subject_is_a_claim_of_its_own(
+    answer: str, expected: list[str] | None
+) -> None:
+    assert _statements(answer) == (expected or [answer])
+
+
+def test_he_and_she_mean_the_person_when_it_meant_a_thing() -> None:
+    answer = "It was designed by Zaha Hadid in 2003. She also planned the bridge."
+    assert _statements(answer, "Who designed the Riverside Museum?") == [
+        "Riverside Museum was designed by Zaha Hadid in 2003.",
+        "Zaha Hadid also planned the bridge.",
+    ]
+    answer = "The label signed Omar Reyes in 2018. He released two albums."
+    assert _statements(answer)[1] == "Omar Reyes released two albums."
+    # a person stays the antecedent of "he": the name after "by" does not take it
+    answer = "Tom Okafor was coached by Ian Pratt. He won the final."
+    assert _statements(answer)[1] == "Tom Okafor won the final."
