@@ -421,7 +421,7 @@ _FRONTED_PARTICIPLE_RE = re.compile(
     r"Headquartered)\s+(?P<phrase>(?:in|at|by|near)\s[^,]{3,80}),\s+(?P<rest>\S.*)",
     re.DOTALL,
 )
-_STATIVE_PARTICIPLES = frozenset({"located", "based", "situated", "known", "headquartered"})
+_STATIVE_PARTICIPLES = frozenset({"located", "based", "situated", "headquartered"})
 #: A subordinate clause before the main one: "Although the plan was approved in March,
 #: construction has not started" says both.
 _SUBORDINATE_RE = re.compile(

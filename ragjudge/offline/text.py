@@ -152,15 +152,9 @@ _CJK_WEEKDAY_RE = re.compile(r"(?:周|週|星期|礼拜|禮拜)[一二三四五�
 #: 周一 / 星期一 / 月曜日 = Monday ...: read as the English weekday, so a swapped day is a
 #: swapped date as in English ("周二休息" against "每周一休息").
 _CJK_WEEKDAYS = {
-    "一": "monday",
-    "二": "tuesday",
-    "三": "wednesday",
-    "四": "thursday",
-    "五": "friday",
-    "六": "saturday",
-    "日": "sunday",
-    "天": "sunday",
-}
+    "一": "monday", "二": "tuesday", "三": "wednesday", "四": "thursday", "五": "friday",
+    "六": "saturday", "日": "sunday", "天": "sunday",
+}  # fmt: skip
 _JAPANESE_WEEKDAYS = {
     "月": "monday", "火": "tuesday", "水": "wednesday", "木": "thursday", "金": "friday",
     "土": "saturday", "日": "sunday",
