@@ -25,6 +25,7 @@ from ragjudge.offline.numbers import (
     number_values,
     same_slot,
     supports,
+    value_places,
     value_years,
 )
 from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
@@ -137,6 +138,7 @@ class ContextIndex:
         quantities: Every quantity of the context (`number_values`).
         passage_quantities: The quantities of each passage.
         passage_years: The `(value, year)` pairs of each passage (`value_years`).
+        passage_places: The `(value, place)` pairs of each passage (`value_places`).
     """
 
     sentences: list[str] = field(default_factory=list)
@@ -157,6 +159,7 @@ class ContextIndex:
     quantities: tuple[Quantity, ...] = ()
     passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
     passage_years: list[tuple[tuple[Quantity, Quantity], ...]] = field(default_factory=list)
+    passage_places: list[tuple[tuple[Quantity, str], ...]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=256)
@@ -177,6 +180,7 @@ def context_index(context: str) -> ContextIndex:
         return index
     hedged, quantities = _per_sentence(context, spans)
     years = [value_years(context, qs) if len(qs) > 1 else [] for qs in quantities]
+    places = [value_places(context, qs) if qs else [] for qs in quantities]
     index.sentence_speculative = _flag_sentences(SPECULATIVE_RE, context, spans)
     index.sentence_disputed = _flag_sentences(DISPUTED_RE, context, spans)
     for i in range(max(1, len(profiles) - _WINDOW + 1)):
@@ -194,6 +198,7 @@ def context_index(context: str) -> ContextIndex:
         index.passage_hedged.append(any(hedged[i : i + _WINDOW]))
         index.passage_quantities.append(tuple(q for qs in quantities[i : i + _WINDOW] for q in qs))
         index.passage_years.append(tuple(p for ps in years[i : i + _WINDOW] for p in ps))
+        index.passage_places.append(tuple(p for ps in places[i : i + _WINDOW] for p in ps))
         for word in {s for p in window for s in p.content}:
             index.postings.setdefault(word, []).append(pid)
     words: set[str] = set()
@@ -671,10 +676,18 @@ def statement_evidence(
         if best >= 0
         else ""
     )
-    number_note = _number_conflict(quantities, in_context_q, best_q) or (
-        _year_conflict(value_years(statement, quantities), index.passage_years[best])
-        if best >= 0 and len(quantities) > 1
-        else ""
+    number_note = (
+        _number_conflict(quantities, in_context_q, best_q)
+        or (
+            _year_conflict(value_years(statement, quantities), index.passage_years[best])
+            if best >= 0 and len(quantities) > 1
+            else ""
+        )
+        or (
+            _place_conflict(value_places(statement, quantities), index.passage_places[best])
+            if best >= 0 and quantities
+            else ""
+        )
     )
     entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
     entity_note = (
@@ -802,6 +815,24 @@ def _year_conflict(
             slot = same_slot(v, value) or (v.kind == value.kind and v.unit == value.unit)
             if supports(y, year) and slot and not supports(v, value):
                 return f"{_show(value)} in {_show(year)} where the passage says {_show(v)}"
+    return ""
+
+
+def _place_conflict(
+    claimed: list[tuple[Quantity, str]], passage: tuple[tuple[Quantity, str], ...]
+) -> str:
+    """A value given for the wrong place: the passage gives it for another place and another
+    value of the same slot for the claimed one ("120 people in Berlin" against "300 people in
+    Berlin and 120 in Paris")."""
+    for value, place in claimed:
+        if any(supports(v, value) and p == place for v, p in passage):
+            continue
+        if not any(supports(v, value) and p != place for v, p in passage):
+            continue
+        for v, p in passage:
+            slot = same_slot(v, value) or (v.kind == value.kind and v.unit == value.unit)
+            if p == place and slot and not supports(v, value):
+                return f"{_show(value)} in {place.title()} where the passage says {_show(v)}"
     return ""
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "number_values",
     "same_slot",
     "supports",
+    "value_places",
     "value_years",
 ]
 
@@ -789,4 +790,36 @@ def value_years(text: str, quantities: Sequence[Quantity]) -> list[tuple[Quantit
         ):
             pairs.append((q, before))
             taken.add(before.start)
+    return pairs
+
+
+#: A value given for a place: "300 people in Berlin", "120 in Paris", "$4 million at the Leeds
+#: site" (at most two words between the value and the preposition).
+_PLACE_AFTER_RE = re.compile(
+    r"[\s,]*(?:[^\W\d_]+\s+){0,2}?(?:in|at)\s+(?:the\s+)?(?P<name>[A-Z][^\W\d_]+)"
+)
+_MONTH_NAMES = frozenset(_MONTHS.split("|"))
+
+
+def value_places(text: str, quantities: Sequence[Quantity]) -> list[tuple[Quantity, str]]:
+    """The values of a text paired with the place each is given for, the name right after it
+    ("300 people in Berlin and 120 in Paris" gives 300: "berlin", 120: "paris").
+
+    Args:
+        text: The text the quantities were read from.
+        quantities: Its quantities, in order (`number_values`).
+
+    Returns:
+        `(value, place)` pairs, the place lower-cased.
+    """
+    pairs: list[tuple[Quantity, str]] = []
+    for i, q in enumerate(quantities):
+        if q.kind == "year":
+            continue
+        match = _PLACE_AFTER_RE.match(text, q.end)
+        limit = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
+        if match and match.end() <= limit:
+            place = match.group("name").lower()
+            if place not in _MONTH_NAMES:
+                pairs.append((q, place))
     return pairs

@@ -1272,3 +1272,13 @@ def test_he_and_she_mean_the_person_when_it_meant_a_thing() -> None:
     # a person stays the antecedent of "he": the name after "by" does not take it
     answer = "Tom Okafor was coached by Ian Pratt. He won the final."
     assert _statements(answer)[1] == "Tom Okafor won the final."
+
+
+def test_a_value_given_for_another_place_is_a_contradiction(model: OfflineModel) -> None:
+    context = "The chain runs 45 stores in Ohio and 12 in Texas. Sales rose 8% in Ohio."
+    assert _verdicts(model, context, "The chain runs 12 stores in Ohio.") == ["no"]
+    assert _verdicts(model, context, "The chain runs 12 stores in Texas.") == ["yes"]
+    assert _verdicts(model, context, "The chain runs 45 stores in Ohio.") == ["yes"]
+    # a month after "in" is no place
+    context = "The firm hired 30 people in May and 50 in June."
+    assert _verdicts(model, context, "The firm hired 50 people in June.") == ["yes"]
