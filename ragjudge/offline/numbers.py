@@ -350,7 +350,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             if counted and counted.group(1).lower() not in _UNIT_STOP:
                 after, after_end = counted.group(1).lower(), counted.end()
         if after and _is_cjk(after[0]):
-            after = after[0]  # a counter word: 人, 年, 円
+            after = _cjk_counter(after)  # a counter word (人, 年, 円) or a unit (公里, 小时)
         month = after == "may" and (m.group("after") or "").strip()[:1] == "M"  # "5 May"
         unit = (
             ""
@@ -433,8 +433,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
 
 def _cjk_quantity(text: str, start: int, stop: int, value: int) -> Quantity:
     """A Chinese / Japanese numeral run as a quantity; the character after it is its counter."""
-    after = text[stop : stop + 1]
-    unit = after if after and _is_cjk(after) else ""
+    after = text[stop : stop + _LONGEST_CJK_UNIT]
+    unit = _cjk_counter(after) if after and _is_cjk(after[0]) else ""
     kind = "number"
     if unit in _CURRENCY:
         kind, unit = "money:" + _CURRENCY[unit], ""
@@ -663,6 +663,27 @@ def _compatible(a: str, b: str) -> bool:
     return (a == "number" and b.startswith("money:")) or (b == "number" and a.startswith("money:"))
 
 
+#: Units written in Chinese or Japanese, as the English unit they are (a one-character
+#: counter such as 人 or 年 stays itself).
+_CJK_UNITS = {
+    "公里": "km", "千米": "km", "キロメートル": "km", "米": "metre", "メートル": "metre",
+    "厘米": "cm", "センチ": "cm", "毫米": "mm", "英里": "mile", "公斤": "kg", "千克": "kg",
+    "キログラム": "kg", "克": "gram", "グラム": "gram", "吨": "tonne", "トン": "tonne",
+    "小时": "hour", "小時": "hour", "時間": "hour", "分钟": "minute", "分鐘": "minute",
+    "秒": "second",
+}  # fmt: skip
+_LONGEST_CJK_UNIT = max(map(len, _CJK_UNITS))
+
+
+def _cjk_counter(after: str) -> str:
+    """The unit or counter a Chinese or Japanese number is followed by: the longest unit of
+    `_CJK_UNITS` the text starts with ("公里" of "公里，"), else its first character ("人")."""
+    for size in range(min(len(after), _LONGEST_CJK_UNIT), 1, -1):
+        if after[:size] in _CJK_UNITS:
+            return after[:size]
+    return after[:1]
+
+
 _UNIT_ALIASES = {
     alias: unit
     for unit, aliases in {
@@ -683,7 +704,7 @@ _UNIT_ALIASES = {
         "second": "seconds sec secs",
     }.items()
     for alias in aliases.split()
-}
+} | _CJK_UNITS
 
 
 def same_slot(a: Quantity, b: Quantity) -> bool:

@@ -1282,3 +1282,15 @@ def test_a_value_given_for_another_place_is_a_contradiction(model: OfflineModel)
     # a month after "in" is no place
     context = "The firm hired 30 people in May and 50 in June."
     assert _verdicts(model, context, "The firm hired 50 people in June.") == ["yes"]
+
+
+def test_chinese_and_japanese_units_convert(model: OfflineModel) -> None:
+    context = "新桥全长1.2公里，于2021年通车。航班飞行了3小时。"
+    assert _verdicts(model, context, "新桥全长1200米。") == ["yes"]
+    assert _verdicts(model, context, "航班飞行了180分钟。") == ["yes"]
+    assert _verdicts(model, context, "新桥全长2公里。") == ["no"]
+    assert _verdicts(
+        model,
+        "倉庫は約2トンの荷物を保管しています。",
+        "倉庫は2000キログラムの荷物を保管しています。",
+    ) == ["yes"]
