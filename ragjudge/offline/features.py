@@ -10,13 +10,15 @@ aggregates over its statements (`ANSWER_FEATURES`).
 from __future__ import annotations
 
 import math
+import operator
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import groupby, pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ragjudge.offline.numbers import (
     Quantity,
@@ -49,8 +51,6 @@ from ragjudge.offline.text import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from ragjudge.offline.minilm import MiniLM
 
 __all__ = [
@@ -679,12 +679,22 @@ def statement_evidence(
     number_note = (
         _number_conflict(quantities, in_context_q, best_q)
         or (
-            _year_conflict(value_years(statement, quantities), index.passage_years[best])
+            _given_for_another(
+                value_years(statement, quantities),
+                index.passage_years[best],
+                same=supports,
+                show=_show,
+            )
             if best >= 0 and len(quantities) > 1
             else ""
         )
         or (
-            _place_conflict(value_places(statement, quantities), index.passage_places[best])
+            _given_for_another(
+                value_places(statement, quantities),
+                index.passage_places[best],
+                same=operator.eq,
+                show=str.title,
+            )
             if best >= 0 and quantities
             else ""
         )
@@ -799,40 +809,30 @@ def _number_conflict(
     return ""
 
 
-def _year_conflict(
-    claimed: list[tuple[Quantity, Quantity]], passage: tuple[tuple[Quantity, Quantity], ...]
+_Key = TypeVar("_Key")  # what a value is given for: a year (Quantity) or a place (str)
+
+
+def _given_for_another(
+    claimed: Sequence[tuple[Quantity, _Key]],
+    passage: Sequence[tuple[Quantity, _Key]],
+    *,
+    same: Callable[[_Key, _Key], bool],
+    show: Callable[[_Key], str],
 ) -> str:
-    """A value given for the wrong year: the passage gives it for another year and gives
+    """A value given for the wrong year or place: the passage gives it for another and gives
     another value of the same slot for the claimed one ("1.2 million in 2020" against "from 1.2
-    million in 2000 to 1.5 million in 2020")."""
-    for value, year in claimed:
-        if any(supports(v, value) and supports(y, year) for v, y in passage):
+    million in 2000 to 1.5 million in 2020"; "120 people in Berlin" against "300 people in
+    Berlin and 120 in Paris"). `same` tells whether the passage's key is the claimed one."""
+    for value, key in claimed:
+        if any(supports(v, value) and same(k, key) for v, k in passage):
             continue
-        if not any(supports(v, value) and not supports(y, year) for v, y in passage):
+        if not any(supports(v, value) and not same(k, key) for v, k in passage):
             continue
-        for v, y in passage:
-            # given for a year, two bare numbers of one kind share the slot as well
+        for v, k in passage:
+            # given for a year or place, two bare numbers of one kind share the slot as well
             slot = same_slot(v, value) or (v.kind == value.kind and v.unit == value.unit)
-            if supports(y, year) and slot and not supports(v, value):
-                return f"{_show(value)} in {_show(year)} where the passage says {_show(v)}"
-    return ""
-
-
-def _place_conflict(
-    claimed: list[tuple[Quantity, str]], passage: tuple[tuple[Quantity, str], ...]
-) -> str:
-    """A value given for the wrong place: the passage gives it for another place and another
-    value of the same slot for the claimed one ("120 people in Berlin" against "300 people in
-    Berlin and 120 in Paris")."""
-    for value, place in claimed:
-        if any(supports(v, value) and p == place for v, p in passage):
-            continue
-        if not any(supports(v, value) and p != place for v, p in passage):
-            continue
-        for v, p in passage:
-            slot = same_slot(v, value) or (v.kind == value.kind and v.unit == value.unit)
-            if p == place and slot and not supports(v, value):
-                return f"{_show(value)} in {place.title()} where the passage says {_show(v)}"
+            if same(k, key) and slot and not supports(v, value):
+                return f"{_show(value)} in {show(key)} where the passage says {_show(v)}"
     return ""
 
 
