@@ -23,6 +23,7 @@ from ragjudge.evaluation._evaluate import UNSCORED_SCORE
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._resolve import is_offline_name
 from ragjudge.optimize import OBJECTIVES, compile_judge
+from ragjudge.optimize._select import SELECT_RULES
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness, Judge
 from ragjudge.programs._serialization import load
 from ragjudge.programs.deterministic import DeterministicJudge
@@ -85,6 +86,15 @@ def add_parser(sub: Any) -> None:
         help="offline judge: train a tree head on the answer evidence; auto keeps it when "
         "cross-validation on the train rows says it ranks answers better",
     )
+    parser.add_argument(
+        "--select",
+        choices=list(SELECT_RULES),
+        default="one-se",
+        help="which judge ships, among the study's best in each mode and the starting judge "
+        "(uncompiled, or --init), all cross-validated on the same folds of the train rows: "
+        "one-se ships a tuned judge only when it beats the start by more than one standard "
+        "error; best ships the highest agreement (default: %(default)s)",
+    )
     parser.add_argument("--concurrency", type=int, default=None, help="items in flight")
     parser.add_argument("--format", choices=["table", "json"], default="table")
     add_report_option(parser)
@@ -144,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
         modes=[m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None,
         concurrency=concurrency,
         progress=progress_factory(),
+        select=args.select,
     )
     compiled.save(args.out)
     if args.report:
@@ -185,6 +196,7 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
         "sizes": report["sizes"],
         "study": {k: report["study"][k] for k in ("name", "n_trials", "best_value", "seed")},
         "pareto_front": report["study"]["pareto_front"],
+        "selection": report.get("selection"),
         "seconds": report["seconds"],
         "lm": report["lm"],
     }
@@ -277,4 +289,26 @@ def format_compile(report: dict[str, Any], path: str) -> str:
             "    --init judge, unchanged: balanced_accuracy "
             + cell(report["init"], "balanced_accuracy")
         )
+    lines += selection_lines(report.get("selection"))
     return "\n".join(lines)
+
+
+def selection_lines(selection: dict[str, Any] | None) -> list[str]:
+    """The finalists' cross-validated agreement on the train rows, and the decision."""
+    if not selection:
+        return []
+    lines = [
+        f"  finalists, {selection['folds']}-fold cross-validated on {selection['rows']} train "
+        f"rows (balanced accuracy, 95% interval; rule {selection['rule']}):"
+    ]
+    for f in selection["finalists"]:
+        name = "starting judge" if f["name"] == "start" else f"tuned, {f['name']} mode"
+        low, high = f["ci"]
+        line = f"    {name:<24} {f['balanced_accuracy']:.3f} [{low:.3f}, {high:.3f}]"
+        if f.get("difference") is not None:
+            line += f"   {f['difference']:+.3f} vs start (se {f['se']:.3f})"
+        if f["name"] == selection["chosen"]:
+            line += "   <- ships"
+        lines.append(line)
+    lines.append(f"  decision: {selection['reason']}")
+    return lines

@@ -32,11 +32,21 @@ from ragjudge.offline.features import (
 from ragjudge.offline.head import TreeHead, fit_tree_head, head_features, head_matrix
 from ragjudge.offline.statements import atomic_statements
 from ragjudge.stats._agreement import auroc
+from ragjudge.stats._folds import group_folds
 
 if TYPE_CHECKING:
     from ragjudge.offline.minilm import MiniLM
 
-__all__ = ["CrossFit", "OfflineModel", "OfflineParams", "cross_fit_offline", "fit_offline"]
+__all__ = [
+    "STATEMENT_RULES",
+    "CrossFit",
+    "OfflineModel",
+    "OfflineParams",
+    "cross_fit_offline",
+    "fit_offline",
+    "offline_verdict",
+    "statement_rules",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -178,10 +188,29 @@ class OfflineModel:
         return [s.text for s in atomic_statements(question=question, answer=answer)]
 
     def statement_confidence(self, evidence: StatementEvidence) -> float:
-        """Probability that a statement is supported, from its evidence.
+        """Probability that a statement is supported, from its evidence, as the verdict reads it.
 
         A statement none of whose own words are in the context (`StatementEvidence.own_missing`)
-        stays below the unsure band, however much of what it shares with its siblings is found.
+        stays below the unsure band, however much of what it shares with its siblings is found
+        (see `offline_verdict`).
+
+        Args:
+            evidence: The statement's evidence.
+
+        Returns:
+            A probability in [0, 1].
+        """
+        p = self.params
+        return offline_verdict(
+            support=self.statement_support(evidence),
+            rules=statement_rules(evidence),
+            support_threshold=p.support_threshold,
+            unsure_margin=p.unsure_margin,
+            schema_version=p.schema_version,
+        )[1]
+
+    def statement_support(self, evidence: StatementEvidence) -> float:
+        """The statement model's probability of support, before any rule (`offline_verdict`).
 
         Args:
             evidence: The statement's evidence.
@@ -190,11 +219,7 @@ class OfflineModel:
             A probability in [0, 1].
         """
         z = float(np.dot(self._w_statement, evidence.features)) + self.params.statement_bias
-        confidence = _sigmoid(z)
-        if evidence.own_missing:
-            p = self.params
-            confidence = min(confidence, max(0.0, p.support_threshold - p.unsure_margin) * 0.999)
-        return confidence
+        return _sigmoid(z)
 
     def judge_statements(self, *, context: str, statements: list[str]) -> list[dict[str, Any]]:
         """Judge each statement against the context.
@@ -214,23 +239,25 @@ class OfflineModel:
     def _judge_one(
         self, index: ContextIndex, statement: str, evidence: StatementEvidence
     ) -> dict[str, Any]:
+        p = self.params
+        support = self.statement_support(evidence) if index.passages else 0.0
+        rules = statement_rules(evidence) if index.passages else ["no_context"]
+        verdict, confidence = offline_verdict(
+            support=support,
+            rules=rules,
+            support_threshold=p.support_threshold,
+            unsure_margin=p.unsure_margin,
+            schema_version=p.schema_version,
+        )
         if not index.passages:
             reason = "the context is empty, so nothing can be supported"
-            return _verdict(statement, reason, "no", 0.0)
-        confidence = self.statement_confidence(evidence)
-        p = self.params
-        if p.schema_version >= 2 and evidence.contradicted:
-            verdict = "no"  # the context says otherwise, however much else matches
-        elif abs(confidence - p.support_threshold) < p.unsure_margin:
-            verdict = "unsure"
-        elif p.schema_version >= 2 and evidence.speculated:
-            verdict = "unsure"  # stated as done where the context only says it is planned
-        elif confidence >= p.support_threshold:
-            verdict = "yes"
         else:
-            verdict = "unsure" if p.schema_version >= 2 else "no"  # v2: the context does not say
-        reason = _statement_reason(evidence, verdict)
-        return _verdict(statement, reason, verdict, confidence)
+            reason = _statement_reason(evidence, verdict)
+        return {
+            **_verdict(statement, reason, verdict, confidence),
+            "support": support,
+            "rules": rules,
+        }
 
     def judge_answer(self, *, question: str, context: str, answer: str) -> dict[str, Any]:
         """Judge a whole answer: is every claim in it supported by the context?
@@ -290,6 +317,67 @@ class OfflineModel:
             return _sigmoid(z)
         inputs = head_features(features, evidence, confidences)
         return 0.5 * (_sigmoid(z) + head.probability(inputs))
+
+
+#: The rules that decide a statement's verdict whatever the support threshold.
+STATEMENT_RULES = ("no_context", "contradicted", "speculated", "own_missing")
+
+
+def statement_rules(evidence: StatementEvidence) -> list[str]:
+    """The rules (`STATEMENT_RULES`) a statement's evidence triggers."""
+    flags = {
+        "contradicted": evidence.contradicted,
+        "speculated": evidence.speculated,
+        "own_missing": evidence.own_missing,
+    }
+    return [rule for rule, on in flags.items() if on]
+
+
+def offline_verdict(
+    *,
+    support: float,
+    rules: Sequence[str],
+    support_threshold: float,
+    unsure_margin: float,
+    schema_version: int = 2,
+) -> tuple[str, float]:
+    """The offline judge's verdict on one statement, and its confidence: the one rule that both
+    judging and compiling (rescoring under another support threshold) apply.
+
+    Args:
+        support: The statement model's probability of support (`statement_support`).
+        rules: The rules the evidence triggers (`statement_rules`; "no_context" for an empty
+            context).
+        support_threshold: A statement is supported when its confidence is at least this.
+        unsure_margin: "unsure" within this distance of the threshold.
+        schema_version: The params' schema: from 2 on, "no" means the context contradicts the
+            statement, and a statement only planned in the context is "unsure".
+
+    Returns:
+        `(verdict, confidence)`: "yes", "no" or "unsure", and the probability of support.
+
+    Example:
+        >>> offline_verdict(support=0.9, rules=["speculated"], support_threshold=0.5,
+        ...                 unsure_margin=0.05)
+        ('unsure', 0.9)
+    """
+    if "no_context" in rules:
+        return "no", 0.0
+    confidence = support
+    if "own_missing" in rules:  # below the unsure band, whatever its siblings share
+        confidence = min(confidence, max(0.0, support_threshold - unsure_margin) * 0.999)
+    v2 = schema_version >= 2
+    if v2 and "contradicted" in rules:
+        verdict = "no"  # the context says otherwise, however much else matches
+    elif abs(confidence - support_threshold) < unsure_margin:
+        verdict = "unsure"
+    elif v2 and "speculated" in rules:
+        verdict = "unsure"  # stated as done where the context only says it is planned
+    elif confidence >= support_threshold:
+        verdict = "yes"
+    else:
+        verdict = "unsure" if v2 else "no"  # v2: the context does not say
+    return verdict, round(min(1.0, max(0.0, confidence)), 6)
 
 
 def _verdict(statement: str, reason: str, verdict: str, confidence: float) -> dict[str, Any]:
@@ -743,7 +831,7 @@ def cross_fit_offline(
     if len(data) == 0 or labels.min() == labels.max():
         raise ValueError("cross_fit_offline needs labeled rows of both classes")
     keys = [str(g) for g in groups] if groups is not None else [str(i) for i in range(len(data))]
-    fold = _group_folds(keys, labels, folds=folds, seed=seed)
+    fold = group_folds(keys, labels, folds=folds, seed=seed)
     parts = [int(f) for f in np.unique(fold)]
     scores: dict[float, float] = {}
     fitted: dict[float, list[OfflineParams]] = {}
@@ -803,22 +891,6 @@ def _cross_fit_head(
     if keep or cross.head_score >= cross.scores[cross.regularization] + HEAD_MARGIN:
         cross.head = True
         cross.fold_params = with_head
-
-
-def _group_folds(keys: list[str], labels: npt.NDArray[np.int64], *, folds: int, seed: int) -> Any:
-    """A fold number per row: whole groups, label-stratified as far as groups allow."""
-    if len(set(keys)) < 2:  # one group: fold by row
-        keys = [str(i) for i in range(len(keys))]
-    # stratifying needs a class with at least k members (tiny gold: fewer folds)
-    largest = int(np.bincount(labels).max()) if len(labels) else 0
-    k = max(2, min(folds, len(set(keys)), len(keys), largest))
-    from sklearn.model_selection import StratifiedGroupKFold  # slow import: only when fitting
-
-    out = np.zeros(len(keys), dtype=np.int64)
-    splitter = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed)
-    for f, (_, test) in enumerate(splitter.split(np.zeros(len(keys)), labels, keys)):
-        out[test] = f
-    return out
 
 
 def _weakest_statements(

@@ -15,6 +15,7 @@ from ragjudge.optimize._optimizer import (
     _refine_threshold,
     labeled_rows,
 )
+from ragjudge.optimize._select import SelectRule
 from ragjudge.programs._base import Judge
 
 __all__ = [
@@ -51,6 +52,7 @@ def compile_judge(
     max_lm_calls: int | None = None,
     modes: Sequence[str] | None = None,
     validation: Sequence[GoldRecord] | None = None,
+    select: SelectRule = "one-se",
 ) -> Judge:
     """Compile a judge against gold labels: `JudgeOptimizer(...).compile(judge, trainset=gold)`.
 
@@ -89,6 +91,9 @@ def compile_judge(
             uncompiled baseline uses the first when its default mode is not among them.
         validation: Held-out rows to report on; then every row of `gold` is a train row and
             `valid_fraction` is not used.
+        select: `"one-se"` ships a tuned judge only when it beats the starting judge by more
+            than one standard error, cross-validated on the train rows; `"best"` ships the
+            highest cross-validated agreement (see `JudgeOptimizer`).
 
     Returns:
         A new judge with the chosen parameters, demos and weights, and `report_` (a dict, see
@@ -119,6 +124,7 @@ def compile_judge(
         head=head,
         max_lm_calls=max_lm_calls,
         modes=modes,
+        select=select,
     )
     gold_name: str | None = None
     if isinstance(gold, (str, os.PathLike)):

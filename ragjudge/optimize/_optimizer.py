@@ -32,17 +32,17 @@ from optuna.trial import TrialState
 from ragjudge.data._gold import GoldRecord, gold_fingerprint
 from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
 from ragjudge.exceptions import ConfigurationError, GoldDataError
-from ragjudge.lm._resolve import LOCAL, LOCAL_MINILM, is_offline_name
-from ragjudge.offline.engine import OfflineEngine
-from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
+from ragjudge.lm._resolve import LOCAL
 from ragjudge.optimize._ablation import AblationStep, ablation
 from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
 from ragjudge.optimize._demos import demo_pool, demo_sets
 from ragjudge.optimize._report import CompileReport, RowPrediction
+from ragjudge.optimize._select import SELECT_RULES, Finalist, Selection, SelectRule, select_finalist
 from ragjudge.optimize._split import group_key, split_gold
 from ragjudge.optimize._study import open_storage, suggest, summarize_study
 from ragjudge.programs._base import Judge, calibrated
-from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.programs._learner import Learner
+from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import _versions
 from ragjudge.stats._agreement import _ba, _f1, _kappa, auroc, balanced_accuracy, cohen_kappa, f1
 
@@ -64,16 +64,17 @@ class CompileState:
         rows: Every labeled row (train and validation).
         train: Rows everything is fitted on.
         valid: Rows every reported figure is measured on.
-        offline: True when the student's LM is the offline judge.
+        reads_demos: True when few-shot demos reach the student's LM (`Judge.reads_demos`).
         init: The warm-start judge, if any.
-        fitted: Offline weights fitted on train (`fit`).
-        cross: Cross-fitted offline weights: out-of-fold scores for the study (`fit`).
+        learner: What the student fits beyond its policies (`Judge.learner`), fitted by `fit`.
+        budget: The LM calls this compile may spend, and has spent (`max_lm_calls`).
         tune_rows: Rows the study scores trials on (`demos`).
         pool: Demo candidates (`demos`).
         demo_sets: Demo sets the study chooses among (`demos`).
         raw: Raw judge outputs on `tune_rows`, per (mode, demo set) (`study`).
         labels: Labels of `tune_rows`.
         study: The finished Optuna study (`study`).
+        selection: The finalists' out-of-fold agreement and the one that ships (`select`).
         timings: Seconds per step.
     """
 
@@ -81,16 +82,17 @@ class CompileState:
     rows: list[GoldRecord]
     train: list[GoldRecord]
     valid: list[GoldRecord]
-    offline: bool
+    reads_demos: bool
     init: Judge | None = None
-    fitted: OfflineParams | None = None
-    cross: CrossFit | None = None
+    learner: Learner | None = None
+    budget: LMCallBudget = field(default_factory=lambda: LMCallBudget(None))
     tune_rows: list[GoldRecord] = field(default_factory=list)
     pool: list[dspy.Example] = field(default_factory=list)
     demo_sets: list[list[dspy.Example]] = field(default_factory=lambda: [[]])
     raw: _RawCache | None = None
     labels: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
     study: optuna.Study | None = None
+    selection: Selection | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -104,20 +106,23 @@ class CompileState:
         return len(self.demo_sets) > 1
 
     def candidate(self, mode: str, demo_index: int, **params: Any) -> Judge:
-        """A judge of the student's class with these parameters, the fitted weights and demos."""
+        """A judge of the student's class with these parameters, the fitted state and demos."""
         judge = self.student.clone(mode=mode, **params)
-        judge.offline_params_ = (
-            self.fitted if self.fitted is not None else self.student.offline_params_
-        )
+        if self.learner is not None:
+            self.learner.apply(judge)
         _set_demos(judge, self.demo_sets[demo_index])
         return judge
 
     def fold_candidate(self, mode: str, demo_index: int, fold: int) -> Judge:
-        """`candidate`, with fold `fold`'s cross-fitted weights when cross-fitting."""
+        """`candidate`, with fold `fold`'s state when the learner cross-fits."""
         judge = self.candidate(mode, demo_index)
-        if self.cross is not None:
-            judge.offline_params_ = self.cross.fold_params[fold]
+        if self.learner is not None and self.learner.folds is not None:
+            self.learner.apply(judge, fold=fold)
         return judge
+
+    def search_space(self, mode: str) -> dict[str, Any]:
+        """The learner's parameters searched in `mode`, beside the student's policies."""
+        return self.learner.search_space(mode) if self.learner is not None else {}
 
 
 @dataclass
@@ -169,6 +174,11 @@ class JudgeOptimizer(Teleprompter):
             hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
             report says which (`ragjudge.optimize._budget`). None: no limit.
         modes: The modes the study may choose (default: all of the student's modes).
+        select: How the judge that ships is chosen among the study's best trial in each mode
+            and the starting judge (the uncompiled student, or `init`), all scored out of fold
+            on the same grouped folds of the training rows: `"one-se"` ships a tuned judge only
+            when it beats the start by more than one standard error of the paired difference,
+            else the start; `"best"` ships the highest out-of-fold agreement.
 
     Example:
         >>> optimizer = JudgeOptimizer(n_trials=60, seed=0)
@@ -204,8 +214,14 @@ class JudgeOptimizer(Teleprompter):
         head: bool | None = None,
         max_lm_calls: int | None = None,
         modes: Sequence[str] | None = None,
+        select: SelectRule = "one-se",
     ) -> None:
         super().__init__()
+        if select not in SELECT_RULES:
+            raise ConfigurationError(
+                f"The `select` parameter must be one of {', '.join(SELECT_RULES)}. "
+                f"Got {select!r} instead."
+            )
         if max_lm_calls is not None and max_lm_calls < 1:
             raise ConfigurationError(f"`max_lm_calls` must be at least 1, got {max_lm_calls}")
         if objective not in OBJECTIVES:
@@ -239,6 +255,7 @@ class JudgeOptimizer(Teleprompter):
         self.head = head
         self.max_lm_calls = max_lm_calls
         self.modes = list(modes) if modes is not None else None
+        self.select_rule: SelectRule = select
         self.budget = LMCallBudget(max_lm_calls)
 
     # -- the pipeline ------------------------------------------------------------------------
@@ -270,13 +287,15 @@ class JudgeOptimizer(Teleprompter):
         started = time.perf_counter()
         state = self.prepare(student, trainset, valset)
         with _timed(state, "fit_weights"):
-            state.fitted, state.cross = self.fit(state)
+            self.fit(state)
         with _timed(state, "demos"):
             state.tune_rows, state.pool, state.demo_sets = self.demos(state)
         with _timed(state, "study"):
             state.study = self.study(state)
-        params = self.choose(state)
-        compiled = self.build(state, params)
+        with _timed(state, "selection"):
+            state.selection, params = self.select(state)
+        compiled = self.build(state, params) if params is not None else self.start(state).clone()
+        params = params if params is not None else {"best_trial": None}
         with _timed(state, "validation"):
             validation = self.validate(state, compiled)
         state.timings["total"] = time.perf_counter() - started
@@ -312,8 +331,10 @@ class JudgeOptimizer(Teleprompter):
             rows=everything,
             train=train,
             valid=valid,
-            offline=student.uses_lm and _is_offline(student),
+            reads_demos=student.reads_demos(),
             init=_load_init(self.init),
+            learner=student.learner(regularization=self.regularization, head=self.head),
+            budget=LMCallBudget(self.max_lm_calls),
         )
 
     def split(self, rows: list[GoldRecord]) -> tuple[list[GoldRecord], list[GoldRecord]]:
@@ -322,43 +343,19 @@ class JudgeOptimizer(Teleprompter):
             rows, valid_fraction=self.valid_fraction, group_by=self.group_by, seed=self.seed
         )
 
-    def fit(self, state: CompileState) -> tuple[OfflineParams | None, CrossFit | None]:
-        """The offline judge's weights fitted on train, and cross-fitted weights.
-
-        Cross-fitting: each train row is also scored by weights fitted without its fold, and
-        the study and the calibration use those out-of-fold scores, which behave like scores
-        on new rows (in-sample scores flatter the fitted modes and make the calibration too
-        steep). `(None, None)` for judges that fit no offline weights.
-        """
-        if not (state.offline and state.student.fits_offline_model):
-            return None, None
-        start = state.init.offline_params_ if state.init is not None else None
-        paraphrase = _wants_paraphrase(state.student)
-        cross = cross_fit_offline(
+    def fit(self, state: CompileState) -> None:
+        """Fit the student's learner on the train rows (`Judge.learner`; the offline judge's
+        weights, cross-fitted so the study scores every train row with weights fitted
+        without it). Nothing for judges that learn only their policies."""
+        if state.learner is None:
+            return
+        state.learner.fit(
             state.train,
             groups=[group_key(r, self.group_by) for r in state.train],
-            init=start,
-            candidates=None if self.regularization is None else [self.regularization],
+            init=state.init,
             seed=self.seed,
-            paraphrase=paraphrase,
-            head=self.head,
         )
-        logger.info(
-            "regularization %s chosen by cross-validation: %s; tree head %s (out-of-fold AUROC %s)",
-            cross.regularization,
-            cross.scores,
-            "kept" if cross.head else "not kept",
-            cross.head_score,
-        )
-        fitted = fit_offline(
-            state.train,
-            init=start,
-            seed=self.seed,
-            regularization=cross.regularization,
-            paraphrase=paraphrase,
-            head=cross.head,
-        )
-        return fitted, cross
+        logger.info("learner fitted: %s", state.learner.record())
 
     def demos(
         self, state: CompileState
@@ -368,12 +365,14 @@ class JudgeOptimizer(Teleprompter):
         An LM sees its demos, so LM judges draw them from a slice of train kept out of tuning;
         the offline judge does not read demos, so all of train tunes.
         """
-        tune_rows, pool_rows = _carve_pool(state.train, offline=state.offline, seed=self.seed)
+        tune_rows, pool_rows = _carve_pool(
+            state.train, reads_demos=state.reads_demos, seed=self.seed
+        )
         pool = demo_pool(pool_rows) if list(state.student.named_predictors()) else []
         sets: list[list[dspy.Example]]
         if not pool:
             sets = [[]]
-        elif state.offline:
+        elif not state.reads_demos:
             sets = (
                 demo_sets(pool, sizes=[self.max_demos], per_size=1, seed=self.seed)
                 if self.max_demos
@@ -382,7 +381,7 @@ class JudgeOptimizer(Teleprompter):
         else:
             sizes = sorted({0, *range(2, self.max_demos + 1, 2)}) if self.max_demos else [0]
             sets = demo_sets(pool, sizes=sizes, per_size=self.demo_candidates, seed=self.seed)
-        if state.init is not None and not state.offline:
+        if state.init is not None and state.reads_demos:
             sets.append(_demos_of(state.init))
         return tune_rows, pool, sets
 
@@ -394,18 +393,17 @@ class JudgeOptimizer(Teleprompter):
         (`refit_threshold`).
         """
         student = state.student
-        self.budget = LMCallBudget(self.max_lm_calls)  # per compile
         state.raw = _RawCache(
             make=state.fold_candidate,
             rows=state.tune_rows,
             concurrency=self.concurrency,
             progress=self.progress,
             folds=(
-                state.cross.folds
-                if state.cross is not None and state.tune_rows is state.train
+                state.learner.folds
+                if state.learner is not None and state.tune_rows is state.train
                 else None
             ),
-            budget=self.budget,
+            budget=state.budget,
         )
         mode_choices = _mode_choices(student, self.modes)
         state.labels = np.array([int(r.faithful or 0) for r in state.tune_rows])
@@ -424,10 +422,10 @@ class JudgeOptimizer(Teleprompter):
             )
             for name, dist in searched.items():
                 params[name] = suggest(trial, name, dist)
-            if fit_threshold:
-                params["threshold"] = float(trial.user_attrs.get("threshold", 0.5))
-            if state.fitted is not None and params["mode"] == "statement":
-                params["support_threshold"] = trial.suggest_float("support_threshold", 0.05, 0.95)
+            if fit_threshold:  # a placeholder: refitted on the scores (`refit_threshold`)
+                params["threshold"] = 0.5
+            for name, dist in state.search_space(params["mode"]).items():
+                params[name] = suggest(trial, name, dist)
             return params
 
         def run_trial(trial: optuna.Trial) -> float | tuple[float, float]:
@@ -462,14 +460,15 @@ class JudgeOptimizer(Teleprompter):
         study = optuna.create_study(
             study_name=name,
             storage=open_storage(self.storage),
-            sampler=optuna.samplers.TPESampler(seed=self.seed if self.storage is None else None),
+            sampler=optuna.samplers.TPESampler(seed=self.seed),
             directions=directions,
             load_if_exists=True,
         )
+        # Seeded with a storage too: a resumed study (or a worker that joins one) starts from
+        # the seed plus the trials already there, so runs repeat and workers differ.
+        study.sampler = optuna.samplers.TPESampler(seed=self.seed + len(study.trials))
         if state.init is not None and not study.trials:
-            study.enqueue_trial(
-                _init_params(state.init, space, state.offline, len(state.demo_sets) - 1)
-            )
+            study.enqueue_trial(_init_params(state, space, len(state.demo_sets) - 1))
         elif not study.trials and state.search_demos and not state.demo_sets[0]:
             # The uncompiled judge's own choice (its mode, no demos) is the baseline every
             # other set must beat: paid for first, before a budget runs out on demo sets.
@@ -493,9 +492,9 @@ class JudgeOptimizer(Teleprompter):
                 bar.close()
         if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
             raise ConfigurationError(
-                f"--max-lm-calls {self.max_lm_calls} cannot pay for one pass over the "
+                f"max_lm_calls={self.max_lm_calls} cannot pay for one pass over the "
                 f"{len(state.tune_rows)} tuning rows (about "
-                f"{self.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
+                f"{state.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
             )
         return study
 
@@ -509,22 +508,22 @@ class JudgeOptimizer(Teleprompter):
         """
         assert state.raw is not None, "rescore runs inside the study"
         outs, calls = state.raw.get(params["mode"], params["demos"])
-        uncalibrated = {"calibration": None} if "calibration" in state.student.get_params() else {}
-        policy = {**{k: params[k] for k in state.policy_space}, **uncalibrated}
-        support = params.get("support_threshold")
-        margin = state.fitted.unsure_margin if state.fitted is not None else 0.0
-        contradictions = state.fitted is not None and state.fitted.schema_version >= 2
-        rescored = [
-            state.student.rescore(
-                _reverdict(r, support, margin, contradictions=contradictions)
-                if support is not None
-                else r,
-                **policy,
-            )
-            for r in outs
-        ]
-        per_item = state.raw.calls[(params["mode"], params["demos"])] / max(1, len(state.tune_rows))
-        return rescored, calls, per_item
+        return self._rescored(state, outs, params), calls, self._per_item(state, params)
+
+    def _rescored(
+        self, state: CompileState, outs: Sequence[JudgeResult], params: dict[str, Any]
+    ) -> list[JudgeResult]:
+        """Raw outputs scored under a trial's policies: the judge's own `rescore`, the rule it
+        judges by (uncalibrated: the calibration is fitted afterwards)."""
+        names = state.student.policy_names
+        policy = {k: v for k, v in params.items() if k in names}
+        if "calibration" in names:
+            policy["calibration"] = None
+        return [state.student.rescore(r, **policy) for r in outs]
+
+    def _per_item(self, state: CompileState, params: dict[str, Any]) -> float:
+        assert state.raw is not None
+        return state.raw.calls[(params["mode"], params["demos"])] / max(1, len(state.tune_rows))
 
     def refit_threshold(
         self,
@@ -547,11 +546,82 @@ class JudgeOptimizer(Teleprompter):
         multi-objective; near-ties go to the best ranking), with the fitted threshold."""
         assert state.study is not None, "choose runs after the study"
         best = _best_trial(state.study)
-        params = _full_params(
-            best, state.policy_space, state.student, state.offline, state.search_demos
-        )
+        assert best is not None, "the study has a complete trial"
+        params = _full_params(best, state.policy_space, state.student, state.search_demos)
         params["best_trial"] = best.number
         return params
+
+    def select(self, state: CompileState) -> tuple[Selection, dict[str, Any] | None]:
+        """The study's best trial in each mode against the starting judge, out of fold on the
+        same grouped folds of the tuning rows (`ragjudge.optimize._select`).
+
+        Returns:
+            The selection, and the chosen trial's parameters (None: the starting judge ships).
+        """
+        assert state.study is not None, "select runs after the study"
+        student = state.student
+        scale = float(getattr(student, "scale", 1.0) or 1.0)
+        finalists = [Finalist(name="start", outputs=self._start_outputs(state), refit=False)]
+        chosen: dict[str, dict[str, Any]] = {}
+        for mode in _mode_choices(student, self.modes):
+            trial = _best_trial(state.study, mode=mode)
+            if trial is None:
+                continue
+            params = _full_params(trial, state.policy_space, student, state.search_demos)
+            params["best_trial"] = trial.number
+            outs, _, _ = self.rescore(state, params)
+            chosen[mode] = params
+            finalists.append(
+                Finalist(
+                    name=mode,
+                    outputs=outs,
+                    params=params,
+                    refit="threshold" in state.policy_space,
+                    scale=scale,
+                )
+            )
+        target = "balanced_accuracy" if self.objective == "auroc" else self.objective
+        selection = select_finalist(
+            finalists,
+            state.labels,
+            [group_key(r, self.group_by) for r in state.tune_rows],
+            refit=lambda outs, y, current: self.refit_threshold(
+                student, outs, y, objective=target, current=current
+            )[0],
+            rule=self.select_rule,
+            n_boot=min(self.n_boot, 500),
+            seed=self.seed,
+        )
+        logger.info("selection: %s (%s)", selection.chosen, selection.reason)
+        return selection, chosen.get(selection.chosen)
+
+    def start(self, state: CompileState) -> Judge:
+        """The judge compile starts from: `init` when given, else the student as it is."""
+        if state.init is not None:
+            return state.init
+        mode = student_mode = state.student.get_params().get("mode")
+        choices = _mode_choices(state.student, self.modes)
+        if choices and mode is not None and mode not in choices:
+            student_mode = choices[0]
+        return state.student if student_mode == mode else state.student.clone(mode=student_mode)
+
+    def _start_outputs(self, state: CompileState) -> list[JudgeResult]:
+        """The starting judge's results on the tuning rows (from the raw outputs the study has
+        already paid for when they are the start's own, else judged now)."""
+        start = self.start(state)
+        assert state.raw is not None
+        mode = str(start.get_params().get("mode"))
+        own = (
+            state.init is None
+            and state.reads_demos
+            and not state.demo_sets[0]
+            and (mode, 0) in state.raw.results
+        )
+        if own:
+            return [start.rescore(r, **start.policy()) for r in state.raw.results[(mode, 0)]]
+        return _run(
+            start, state.tune_rows, self.concurrency, self.progress, "start judge (tuning rows)"
+        )
 
     def calibration(
         self, student: Judge, results: list[JudgeResult], labels: np.ndarray
@@ -574,11 +644,8 @@ class JudgeOptimizer(Teleprompter):
                 policy["threshold"] = calibrated(policy["threshold"], calibration)
                 policy["calibration"] = list(calibration)
         compiled = state.candidate(params["mode"], params["demos"], **policy)
-        support = params.get("support_threshold")
-        if state.offline and state.fitted is not None and support is not None:
-            compiled.offline_params_ = state.fitted.model_copy(
-                update={"support_threshold": support}
-            )
+        if state.learner is not None:
+            state.learner.finish(compiled, params)
         return compiled
 
     def validate(self, state: CompileState, compiled: Judge) -> Validation:
@@ -594,7 +661,7 @@ class JudgeOptimizer(Teleprompter):
                 else None
             ),
         )
-        if state.student.uses_lm and not state.offline:
+        if state.reads_demos:
             # Which choice bought the gain, and the offline judge on the same rows.
             validation.ablation = ablation(
                 baseline=baseline,
@@ -612,20 +679,21 @@ class JudgeOptimizer(Teleprompter):
                 n_boot=self.n_boot,
                 seed=self.seed,
             )
-            offline = type(state.student)(lm=LOCAL)
+            offline = baseline.clone(lm=LOCAL)
             validation.offline = _run(
                 offline, state.valid, 1, self.progress, "validation (offline)"
             )
         return validation
 
     def baseline(self, state: CompileState) -> Judge:
-        """The uncompiled default judge (in the first chosen mode when `modes` leaves out the
-        default one)."""
-        judge = type(state.student)(lm=state.student.lm)
+        """The uncompiled student: a clone of the judge compile was given (in the first chosen
+        mode when `modes` leaves out its own)."""
+        judge = state.student.clone()
+        judge.report_ = None
         mode = judge.get_params().get("mode")
         choices = _mode_choices(state.student, self.modes)
         if choices and mode is not None and mode not in choices:
-            judge = type(state.student)(lm=state.student.lm, mode=choices[0])
+            judge = judge.clone(mode=choices[0])
         return judge
 
     def report(
@@ -677,17 +745,8 @@ class JudgeOptimizer(Teleprompter):
                     if "support_threshold" in params
                     else {}
                 ),
-                **(
-                    {
-                        "regularization": state.cross.regularization,
-                        "head": state.cross.head,
-                        "head_auroc": _rounded(state.cross.head_score),
-                        "logistic_auroc": _rounded(state.cross.scores[state.cross.regularization]),
-                    }
-                    if state.cross is not None
-                    else {}
-                ),
-                "best_trial": params["best_trial"],
+                **(state.learner.record() if state.learner is not None else {}),
+                "best_trial": params.get("best_trial"),
             },
             baseline_params=_plain(validation.baseline.get_params()),
             validation=comp_agree,
@@ -703,6 +762,7 @@ class JudgeOptimizer(Teleprompter):
                 if s in base_src
             },
             offline=offline_agree,
+            selection=state.selection,
             ablation=validation.ablation,
             gold={"path": None, "sha256": gold_fingerprint(state.rows), "rows": len(state.rows)},
             split={
@@ -728,7 +788,7 @@ class JudgeOptimizer(Teleprompter):
                 "validation": sum(r.lm_calls for r in validation.compiled)
                 + sum(r.lm_calls for r in validation.uncompiled)
                 + sum(s.lm_calls for s in validation.ablation if s.step == "+mode"),
-                "budget": self.budget.record(),
+                "budget": state.budget.record(),
                 "pruned_trials": len(
                     state.study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))
                 ),
@@ -807,31 +867,6 @@ def _scores_or_floor(results: Sequence[JudgeResult], *, scale: float) -> np.ndar
     )
 
 
-def _reverdict(
-    result: JudgeResult, threshold: float, margin: float, *, contradictions: bool = False
-) -> JudgeResult:
-    """Statement verdicts as the offline judge gives them under another support threshold.
-
-    With `contradictions` (offline params from schema 2 on), "no" means the context
-    contradicts the statement, which no threshold changes; below the threshold is "unsure".
-    """
-    statements = []
-    for s in result.statements:
-        if s.confidence is None or (contradictions and s.verdict == "no"):
-            statements.append(s)
-            continue
-        if abs(s.confidence - threshold) < margin:
-            verdict = "unsure"
-        elif s.confidence >= threshold:
-            verdict = "yes"
-        else:
-            verdict = "unsure" if contradictions else "no"
-        statements.append(
-            StatementResult(text=s.text, verdict=verdict, reason=s.reason, confidence=s.confidence)
-        )
-    return result.model_copy(update={"statements": statements})
-
-
 @dataclass
 class _RawCache:
     """Raw judge outputs on the tuning rows, per (mode, demo set): LM work happens once.
@@ -893,27 +928,6 @@ class _RawCache:
         return sum(self.calls.values())
 
 
-def _is_offline(judge: Judge) -> bool:
-    lm = judge.lm
-    if lm is None:
-        return dspy.settings.lm is None
-    if isinstance(lm, str):
-        return is_offline_name(lm)
-    return isinstance(getattr(lm, "engine", None), OfflineEngine)
-
-
-def _wants_paraphrase(judge: Judge) -> bool:
-    """Whether the offline judge is to be fitted with the MiniLM paraphrase features."""
-    lm = judge.lm
-    if lm == LOCAL_MINILM:
-        return True
-    engine = getattr(lm, "engine", None)
-    if isinstance(engine, OfflineEngine):
-        return engine.model.params.paraphrase
-    params = getattr(judge, "offline_params_", None)
-    return params is not None and params.paraphrase
-
-
 def labeled_rows(rows: Sequence[GoldRecord], metric: str) -> list[GoldRecord]:
     """The rows to compile `metric` on, with that metric's label in `faithful`.
 
@@ -944,11 +958,11 @@ def _plain(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _carve_pool(
-    train: list[GoldRecord], *, offline: bool, seed: int
+    train: list[GoldRecord], *, reads_demos: bool, seed: int
 ) -> tuple[list[GoldRecord], list[GoldRecord]]:
     """Rows for tuning and rows for demos. An LM sees demos, so their rows are kept out of
-    tuning; the offline judge does not read demos, so all of train tunes."""
-    if offline:
+    tuning; a judge that reads no demos (the offline judge) tunes on all of train."""
+    if not reads_demos:
         return train, train
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(train))
@@ -966,7 +980,8 @@ def _mode_choices(judge: Judge, modes: Sequence[str] | None) -> list[str]:
     unknown = [m for m in modes if m not in judge.modes]
     if unknown or not modes:
         raise ConfigurationError(
-            f"--modes {','.join(modes)!r}: choose from {', '.join(judge.modes) or 'none'}"
+            f"The `modes` parameter must name modes of {type(judge).__name__} "
+            f"({', '.join(judge.modes) or 'none'}). Got {','.join(modes)!r} instead."
         )
     return list(dict.fromkeys(modes))
 
@@ -1041,17 +1056,17 @@ def _within(dist: Any, value: Any) -> bool:
         return False
 
 
-def _init_params(
-    init: Judge, space: dict[str, Any], offline: bool, demo_index: int
-) -> dict[str, Any]:
-    params = init.get_params()
+def _init_params(state: CompileState, space: dict[str, Any], demo_index: int) -> dict[str, Any]:
+    """The warm-start judge's trial: its mode, policies, learner values and demos."""
+    assert state.init is not None
+    params = state.init.get_params()
     out: dict[str, Any] = {"mode": params["mode"]}
     for name in space:
         if name in params and name != "threshold":
             out[name] = params[name]
-    if offline and params["mode"] == "statement" and init.offline_params_ is not None:
-        out["support_threshold"] = init.offline_params_.support_threshold
-    if not offline:
+    if state.learner is not None:
+        out.update(state.learner.start_params(state.init))
+    if state.reads_demos:
         out["demos"] = demo_index
     return out
 
@@ -1059,19 +1074,22 @@ def _init_params(
 TIE_TOLERANCE = 0.005
 
 
-def _best_trial(study: optuna.Study) -> optuna.trial.FrozenTrial:
-    """The best trial; among trials within `TIE_TOLERANCE` of the best value (noise on the
-    tuning rows), the one whose scores rank the rows best (AUROC) wins."""
+def _best_trial(study: optuna.Study, *, mode: str | None = None) -> optuna.trial.FrozenTrial | None:
+    """The best complete trial (of `mode`, when given); among trials within `TIE_TOLERANCE` of
+    the best value (noise on the tuning rows), the one whose scores rank the rows best (AUROC)
+    wins. Multi-objective: the highest agreement on the Pareto front, then the fewest calls."""
+    complete = [
+        t
+        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        if t.values is not None and (mode is None or t.params.get("mode", mode) == mode)
+    ]
+    if not complete:
+        return None
     if len(study.directions) == 1:
-        best = study.best_trial
-        complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-        near = [
-            t
-            for t in complete
-            if t.value is not None and t.value >= (best.value or 0.0) - TIE_TOLERANCE
-        ]
-        return max(near, key=lambda t: (float(t.user_attrs.get("auroc", 0.0)), t.value or 0.0))
-    front = study.best_trials
+        top = max(t.values[0] for t in complete)
+        near = [t for t in complete if t.values[0] >= top - TIE_TOLERANCE]
+        return max(near, key=lambda t: (float(t.user_attrs.get("auroc", 0.0)), t.values[0]))
+    front = [t for t in study.best_trials if t in complete] or complete
     return max(front, key=lambda t: (t.values[0], -t.values[1]))
 
 
@@ -1079,10 +1097,10 @@ def _full_params(
     trial: optuna.trial.FrozenTrial,
     space: dict[str, Any],
     judge: Judge,
-    offline: bool,
     search_demos: bool,
 ) -> dict[str, Any]:
-    """Every parameter of a finished trial, with the fitted threshold and judge defaults."""
+    """Every parameter of a finished trial, with the fitted threshold, judge defaults and the
+    learner's values."""
     best = {**trial.params}
     if "threshold" in trial.user_attrs:
         best["threshold"] = float(trial.user_attrs["threshold"])
@@ -1091,8 +1109,8 @@ def _full_params(
     params["demos"] = best.get("demos", 0) if search_demos else 0
     for name in space:
         params[name] = best.get(name, defaults.get(name))
-    if "support_threshold" in best:
-        params["support_threshold"] = best["support_threshold"]
+    for name, value in best.items():  # the learner's searched values
+        params.setdefault(name, value)
     return params
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pydantic
 
 from ragjudge.optimize._ablation import AblationStep
+from ragjudge.optimize._select import Selection
 from ragjudge.stats._agreement import Agreement
 
 __all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord"]
@@ -79,6 +80,10 @@ class CompileReport(pydantic.BaseModel):
     )
     offline: Agreement | None = pydantic.Field(
         default=None, description="the uncompiled offline judge on the same validation rows"
+    )
+    selection: Selection | None = pydantic.Field(
+        default=None,
+        description="the finalists' out-of-fold agreement on the training rows and the one shipped",
     )
     ablation: list[AblationStep] = pydantic.Field(
         default_factory=list,

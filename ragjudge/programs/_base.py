@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import inspect
 import logging
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,11 +24,13 @@ from ragjudge.lm._generation import GenerationOptions, check_generation, generat
 from ragjudge.lm._resolve import resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._metric import JudgeMetric
-from ragjudge.programs._results import JudgeResult
+from ragjudge.programs._results import JudgeResult, RawOutput
 from ragjudge.signatures.rubric import rubric_fraction
 
 if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
+
+    from ragjudge.programs._learner import Learner
 
 __all__ = [
     "GENERATION_PARAMS",
@@ -131,6 +134,7 @@ class Judge(dspy.Module):
         params = {**self.get_params(), **overrides}
         new = type(self)(**params)
         new.load_state(self.dump_state())
+        new.report_ = copy.deepcopy(self.report_)
         return new
 
     # -- LM -----------------------------------------------------------------------------
@@ -160,6 +164,49 @@ class Judge(dspy.Module):
         """The LM this judge talks to (see `ragjudge.lm._resolve.resolve_lm`)."""
         return resolve_lm(self.lm, offline_params=self.offline_params_, cache=cache)
 
+    def runs_offline(self) -> bool:
+        """True when this judge's LM is the offline judge (no network, no demos read)."""
+        from ragjudge.lm._resolve import is_offline_name
+        from ragjudge.offline.engine import OfflineEngine
+
+        if not self.uses_lm:
+            return False
+        lm = self.lm
+        if lm is None:
+            return dspy.settings.lm is None
+        if isinstance(lm, str):
+            return is_offline_name(lm)
+        return isinstance(getattr(lm, "engine", None), OfflineEngine)
+
+    def reads_demos(self) -> bool:
+        """True when few-shot demos reach this judge's LM (never for the offline judge)."""
+        return self.uses_lm and not self.runs_offline() and bool(list(self.named_predictors()))
+
+    def learner(
+        self, *, regularization: float | None = None, head: bool | None = None
+    ) -> Learner | None:
+        """What compile fits of this judge beyond its policies (`ragjudge.programs._learner`):
+        the offline judge's weights for judges that score with it; None otherwise.
+
+        Args:
+            regularization: L2 strength of the offline weights (None: cross-validated).
+            head: The offline judge's tree head: True, False or None (cross-validated).
+        """
+        if not (self.fits_offline_model and self.runs_offline()):
+            return None
+        from ragjudge.lm._resolve import LOCAL_MINILM
+        from ragjudge.offline.engine import OfflineEngine
+        from ragjudge.programs._learner import OfflineLearner
+
+        engine = getattr(self.lm, "engine", None)
+        if self.lm == LOCAL_MINILM:
+            paraphrase = True
+        elif isinstance(engine, OfflineEngine):
+            paraphrase = engine.model.params.paraphrase
+        else:
+            paraphrase = self.offline_params_ is not None and self.offline_params_.paraphrase
+        return OfflineLearner(regularization=regularization, head=head, paraphrase=paraphrase)
+
     # -- calling ------------------------------------------------------------------------
     def judge_item(
         self,
@@ -169,7 +216,22 @@ class Judge(dspy.Module):
         question: str = "",
         reference: str | None = None,
     ) -> JudgeResult:
-        """Judge one item; implemented by each metric. May raise on LM failures."""
+        """Judge one item: its raw output (`raw_item`, the LM calls) scored under this judge's
+        policies (`score`). May raise on LM failures."""
+        raw = self.raw_item(
+            answer=answer, contexts=contexts, question=question, reference=reference
+        )
+        return self.score(raw, self.policy())
+
+    def raw_item(
+        self,
+        *,
+        answer: str,
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | None = None,
+    ) -> RawOutput:
+        """The raw output for one item (every LM call happens here); implemented by each judge."""
         raise NotImplementedError
 
     def forward(self, **inputs: Any) -> JudgeResult:
@@ -338,14 +400,14 @@ class Judge(dspy.Module):
         )
 
     # -- scoring ------------------------------------------------------------------------
-    def _result(self, raw: float, p: dict[str, Any], **fields: Any) -> JudgeResult:
-        """A result from an unscaled score under policies `p` (`threshold`, `scale`, and the
-        judge's `calibration` where it has one)."""
-        raw = calibrated(raw, p.get("calibration", getattr(self, "calibration", None)))
-        passed = None if math.isnan(raw) else raw >= p["threshold"]
-        return JudgeResult(metric=self.metric, score=raw * p["scale"], passed=passed, **fields)
+    def _result(self, value: float, p: Mapping[str, Any], **fields: Any) -> JudgeResult:
+        """A result from an unscaled score under policies `p` (`threshold`, `scale`, and
+        `calibration` where the judge has one)."""
+        value = calibrated(value, p.get("calibration"))
+        passed = None if math.isnan(value) else value >= p["threshold"]
+        return JudgeResult(metric=self.metric, score=value * p["scale"], passed=passed, **fields)
 
-    def _rubric_result(self, rubric: dict[str, Any], p: dict[str, Any]) -> JudgeResult:
+    def _rubric_result(self, rubric: dict[str, Any], p: Mapping[str, Any]) -> JudgeResult:
         """The result of a 1-5 rubric rating: unscaled score `(rating - 1) / 4`."""
         rating = int(rubric["rubric_score"])
         reason = f"{rating}/5: {rubric.get('reasoning', '')}".strip()
@@ -354,42 +416,59 @@ class Judge(dspy.Module):
         )
 
     # -- compiling -----------------------------------------------------------------------
+    #: The parameters `score` reads: changing them needs no new LM call.
+    policy_names: ClassVar[tuple[str, ...]] = ()
+
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
         """Parameters that change the score without new LM calls, as Optuna distributions."""
         return {}
 
-    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
-        """Re-score a result of this judge under other policy values (no LM call).
+    def policy(self) -> dict[str, Any]:
+        """This judge's values of its policy parameters (`policy_names`)."""
+        return {name: getattr(self, name) for name in self.policy_names}
 
-        Compiling searches `policy_space()` over cached raw outputs this way.
+    def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
+        """The result of a raw output under `policy` (every name of `policy_names`): a pure
+        function, the one scoring rule judging and rescoring share. Implemented by each judge."""
+        raise NotImplementedError(f"{type(self).__name__} cannot score raw outputs")
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """Score a result's raw output again under other policy values (no LM call).
+
+        `judge.rescore(judge(**row), **p)` equals `judge.clone(**p)(**row)`: verdicts, score and
+        pass. Compiling searches `policy_space()` over cached raw outputs this way.
 
         Args:
             result: A result this judge (in any policy) produced.
-            **policy: Values for the names in `policy_space()`.
+            **policy: Values for names in `policy_names`; the others keep this judge's.
 
         Returns:
             The result as the judge with those policies would have returned it (same id, LM
-            calls and tokens); a failed result, or one with nothing to re-score, unchanged.
+            calls and tokens); a failed result, or one with nothing to score, unchanged.
         """
+        unknown = sorted(set(policy) - set(self.policy_names))
+        if unknown:
+            raise TypeError(f"{type(self).__name__}.rescore() got unknown policies {unknown}")
         if result.error:
             return result
-        new = self._rescored(result, **policy)
-        if new is None:
+        raw = result.raw if result.raw is not None else self.legacy_raw(result)
+        if raw is None:
             return result
+        new = self.score(raw, {**self.policy(), **policy})
         return new.model_copy(
             update={
                 "id": result.id,
                 "lm_calls": result.lm_calls,
                 "tokens": result.tokens,
-                "confidence_source": result.confidence_source,
                 "lm_stats": result.lm_stats,
             }
         )
 
-    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
-        """`rescore` without its bookkeeping; None when there is nothing to re-score."""
-        raise NotImplementedError(f"{type(self).__name__} cannot re-score results")
+    def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
+        """The raw output of a result written before results carried it (results format 1):
+        read back from its fields; None when there is nothing to score."""
+        return None
 
     # -- state --------------------------------------------------------------------------
     def dump_state(self, json_mode: bool = True) -> dict[str, Any]:

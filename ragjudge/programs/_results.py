@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import pydantic
 
-__all__ = ["JudgeResult", "StatementResult"]
+__all__ = [
+    "JudgeResult",
+    "MemberOutput",
+    "MembersOutput",
+    "QuestionsOutput",
+    "RawOutput",
+    "RubricOutput",
+    "SentencesOutput",
+    "StatementResult",
+    "StatementsOutput",
+    "UnscoredOutput",
+    "WholeOutput",
+]
 
 
 class StatementResult(pydantic.BaseModel):
@@ -17,6 +29,106 @@ class StatementResult(pydantic.BaseModel):
     verdict: str
     reason: str = ""
     confidence: float | None = None
+    #: The offline judge's probability of support before its rules, and the rules that decide
+    #: the verdict whatever the support threshold (`ragjudge.offline.model.offline_verdict`);
+    #: None for an LM's verdicts, which are taken as given.
+    support: float | None = None
+    rules: list[str] | None = None
+
+
+# -- raw outputs: what a judge's LM calls produced, before any policy scores them ---------------
+# Judging is "raw, then score"; rescoring is "score the stored raw under another policy".
+
+
+class StatementsOutput(pydantic.BaseModel):
+    """Judged statements (faithfulness and recall in statement mode).
+
+    Attributes:
+        statements: The statements with the LM's (or the offline judge's) verdicts.
+        confidence_source: Where the confidences came from (`JudgeResult.confidence_source`).
+        support_threshold: The offline judge's support threshold these verdicts were given
+            under; with `unsure_margin` and `schema_version`, what `offline_verdict` needs to
+            give them again under another threshold. None for an LM.
+    """
+
+    kind: Literal["statements"] = "statements"
+    statements: list[StatementResult] = pydantic.Field(default_factory=list)
+    confidence_source: str | None = None
+    support_threshold: float | None = None
+    unsure_margin: float | None = None
+    schema_version: int | None = None
+
+
+class WholeOutput(pydantic.BaseModel):
+    """A whole-answer verdict (faithfulness in whole mode)."""
+
+    kind: Literal["whole"] = "whole"
+    verdict: str = "no"
+    confidence: float | None = None
+    reasoning: str = ""
+    stated_confidence: float | None = None
+    confidence_source: str | None = None
+
+
+class RubricOutput(pydantic.BaseModel):
+    """A 1-5 rating against anchors; `rating` None for an empty answer (the `empty` policy)."""
+
+    kind: Literal["rubric"] = "rubric"
+    rating: int | None = None
+    reasoning: str = ""
+
+
+class QuestionsOutput(pydantic.BaseModel):
+    """Questions generated back from the answer and their similarity to the asked one."""
+
+    kind: Literal["questions"] = "questions"
+    questions: list[str] = pydantic.Field(default_factory=list)
+    similarities: list[float] = pydantic.Field(default_factory=list)
+    noncommittal: bool = False
+    extras: dict[str, Any] = pydantic.Field(default_factory=dict)
+
+
+class SentencesOutput(pydantic.BaseModel):
+    """Per-sentence scores of a deterministic metric, and the reference aggregates."""
+
+    kind: Literal["sentences"] = "sentences"
+    per_sentence: dict[str, list[float]] = pydantic.Field(default_factory=dict)
+    reference: dict[str, float] = pydantic.Field(default_factory=dict)
+
+
+class UnscoredOutput(pydantic.BaseModel):
+    """Nothing to judge (no reference, no question): no score under any policy."""
+
+    kind: Literal["unscored"] = "unscored"
+    reason: str = ""
+
+
+class MemberOutput(pydantic.BaseModel):
+    """One member of an ensemble: which LM, which repeat, and its result."""
+
+    lm: str = ""
+    repeat: int = 0
+    offline: bool = False
+    result: JudgeResult
+
+
+class MembersOutput(pydantic.BaseModel):
+    """The members of an ensemble, each with its own raw output."""
+
+    kind: Literal["members"] = "members"
+    members: list[MemberOutput] = pydantic.Field(default_factory=list)
+
+
+RawOutput = Annotated[
+    StatementsOutput
+    | WholeOutput
+    | RubricOutput
+    | QuestionsOutput
+    | SentencesOutput
+    | UnscoredOutput
+    | MembersOutput,
+    pydantic.Field(discriminator="kind"),
+]
 
 
 class JudgeResult(pydantic.BaseModel):
@@ -37,6 +149,8 @@ class JudgeResult(pydantic.BaseModel):
         tokens: Prompt plus completion tokens used.
         error: Why the item could not be judged; `score` is NaN then.
         details: Metric-specific extras (member scores of an ensemble, sub-scores, ...).
+        raw: The judge's raw output (`RawOutput`), which `Judge.rescore` scores again under
+            other policies; None for a failed item or a result read from an older file.
         lm_stats: What happened to this item's LM calls: the reply counts of
             `ragjudge.lm.ParseStats` (predictor calls, first-try parses, salvaged, fallback
             calls, failures, verdicts read from logprobs) plus `prompt_tokens` and
@@ -60,6 +174,7 @@ class JudgeResult(pydantic.BaseModel):
     error: str | None = None
     details: dict[str, Any] = pydantic.Field(default_factory=dict)
     lm_stats: dict[str, int] | None = None
+    raw: RawOutput | None = None
 
     @classmethod
     def from_json_data(cls, data: dict[str, Any], **update: Any) -> JudgeResult:
@@ -94,3 +209,8 @@ class JudgeResult(pydantic.BaseModel):
     def pretty(self) -> None:
         """Print the result for a person."""
         print(self.format())
+
+
+MemberOutput.model_rebuild()
+MembersOutput.model_rebuild()
+JudgeResult.model_rebuild()

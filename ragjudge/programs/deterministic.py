@@ -8,7 +8,7 @@ score(s), the per-sentence threshold, the aggregation and the pass threshold aga
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ragjudge.data._gold import GoldRecord
@@ -21,7 +21,7 @@ from ragjudge.programs._base import (
     check_choice,
     judge_inputs,
 )
-from ragjudge.programs._results import JudgeResult
+from ragjudge.programs._results import JudgeResult, RawOutput, SentencesOutput
 from ragjudge.programs._serialization import register_judge
 
 if TYPE_CHECKING:
@@ -62,6 +62,13 @@ class DeterministicJudge(Judge):
     modes: ClassVar[tuple[str, ...]] = SCORES
     uses_lm: ClassVar[bool] = False
     needs_contexts: ClassVar[bool] = True
+    policy_names: ClassVar[tuple[str, ...]] = (
+        "mode",
+        "sentence_threshold",
+        "aggregation",
+        "threshold",
+        "calibration",
+    )
 
     def __init__(
         self,
@@ -123,10 +130,23 @@ class DeterministicJudge(Judge):
     ) -> JudgeResult:
         """Score one answer against its contexts."""
         del question, reference
-        raw = self._metric(
-            answer=answer, contexts=[contexts] if isinstance(contexts, str) else contexts
+        return self.score(self.raw_item(answer=answer, contexts=contexts), self.policy())
+
+    def raw_item(
+        self,
+        *,
+        answer: str,
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | None = None,
+    ) -> SentencesOutput:
+        """The per-sentence scores of one answer (no LM)."""
+        del question, reference
+        return _sentences(
+            self._metric(
+                answer=answer, contexts=[contexts] if isinstance(contexts, str) else contexts
+            )
         )
-        return self._from_raw(raw)
 
     def batch(
         self,
@@ -144,7 +164,7 @@ class DeterministicJudge(Judge):
         out = []
         for index, (row, raw) in enumerate(zip(rows, raws, strict=True)):
             row_id = row.id if isinstance(row, GoldRecord) else row.get("id")
-            result = self._from_raw(raw).model_copy(
+            result = self.score(_sentences(raw), self.policy()).model_copy(
                 update={"id": None if row_id is None else str(row_id)}
             )
             out.append(result)
@@ -158,16 +178,29 @@ class DeterministicJudge(Judge):
         """Yield `(index, result)` in input order."""
         yield from enumerate(self.batch(rows, concurrency=concurrency))
 
-    def _from_raw(self, raw: dict[str, Any], **overrides: Any) -> JudgeResult:
-        p = self._policies(("mode", "sentence_threshold", "aggregation", "threshold"), overrides)
-        per_sentence = {key: list(raw[key]) for key in SCORE_KEYS.values()}
+    def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
+        """Score per-sentence scores under `policy` (the one scoring rule of this judge).
+
+        Args:
+            raw: The per-sentence scores (`SentencesOutput`).
+            policy: A value for every name in `policy_names`.
+
+        Returns:
+            The scored result.
+        """
+        if not isinstance(raw, SentencesOutput):
+            raise TypeError(f"DeterministicJudge cannot score a {type(raw).__name__}")
+        p = policy
+        per_sentence = {key: list(raw.per_sentence.get(key, [])) for key in SCORE_KEYS.values()}
         n = len(per_sentence["rouge_p_by_sentence"])
+        details = {**per_sentence, "reference": dict(raw.reference)}
         if n == 0:
             return JudgeResult(
                 metric=self.metric,
                 mode=p["mode"],
                 reason="the answer has no sentence",
-                details={**per_sentence, "reference": _reference(raw)},
+                details=details,
+                raw=raw,
             )
         scores, _ = aggregate_scores(
             [per_sentence],
@@ -178,8 +211,7 @@ class DeterministicJudge(Judge):
                 "aggregate": p["aggregation"],
             },
         )
-        score = float(scores[0])
-        score = calibrated(score, p.get("calibration", self.calibration))
+        score = calibrated(float(scores[0]), p.get("calibration"))
         names = list(SCORE_KEYS) if p["mode"] == "mean" else [p["mode"]]
         reason = (
             f"{score:.2f}: {p['aggregation']} of per-sentence {'/'.join(names)} "
@@ -192,7 +224,8 @@ class DeterministicJudge(Judge):
             score=score,
             passed=None if math.isnan(score) else score >= p["threshold"],
             reason=reason,
-            details={**per_sentence, "reference": _reference(raw)},
+            details=details,
+            raw=raw,
         )
 
     # -- compiling ------------------------------------------------------------------------
@@ -207,10 +240,12 @@ class DeterministicJudge(Judge):
             "threshold": FloatDistribution(0.0, 1.0),
         }
 
-    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult:
-        """The stored per-sentence scores under other policy values."""
-        raw = {key: result.details.get(key, []) for key in SCORE_KEYS.values()}
-        return self._from_raw(raw, mode=result.mode, **policy)
+    def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
+        """A result of results format 1 (no `raw`): its per-sentence scores in `details`."""
+        return SentencesOutput(
+            per_sentence={key: list(result.details.get(key, [])) for key in SCORE_KEYS.values()},
+            reference=dict(result.details.get("reference", {})),
+        )
 
     def clone(self, **overrides: Any) -> Judge:
         """A new judge with the same parameters but `overrides` (there is no learned state)."""
@@ -223,6 +258,14 @@ class DeterministicJudge(Judge):
     def load_state(self, state: dict[str, Any], **kwargs: Any) -> Judge:
         """Nothing to restore beyond the parameters."""
         return self
+
+
+def _sentences(raw: dict[str, Any]) -> SentencesOutput:
+    """The metric's output as a raw output."""
+    return SentencesOutput(
+        per_sentence={key: [float(v) for v in raw[key]] for key in SCORE_KEYS.values()},
+        reference=_reference(raw),
+    )
 
 
 def _reference(raw: dict[str, Any]) -> dict[str, float]:

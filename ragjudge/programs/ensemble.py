@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import dspy
@@ -29,7 +29,7 @@ from ragjudge.lm._adapters import lm_errors_so_far
 from ragjudge.lm._resolve import describe_lm, resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, _usage_counts
-from ragjudge.programs._results import JudgeResult
+from ragjudge.programs._results import JudgeResult, MemberOutput, MembersOutput, RawOutput
 from ragjudge.programs._serialization import register_judge, registry
 from ragjudge.programs.relevancy import is_offline_lm
 from ragjudge.signatures.rubric import rubric_fraction
@@ -197,7 +197,11 @@ class Ensemble(Judge):
 
     def judge_item(self, **inputs: Any) -> JudgeResult:
         """Ask every member LM `repeat` times and aggregate (see the class docstring)."""
-        members: list[dict[str, Any]] = []
+        return self.score(self.raw_item(**inputs), self.policy())
+
+    def raw_item(self, **inputs: Any) -> MembersOutput:
+        """Every member's result, each with its raw output (the LM calls)."""
+        members: list[MemberOutput] = []
         for base in self._member_lms():
             for index in range(self.repeat):
                 member_lm = base
@@ -220,37 +224,98 @@ class Ensemble(Judge):
                 calls += lm_errors_so_far() - raised  # cut replies are calls too
                 result = result.model_copy(update={"lm_calls": calls, "tokens": tokens})
                 members.append(
-                    {
-                        "lm": describe_lm(member_lm),
-                        "repeat": index,
-                        "offline": is_offline_lm(member_lm),
-                        "result": result.model_dump(mode="json"),
-                    }
+                    MemberOutput(
+                        lm=describe_lm(member_lm),
+                        repeat=index,
+                        offline=is_offline_lm(member_lm),
+                        result=result,
+                    )
                 )
-        return self.aggregate(members)
+        return MembersOutput(members=members)
 
-    def aggregate(self, members: Sequence[dict[str, Any]], **policy: Any) -> JudgeResult:
-        """Aggregate member results (the `details["members"]` records) into one result.
+    def policy(self) -> dict[str, Any]:
+        """The repeated judge's policies (each member is scored under them)."""
+        return self.inner.policy()
+
+    @property
+    def policy_names(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The repeated judge's policy names."""
+        return self.inner.policy_names
+
+    def clone(self, **overrides: Any) -> Judge:
+        """A new ensemble; overrides of the repeated judge's parameters go into `params`."""
+        own = set(self._param_names())
+        inner = {k: v for k, v in overrides.items() if k not in own}
+        params = {k: v for k, v in overrides.items() if k in own}
+        if inner:
+            params["params"] = {**(self.params or {}), **params.get("params", {}), **inner}
+            if "mode" in inner:
+                params["mode"] = params["params"].pop("mode")
+        return super().clone(**params)
+
+    def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
+        """Every member scored under the repeated judge's `policy`, then aggregated.
+
+        Args:
+            raw: The members (`MembersOutput`).
+            policy: A value for every policy name of the repeated judge.
+
+        Returns:
+            The aggregated result; `details` keeps the members, their scores and the spread.
+        """
+        if not isinstance(raw, MembersOutput):
+            raise TypeError(f"Ensemble cannot score a {type(raw).__name__}")
+        inner_policy = {k: v for k, v in policy.items() if k in self.inner.policy_names}
+        records = [
+            {
+                "lm": m.lm,
+                "repeat": m.repeat,
+                "offline": m.offline,
+                "result": self.inner.rescore(m.result, **inner_policy).model_dump(mode="json"),
+            }
+            for m in raw.members
+        ]
+        return self.aggregate(records, threshold=policy.get("threshold")).model_copy(
+            update={"raw": raw}
+        )
+
+    def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
+        """A result of results format 1 (no `raw`): its members in `details`."""
+        members = result.details.get("members")
+        if not members:
+            return None
+        return MembersOutput(
+            members=[
+                MemberOutput(
+                    lm=str(m.get("lm", "")),
+                    repeat=int(m.get("repeat", 0)),
+                    offline=bool(m.get("offline")),
+                    result=JudgeResult.from_json_data(m["result"]),
+                )
+                for m in members
+            ]
+        )
+
+    def aggregate(
+        self, members: Sequence[dict[str, Any]], *, threshold: float | None = None
+    ) -> JudgeResult:
+        """Aggregate scored member records into one result.
 
         Args:
             members: `{"lm", "repeat", "offline", "result"}` records, `result` a dumped
-                `JudgeResult` of the repeated judge.
-            **policy: Policy values for the members (see `rescore`).
+                `JudgeResult` of the repeated judge, already scored.
+            threshold: The pass threshold of the aggregate (None: the repeated judge's).
 
         Returns:
             The aggregated result; `details` keeps the members, their scores and the spread.
         """
         inner = self.inner
         scale = float(getattr(inner, "scale", 1.0))
-        threshold = float(policy.get("threshold", getattr(inner, "threshold", 0.5)))
+        threshold = float(threshold if threshold is not None else getattr(inner, "threshold", 0.5))
         mode = str(getattr(inner, "mode", ""))
         kind = aggregation_kind(mode)
         records = [dict(m) for m in members]
-        results = [JudgeResult.model_validate(m["result"]) for m in records]
-        if policy:
-            results = [inner.rescore(r, **policy) for r in results]
-            for record, result in zip(records, results, strict=True):
-                record["result"] = result.model_dump(mode="json")
+        results = [JudgeResult.from_json_data(m["result"]) for m in records]
         scored = [r for r in results if not r.error and not math.isnan(r.score)]
         for record, result in zip(records, results, strict=True):
             record["score"] = None if math.isnan(result.score) else result.score
@@ -318,11 +383,6 @@ class Ensemble(Judge):
         from optuna.distributions import FloatDistribution
 
         return {"threshold": FloatDistribution(0.0, 1.0)}
-
-    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
-        """Every member re-scored under the repeated judge's policies, then re-aggregated."""
-        members = result.details.get("members")
-        return self.aggregate(members, **policy) if members else None
 
     def save(self, path: str | os.PathLike[str], **kwargs: Any) -> None:
         """Save as versioned JSON; member LMs must be named by strings (model names)."""

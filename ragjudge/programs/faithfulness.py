@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
@@ -11,9 +11,16 @@ import dspy
 import ragjudge.offline.tasks  # noqa: F401 - the offline judge's rubric handler
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._safety import fence
-from ragjudge.offline.model import OfflineParams
+from ragjudge.offline.model import OfflineParams, offline_verdict
 from ragjudge.programs._base import Judge, check_calibration, check_choice
-from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.programs._results import (
+    JudgeResult,
+    RawOutput,
+    RubricOutput,
+    StatementResult,
+    StatementsOutput,
+    WholeOutput,
+)
 from ragjudge.programs._serialization import register_judge
 from ragjudge.signatures import (
     ExtractStatements,
@@ -123,6 +130,9 @@ class Faithfulness(Judge):
         calibration: `(a, b)`: the unscaled score becomes `1 / (1 + exp(-(a * s + b)))`, the
             probability that a reviewer calls the answer faithful (Platt scaling, fitted by
             `compile`); `threshold` then applies to the calibrated score. None: no calibration.
+        support_threshold: The offline judge only: a statement is supported when its support
+            probability is at least this (`ragjudge.offline.model.offline_verdict`); None: the
+            threshold of the offline judge's weights. An LM's verdicts are taken as given.
         max_tokens: Tokens one LM reply may have; None sizes it per call (a few hundred for a
             whole-answer verdict, more per statement to judge). A reply cut by it is the row's
             error.
@@ -142,6 +152,11 @@ class Faithfulness(Judge):
     modes: ClassVar[tuple[str, ...]] = MODES
     fits_offline_model: ClassVar[bool] = True
     needs_contexts: ClassVar[bool] = True
+    policy_names: ClassVar[tuple[str, ...]] = (
+        *STATEMENT_POLICIES,
+        "calibration",
+        "support_threshold",
+    )
 
     def __init__(
         self,
@@ -154,6 +169,7 @@ class Faithfulness(Judge):
         aggregation: Aggregation = "fraction",
         lm: str | dspy.BaseLM | None = None,
         calibration: Sequence[float] | None = None,
+        support_threshold: float | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
         timeout: float | None = None,
@@ -182,6 +198,12 @@ class Faithfulness(Judge):
         self.aggregation = aggregation
         self.lm = lm
         self.calibration = check_calibration(owner, calibration)
+        if support_threshold is not None and not 0.0 <= float(support_threshold) <= 1.0:
+            raise ConfigurationError(
+                f"The `support_threshold` parameter of {owner} must be in [0, 1] or None. "
+                f"Got {support_threshold!r} instead."
+            )
+        self.support_threshold = support_threshold
         self.offline_params_: OfflineParams | None = None
         demos = default_demos()
         self.extract = dspy.Predict(ExtractStatements)
@@ -193,26 +215,29 @@ class Faithfulness(Judge):
         self.rubric = dspy.Predict(RateFaithfulness)
         self.rubric.demos = default_rubric_demos()["faithfulness"]
 
-    def judge_item(
+    def raw_item(
         self,
         *,
         answer: str,
         contexts: Sequence[str] | str = (),
         question: str = "",
         reference: str | None = None,
-    ) -> JudgeResult:
-        """Judge one answer (see the class docstring); may raise on LM failure."""
+    ) -> RawOutput:
+        """The raw output for one answer (the LM calls); may raise on LM failure."""
         del reference  # faithfulness does not use a reference answer
         passages = [contexts] if isinstance(contexts, str) else list(contexts)
         context = fence("\n\n".join(p for p in passages if p))
         question, answer = fence(question or ""), fence(answer or "")
         if self.mode == "whole":
-            return self._judge_whole(question=question, context=context, answer=answer)
+            return self._raw_whole(question=question, context=context, answer=answer)
         if self.mode == "rubric":
-            return self._judge_rubric(question=question, context=context, answer=answer)
-        return self._judge_statements(question=question, context=context, answer=answer)
+            if not answer.strip():  # scored by the `empty` policy
+                return RubricOutput()
+            out = self.rubric(question=question, context=context, answer=answer)
+            return RubricOutput(rating=int(out.faithfulness_score), reasoning=str(out.reasoning))
+        return self._raw_statements(question=question, context=context, answer=answer)
 
-    def _judge_statements(self, *, question: str, context: str, answer: str) -> JudgeResult:
+    def _raw_statements(self, *, question: str, context: str, answer: str) -> StatementsOutput:
         texts: list[str] = []
         if answer.strip():
             texts = [s for s in self.extract(question=question, answer=answer).statements if s]
@@ -223,34 +248,98 @@ class Faithfulness(Judge):
                 f"the judge returned {len(verdicts)} verdicts for {len(texts)} statements"
             )
         statements = [
-            StatementResult(text=t, verdict=v.verdict, reason=v.reason, confidence=v.confidence)
+            StatementResult(
+                text=t,
+                verdict=v.verdict,
+                reason=v.reason,
+                confidence=v.confidence,
+                support=getattr(v, "support", None),
+                rules=getattr(v, "rules", None),
+            )
             for t, v in zip(texts, verdicts, strict=True)
         ]
-        result = self.finish(statements=statements)
-        source = getattr(judged, "verdicts_confidence_source", None)
-        return result.model_copy(update={"confidence_source": source})
-
-    def _judge_whole(self, *, question: str, context: str, answer: str) -> JudgeResult:
-        if not answer.strip():
-            return self.finish(statements=[])
-        out = self.whole(question=question, context=context, answer=answer)
-        confidence = _clip(out.confidence)
-        result = self.finish(
-            whole={"verdict": out.verdict, "confidence": confidence, "reasoning": out.reasoning}
+        offline = _offline_params(dspy.settings.lm)
+        return StatementsOutput(
+            statements=statements,
+            confidence_source=getattr(judged, "verdicts_confidence_source", None),
+            support_threshold=None if offline is None else offline.support_threshold,
+            unsure_margin=None if offline is None else offline.unsure_margin,
+            schema_version=None if offline is None else offline.schema_version,
         )
-        source = getattr(out, "confidence_source", None)
-        update: dict[str, Any] = {"confidence_source": source}
-        stated = getattr(out, "stated_confidence", None)
-        if stated is not None:  # the LM's own figure, beside the logprob one
-            update["details"] = {**result.details, "stated_confidence": _clip(stated)}
-        return result.model_copy(update=update)
 
-    def _judge_rubric(self, *, question: str, context: str, answer: str) -> JudgeResult:
-        if not answer.strip():  # scored by the `empty` policy, like an answer without statements
-            return self.finish(statements=[]).model_copy(update={"mode": "rubric"})
-        out = self.rubric(question=question, context=context, answer=answer)
-        return self.finish(
-            rubric={"rubric_score": int(out.faithfulness_score), "reasoning": out.reasoning}
+    def _raw_whole(self, *, question: str, context: str, answer: str) -> RawOutput:
+        if not answer.strip():
+            return StatementsOutput()  # no statement: scored by the `empty` policy
+        out = self.whole(question=question, context=context, answer=answer)
+        stated = getattr(out, "stated_confidence", None)
+        return WholeOutput(
+            verdict=str(out.verdict),
+            confidence=_clip(out.confidence),
+            reasoning=str(out.reasoning),
+            stated_confidence=None if stated is None else _clip(stated),
+            confidence_source=getattr(out, "confidence_source", None),
+        )
+
+    def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
+        """Score a raw output under `policy` (no LM call): the one scoring rule of this judge.
+
+        Args:
+            raw: Judged statements, a whole-answer verdict or a rubric rating.
+            policy: A value for every name in `policy_names`.
+
+        Returns:
+            The scored result.
+        """
+        p = dict(policy)
+        if isinstance(raw, RubricOutput):
+            if raw.rating is None:
+                return self._statements_result(StatementsOutput(), p).model_copy(
+                    update={"mode": "rubric", "raw": raw}
+                )
+            return self._rubric_result(
+                {"rubric_score": raw.rating, "reasoning": raw.reasoning}, p
+            ).model_copy(update={"raw": raw})
+        if isinstance(raw, WholeOutput):
+            return self._whole_result(raw, p)
+        if isinstance(raw, StatementsOutput):
+            return self._statements_result(raw, p)
+        raise TypeError(f"Faithfulness cannot score a {type(raw).__name__}")
+
+    def _whole_result(self, raw: WholeOutput, p: dict[str, Any]) -> JudgeResult:
+        if p["aggregation"] == "fraction" or raw.confidence is None:
+            value = 1.0 if raw.verdict == "yes" else 0.0
+        else:
+            value = float(raw.confidence)
+        details: dict[str, Any] = {"verdict": raw.verdict, "reasoning": raw.reasoning}
+        if raw.stated_confidence is not None:  # the LM's own figure, beside the logprob one
+            details["stated_confidence"] = raw.stated_confidence
+        result = self._result(
+            value,
+            p,
+            mode="whole",
+            reason="",
+            confidence=raw.confidence,
+            confidence_source=raw.confidence_source,
+            details=details,
+            raw=raw,
+        )
+        return result.model_copy(update={"reason": whole_reason(result, p, raw)})
+
+    def _statements_result(self, raw: StatementsOutput, p: dict[str, Any]) -> JudgeResult:
+        statements = [_decided(s, raw, p.get("support_threshold")) for s in raw.statements]
+        value = score_statements(
+            statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
+        )
+        confidences = [s.confidence for s in statements if s.confidence is not None]
+        return self._result(
+            value,
+            p,
+            mode="statement",
+            reason=_reason(value, statements, p["unsure"]),
+            statements=statements,
+            confidence=min(confidences) if confidences else None,
+            confidence_source=raw.confidence_source,
+            raw=raw,
         )
 
     def finish(
@@ -261,52 +350,33 @@ class Faithfulness(Judge):
         rubric: dict[str, Any] | None = None,
         **overrides: Any,
     ) -> JudgeResult:
-        """Score raw judge outputs with this judge's policies (no LM call).
+        """Score judged statements, a whole-answer verdict or a rubric rating (no LM call).
 
-        Compiling re-scores cached outputs through this under other thresholds and policies.
+        A convenience over `score` for outputs given as plain values.
 
         Args:
             statements: Judged statements (statement mode).
             whole: `{"verdict", "confidence", "reasoning"}` (whole mode).
-            rubric: `{"rubric_score", "reasoning"}` (rubric mode; unscaled score
-                `(rubric_score - 1) / 4`).
-            **overrides: Policy values to use instead of this judge's (`threshold`, `unsure`, ...).
+            rubric: `{"rubric_score", "reasoning"}` (rubric mode).
+            **overrides: Policy values to use instead of this judge's (`threshold`, ...).
 
         Returns:
             The scored result.
         """
-        p = self._policies(STATEMENT_POLICIES, overrides)
+        raw: RawOutput
         if rubric is not None:
-            return self._rubric_result(rubric, p)
-        if whole is not None:
-            verdict = str(whole.get("verdict", "no"))
-            confidence = whole.get("confidence")
-            if p["aggregation"] == "fraction" or confidence is None:
-                raw = 1.0 if verdict == "yes" else 0.0
-            else:
-                raw = float(confidence)
-            reason = f"{raw:.2f}: {whole.get('reasoning', '')}".strip()
-            return self._result(
-                raw,
-                p,
-                mode="whole",
-                reason=reason,
-                confidence=confidence,
-                details={"verdict": verdict, "reasoning": str(whole.get("reasoning", ""))},
+            raw = RubricOutput(
+                rating=int(rubric["rubric_score"]), reasoning=str(rubric.get("reasoning", ""))
             )
-        raw = score_statements(
-            statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
-        )
-        confidences = [s.confidence for s in statements if s.confidence is not None]
-        confidence = min(confidences) if confidences else None
-        return self._result(
-            raw,
-            p,
-            mode="statement",
-            reason=_reason(raw, statements, p["unsure"]),
-            statements=list(statements),
-            confidence=confidence,
-        )
+        elif whole is not None:
+            raw = WholeOutput(
+                verdict=str(whole.get("verdict", "no")),
+                confidence=_clip(whole.get("confidence")),
+                reasoning=str(whole.get("reasoning", "")),
+            )
+        else:
+            raw = StatementsOutput(statements=list(statements))
+        return self.score(raw, {**self.policy(), **overrides})
 
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
@@ -316,19 +386,71 @@ class Faithfulness(Judge):
         """
         return statement_policy_space()
 
-    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+    def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
+        """A result of results format 1 (no `raw`), read back from its fields."""
         if result.mode == "whole":
-            whole = {
-                "verdict": result.details.get("verdict", "no"),
-                "confidence": result.confidence,
-                "reasoning": result.details.get("reasoning", ""),
-            }
-            return self.finish(whole=whole, **policy)
-        if result.mode == "rubric" and "rubric_score" in result.details:
-            return self.finish(rubric=result.details, **policy)
-        if result.mode == "rubric":  # an empty answer, scored by the `empty` policy
-            return self.finish(statements=[], **policy).model_copy(update={"mode": "rubric"})
-        return self.finish(statements=result.statements, **policy)
+            return WholeOutput(
+                verdict=str(result.details.get("verdict", "no")),
+                confidence=result.confidence,
+                reasoning=str(result.details.get("reasoning", "")),
+                stated_confidence=result.details.get("stated_confidence"),
+                confidence_source=result.confidence_source,
+            )
+        if result.mode == "rubric":
+            rating = result.details.get("rubric_score")
+            return RubricOutput(
+                rating=None if rating is None else int(rating),
+                reasoning=str(result.details.get("reasoning", "")),
+            )
+        return StatementsOutput(
+            statements=list(result.statements), confidence_source=result.confidence_source
+        )
+
+
+def whole_reason(result: JudgeResult, policy: Mapping[str, Any], raw: WholeOutput) -> str:
+    """The reason of a whole-answer result, written from its final score and pass."""
+    scale = float(policy.get("scale", 1.0) or 1.0)
+    unscaled = result.score / scale
+    if result.passed is None:
+        head = "no score"
+    else:
+        sign = ">=" if result.passed else "<"
+        head = f"{unscaled:.2f} {sign} threshold {float(policy['threshold']):.2f}"
+    said = f"the judge's verdict: {raw.verdict}"
+    if raw.reasoning.strip():
+        said += f" ({' '.join(raw.reasoning.split())})"
+    return f"{head}; {said}"
+
+
+def _offline_params(lm: Any) -> OfflineParams | None:
+    """The offline judge's parameters when `lm` is the offline judge, else None."""
+    engine = getattr(lm, "engine", None)
+    model = getattr(engine, "model", None)
+    params = getattr(model, "params", None)
+    return params if isinstance(params, OfflineParams) else None
+
+
+def _decided(
+    statement: StatementResult, raw: StatementsOutput, support_threshold: float | None
+) -> StatementResult:
+    """A statement's verdict under a support threshold: the offline judge's statements (with
+    their support and rules) through `offline_verdict`, the one rule judging and compiling
+    share; an LM's verdict as given."""
+    if statement.support is None or statement.rules is None or raw.unsure_margin is None:
+        return statement
+    threshold = support_threshold if support_threshold is not None else raw.support_threshold
+    if threshold is None:
+        return statement
+    verdict, confidence = offline_verdict(
+        support=statement.support,
+        rules=statement.rules,
+        support_threshold=threshold,
+        unsure_margin=raw.unsure_margin,
+        schema_version=raw.schema_version if raw.schema_version is not None else 2,
+    )
+    if verdict == statement.verdict and confidence == statement.confidence:
+        return statement
+    return statement.model_copy(update={"verdict": verdict, "confidence": confidence})
 
 
 def _clip(value: Any) -> float | None:

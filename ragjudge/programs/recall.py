@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
@@ -13,7 +13,14 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, check_choice
-from ragjudge.programs._results import JudgeResult, StatementResult
+from ragjudge.programs._results import (
+    JudgeResult,
+    RawOutput,
+    RubricOutput,
+    StatementResult,
+    StatementsOutput,
+    UnscoredOutput,
+)
 from ragjudge.programs._serialization import register_judge
 from ragjudge.programs.faithfulness import (
     AGGREGATIONS,
@@ -86,6 +93,7 @@ class ContextRecall(Judge):
     metric: ClassVar[str] = "context_recall"
     needs_contexts: ClassVar[bool] = True
     modes: ClassVar[tuple[str, ...]] = MODES
+    policy_names: ClassVar[tuple[str, ...]] = STATEMENT_POLICIES
 
     def __init__(
         self,
@@ -148,24 +156,39 @@ class ContextRecall(Judge):
         `reference_statements` (statement mode) is the reference already split into statements
         (e.g. gold key facts): the extraction call is skipped.
         """
+        raw = self.raw_item(
+            answer=answer,
+            contexts=contexts,
+            question=question,
+            reference=reference,
+            reference_statements=reference_statements,
+        )
+        return self.score(raw, self.policy())
+
+    def raw_item(
+        self,
+        *,
+        answer: str = "",
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | Sequence[str] | None = None,
+        reference_statements: Sequence[str] | None = None,
+    ) -> RawOutput:
+        """The raw output for one item (the LM calls); may raise on LM failure."""
         del answer  # recall compares the reference with the contexts
         text = fence(_reference_text(reference))
         if reference_statements is not None and not text.strip():
             text = fence("\n".join(reference_statements))
         if not text.strip():
-            return JudgeResult(
-                metric=self.metric,
-                mode=self.mode,
-                reason="no reference was given (reference=...), so context recall is undefined",
+            return UnscoredOutput(
+                reason="no reference was given (reference=...), so context recall is undefined"
             )
         passages = [contexts] if isinstance(contexts, str) else list(contexts)
         context = fence("\n\n".join(p for p in passages if p))
         question = fence(question or "")
         if self.mode == "rubric":
             out = self.rubric(question=question, context=context, reference=text)
-            return self.finish(
-                rubric={"rubric_score": int(out.recall_score), "reasoning": out.reasoning}
-            )
+            return RubricOutput(rating=int(out.recall_score), reasoning=str(out.reasoning))
         if reference_statements is not None:
             texts = [fence(str(s)) for s in reference_statements if str(s).strip()]
         else:
@@ -178,11 +201,47 @@ class ContextRecall(Judge):
             raise ValueError(
                 f"the judge returned {len(verdicts)} attributions for {len(texts)} statements"
             )
-        statements = [
-            StatementResult(text=t, verdict=v.verdict, reason=v.reason, confidence=v.confidence)
-            for t, v in zip(texts, verdicts, strict=True)
-        ]
-        return self.finish(statements=statements)
+        return StatementsOutput(
+            statements=[
+                StatementResult(text=t, verdict=v.verdict, reason=v.reason, confidence=v.confidence)
+                for t, v in zip(texts, verdicts, strict=True)
+            ]
+        )
+
+    def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
+        """Score a raw output under `policy` (no LM call): the one scoring rule of this judge.
+
+        Args:
+            raw: Attributed reference statements, a rubric rating, or nothing to judge.
+            policy: A value for every name in `policy_names`.
+
+        Returns:
+            The scored result.
+        """
+        if isinstance(raw, UnscoredOutput):
+            return JudgeResult(metric=self.metric, mode=self.mode, reason=raw.reason, raw=raw)
+        if isinstance(raw, RubricOutput):
+            rubric = {"rubric_score": raw.rating or 1, "reasoning": raw.reasoning}
+            return self._rubric_result(rubric, policy).model_copy(update={"raw": raw})
+        if not isinstance(raw, StatementsOutput):
+            raise TypeError(f"ContextRecall cannot score a {type(raw).__name__}")
+        statements = raw.statements
+        value = score_statements(
+            statements,
+            unsure=policy["unsure"],
+            empty=policy["empty"],
+            aggregation=policy["aggregation"],
+        )
+        confidences = [s.confidence for s in statements if s.confidence is not None]
+        return self._result(
+            value,
+            policy,
+            mode="statement",
+            reason=_reason(value, statements),
+            statements=list(statements),
+            confidence=min(confidences) if confidences else None,
+            raw=raw,
+        )
 
     def finish(
         self,
@@ -191,7 +250,7 @@ class ContextRecall(Judge):
         rubric: dict[str, Any] | None = None,
         **overrides: Any,
     ) -> JudgeResult:
-        """Score raw judge outputs with this judge's policies (no LM call).
+        """Score attributed statements or a rubric rating given as plain values (no LM call).
 
         Args:
             statements: Reference statements with their attribution verdicts (statement mode).
@@ -201,33 +260,28 @@ class ContextRecall(Judge):
         Returns:
             The scored result.
         """
-        p = self._policies(STATEMENT_POLICIES, overrides)
-        if rubric is not None:
-            return self._rubric_result(rubric, p)
-        raw = score_statements(
-            statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
+        raw: RawOutput = (
+            RubricOutput(rating=int(rubric["rubric_score"]), reasoning=rubric.get("reasoning", ""))
+            if rubric is not None
+            else StatementsOutput(statements=list(statements))
         )
-        confidences = [s.confidence for s in statements if s.confidence is not None]
-        return self._result(
-            raw,
-            p,
-            mode="statement",
-            reason=_reason(raw, statements),
-            statements=list(statements),
-            confidence=min(confidences) if confidences else None,
-        )
+        return self.score(raw, {**self.policy(), **overrides})
 
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
         """Parameters that change the score without new LM calls, as Optuna distributions."""
         return statement_policy_space()
 
-    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
-        if result.mode == "rubric":
-            return self.finish(rubric=result.details, **policy)
+    def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
+        """A result of results format 1 (no `raw`), read back from its fields."""
+        if result.mode == "rubric" and "rubric_score" in result.details:
+            return RubricOutput(
+                rating=int(result.details["rubric_score"]),
+                reasoning=str(result.details.get("reasoning", "")),
+            )
         if result.mode == "statement" and (result.statements or not math.isnan(result.score)):
-            return self.finish(statements=result.statements, **policy)
-        return None  # no reference: nothing to re-score
+            return StatementsOutput(statements=list(result.statements))
+        return None  # no reference: nothing to score
 
 
 def _reason(raw: float, statements: Sequence[StatementResult]) -> str:

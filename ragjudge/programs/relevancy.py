@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
@@ -18,7 +18,13 @@ from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
 from ragjudge.offline.tasks import lexical_similarity
 from ragjudge.programs._base import Judge, check_choice
-from ragjudge.programs._results import JudgeResult
+from ragjudge.programs._results import (
+    JudgeResult,
+    QuestionsOutput,
+    RawOutput,
+    RubricOutput,
+    UnscoredOutput,
+)
 from ragjudge.programs._serialization import register_judge
 from ragjudge.signatures import (
     GenerateQuestions,
@@ -171,6 +177,7 @@ class AnswerRelevancy(Judge):
 
     metric: ClassVar[str] = "answer_relevancy"
     modes: ClassVar[tuple[str, ...]] = MODES
+    policy_names: ClassVar[tuple[str, ...]] = ("threshold", "scale", "aggregation", "noncommittal")
 
     def __init__(
         self,
@@ -218,82 +225,100 @@ class AnswerRelevancy(Judge):
         self.rubric = dspy.Predict(RateRelevancy)
         self.rubric.demos = default_rubric_demos()["relevancy"]
 
-    def judge_item(
+    def raw_item(
         self,
         *,
         answer: str,
         question: str = "",
         contexts: Sequence[str] | str = (),
         reference: str | None = None,
-    ) -> JudgeResult:
-        """Judge one answer (see the class docstring); may raise on LM failure."""
+    ) -> RawOutput:
+        """The raw output for one answer (the LM calls); may raise on LM failure."""
         del contexts, reference  # relevancy looks at the question and the answer only
         question, answer = fence(question or ""), fence(answer or "")
         if not question.strip():
-            return JudgeResult(
-                metric=self.metric,
-                mode=self.mode,
-                reason="no question was given, so relevancy is undefined",
-            )
+            return UnscoredOutput(reason="no question was given, so relevancy is undefined")
         if not answer.strip():
-            details: dict[str, Any] = {"empty_answer": True, "noncommittal": True}
             if self.mode == "rubric":
-                details.update({"rubric_score": 1, "reasoning": "the answer is empty"})
-            else:
-                details.update({"questions": [], "similarities": []})
-            return self.finish(details=details)
+                return RubricOutput(rating=1, reasoning="the answer is empty")
+            return QuestionsOutput(noncommittal=True, extras={"empty_answer": True})
         if self.mode == "rubric":
             out = self.rubric(question=question, answer=answer)
-            return self.finish(
-                details={"rubric_score": int(out.relevancy_score), "reasoning": out.reasoning}
-            )
+            return RubricOutput(rating=int(out.relevancy_score), reasoning=str(out.reasoning))
         out = self.generate(answer=answer, count=self.n_questions)
         questions = [str(q) for q in out.questions if str(q).strip()]
         sims, method = question_similarities(question, questions, similarity=self.similarity)
         offline = is_offline_lm(dspy.settings.lm)
-        details = {
-            "questions": questions,
-            "similarities": sims,
-            "noncommittal": bool(out.noncommittal),
+        extras: dict[str, Any] = {
             "similarity": method,
             "question_generation": OFFLINE_GENERATION if offline else "lm",
         }
         if method == "lexical" and self.similarity == "auto":
-            details["embeddings_unavailable"] = _embedding_model()[1] or "not loaded"
-        return self.finish(details=details)
+            extras["embeddings_unavailable"] = _embedding_model()[1] or "not loaded"
+        return QuestionsOutput(
+            questions=questions,
+            similarities=[float(x) for x in sims],
+            noncommittal=bool(out.noncommittal),
+            extras=extras,
+        )
 
-    def finish(self, *, details: dict[str, Any], **overrides: Any) -> JudgeResult:
-        """Score raw judge outputs with this judge's policies (no LM call).
+    def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
+        """Score a raw output under `policy` (no LM call): the one scoring rule of this judge.
 
         Args:
-            details: The raw outputs: `{"rubric_score", "reasoning"}` (rubric mode) or
-                `{"questions", "similarities", "noncommittal", ...}` (questions mode).
+            raw: Generated questions with their similarities, a rubric rating, or nothing.
+            policy: A value for every name in `policy_names`.
+
+        Returns:
+            The scored result.
+        """
+        p = policy
+        if isinstance(raw, UnscoredOutput):
+            return JudgeResult(metric=self.metric, mode=self.mode, reason=raw.reason, raw=raw)
+        if isinstance(raw, RubricOutput):
+            rubric = {"rubric_score": raw.rating or 1, "reasoning": raw.reasoning}
+            return self._rubric_result(rubric, p).model_copy(update={"raw": raw})
+        if not isinstance(raw, QuestionsOutput):
+            raise TypeError(f"AnswerRelevancy cannot score a {type(raw).__name__}")
+        sims = [min(1.0, max(0.0, float(x))) for x in raw.similarities]
+        if raw.noncommittal and p["noncommittal"] == "zero":
+            value, reason = 0.0, "the answer is noncommittal (evades or refuses), so it scores 0"
+        elif not sims:
+            value, reason = 0.0, "no question could be generated from the answer"
+        else:
+            value = max(sims) if p["aggregation"] == "max" else sum(sims) / len(sims)
+            best = max(range(len(sims)), key=lambda i: sims[i])
+            shown = raw.questions[best] if best < len(raw.questions) else ""
+            reason = (
+                f"{value:.2f}: {p['aggregation']} similarity of {len(sims)} generated questions "
+                f"to the asked one (closest: '{shown}')"
+            )
+        details = {
+            "questions": raw.questions,
+            "similarities": raw.similarities,
+            "noncommittal": raw.noncommittal,
+            **raw.extras,
+        }
+        return self._result(
+            value, p, mode="questions", reason=reason, confidence=value, details=details, raw=raw
+        )
+
+    def finish(self, *, details: dict[str, Any], **overrides: Any) -> JudgeResult:
+        """Score raw outputs given as a dict (no LM call): `{"rubric_score", "reasoning"}`
+        (rubric mode) or `{"questions", "similarities", "noncommittal", ...}`.
+
+        Args:
+            details: The raw outputs.
             **overrides: Policy values to use instead of this judge's (`threshold`, ...).
 
         Returns:
             The scored result.
         """
-        p = self._policies(("threshold", "scale", "aggregation", "noncommittal"), overrides)
-        if "rubric_score" in details:
-            return self._rubric_result(details, p)
-        sims = [min(1.0, max(0.0, float(s))) for s in details.get("similarities", [])]
-        evasive = bool(details.get("noncommittal"))
-        if evasive and p["noncommittal"] == "zero":
-            raw, reason = 0.0, "the answer is noncommittal (evades or refuses), so it scores 0"
-        elif not sims:
-            raw, reason = 0.0, "no question could be generated from the answer"
-        else:
-            raw = max(sims) if p["aggregation"] == "max" else sum(sims) / len(sims)
-            best = max(range(len(sims)), key=lambda i: sims[i])
-            questions = details.get("questions", [])
-            shown = questions[best] if best < len(questions) else ""
-            reason = (
-                f"{raw:.2f}: {p['aggregation']} similarity of {len(sims)} generated questions "
-                f"to the asked one (closest: '{shown}')"
-            )
-        return self._result(
-            raw, p, mode="questions", reason=reason, confidence=raw, details=dict(details)
-        )
+        return self.score(_raw_from_details(details), {**self.policy(), **overrides})
+
+    def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
+        """A result of results format 1 (no `raw`), read back from its details."""
+        return _raw_from_details(result.details) if result.details else None
 
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
@@ -306,5 +331,17 @@ class AnswerRelevancy(Judge):
             "noncommittal": CategoricalDistribution(NONCOMMITTAL),
         }
 
-    def _rescored(self, result: JudgeResult, **policy: Any) -> JudgeResult | None:
-        return self.finish(details=result.details, **policy) if result.details else None
+
+def _raw_from_details(details: dict[str, Any]) -> RawOutput:
+    """Raw outputs given as a details dict (the form of results format 1)."""
+    if "rubric_score" in details:
+        return RubricOutput(
+            rating=int(details["rubric_score"]), reasoning=str(details.get("reasoning", ""))
+        )
+    known = ("questions", "similarities", "noncommittal")
+    return QuestionsOutput(
+        questions=[str(q) for q in details.get("questions", [])],
+        similarities=[float(x) for x in details.get("similarities", [])],
+        noncommittal=bool(details.get("noncommittal")),
+        extras={k: v for k, v in details.items() if k not in known},
+    )

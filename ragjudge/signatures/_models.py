@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 import pydantic
+from pydantic.json_schema import SkipJsonSchema
 
 __all__ = ["AnswerVerdict", "StatementVerdict", "Verdict"]
 
@@ -28,6 +29,12 @@ class StatementVerdict(pydantic.BaseModel):
         le=1.0,
         description="probability in [0, 1] that the statement is supported",
     )
+    # The offline judge's evidence, which no LM is asked for (left out of the JSON schema the
+    # prompt shows): `support` is its probability before its rules, `rule` the rules that decide
+    # the verdict whatever the support threshold ("no_context", "contradicted", "speculated",
+    # "own_missing"). `ragjudge.offline.model.offline_verdict` turns them into the verdict.
+    support: SkipJsonSchema[float | None] = None
+    rules: SkipJsonSchema[list[str] | None] = None
 
 
 class AnswerVerdict(pydantic.BaseModel):

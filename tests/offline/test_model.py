@@ -179,7 +179,7 @@ def test_output_shape(model: OfflineModel) -> None:
     out = model.judge_statements(context=EINSTEIN, statements=statements)
     assert [o["statement"] for o in out] == statements
     for o in out:
-        assert set(o) == {"statement", "reason", "verdict", "confidence"}
+        assert set(o) == {"statement", "reason", "verdict", "confidence", "support", "rules"}
         assert o["verdict"] in {"yes", "no", "unsure"}
         assert 0.0 <= o["confidence"] <= 1.0
     whole = model.judge_answer(question="", context=EINSTEIN, answer="He was born on Mars.")

@@ -61,15 +61,22 @@ def test_overridden_steps_are_the_ones_that_run(rows: list[GoldRecord]) -> None:
     assert [p["id"] for p in report["predictions"]] == [r.id for r in rows[-30:]]
     assert report["sizes"] == {**report["sizes"], "train": 60, "validation": 30}
     assert compiled.get_params()["calibration"] is None
-    assert len(optimizer.refits) == 6  # one refit per trial
-    assert compiled.get_params()["threshold"] == pytest.approx(
-        optimizer.refits[report["params"]["best_trial"]]
-    )
-    # the default steps calibrate the same judge
-    plain = JudgeOptimizer(n_trials=6, seed=1, n_boot=50, regularization=1.0).compile(
-        ragjudge.Faithfulness(), trainset=rows
-    )
-    assert plain.get_params()["calibration"] is not None
+    # one refit per trial, then one per fold for each tuned finalist of the selection
+    selection = report["selection"]
+    tuned = [f for f in selection["finalists"] if f["name"] != "start"]
+    assert len(optimizer.refits) == 6 + selection["folds"] * len(tuned)
+    best = report["params"]["best_trial"]
+    if selection["chosen"] == "start":
+        assert best is None and compiled.get_params()["threshold"] == 0.5
+    else:
+        assert compiled.get_params()["threshold"] == pytest.approx(optimizer.refits[best])
+    # the default steps calibrate the same judge (when a tuned judge ships)
+    plain = JudgeOptimizer(
+        n_trials=6, seed=1, n_boot=50, regularization=1.0, select="best"
+    ).compile(ragjudge.Faithfulness(), trainset=rows)
+    assert plain.report_ is not None
+    chosen = plain.report_["selection"]["chosen"]
+    assert (plain.get_params()["calibration"] is not None) == (chosen != "start")
 
 
 def test_valset_is_held_out_and_matches_the_function_form(rows: list[GoldRecord]) -> None:

@@ -1,0 +1,141 @@
+"""Learners: what a judge fits on gold rows beyond its policies, for compile.
+
+`JudgeOptimizer` knows no judge. A judge that learns more than its policies from the labels
+(the offline judge: its weights, fitted per fold, and its support threshold) hands compile a
+`Learner` (`Judge.learner`): compile calls `fit` once on the train rows, judges each tuning row
+with its fold's state (`apply(judge, fold=...)`, so the study scores out-of-fold outputs),
+searches `search_space(mode)` beside the judge's own policies, and has `finish` put the chosen
+values on the judge it builds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ragjudge.data._gold import GoldRecord
+from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
+
+if TYPE_CHECKING:
+    from optuna.distributions import BaseDistribution
+
+    from ragjudge.programs._base import Judge
+
+__all__ = ["Learner", "OfflineLearner"]
+
+
+class Learner:
+    """The hook compile fits a judge's learned state through (this base learns nothing)."""
+
+    #: The fold of each train row whose outputs must come from a judge that did not fit it
+    #: (None: no cross-fitting, every row judged by `apply(judge)`).
+    folds: list[int] | None = None
+
+    def fit(
+        self, rows: Sequence[GoldRecord], *, groups: Sequence[str], init: Judge | None, seed: int
+    ) -> None:
+        """Fit on the train rows (`init`: the warm-start judge, if any)."""
+
+    def apply(self, judge: Judge, *, fold: int | None = None) -> None:
+        """Put the fitted state (fold `fold`'s, when given) on a candidate judge."""
+
+    def search_space(self, mode: str) -> dict[str, BaseDistribution]:
+        """Parameters compile searches beside the judge's policies, in `mode`."""
+        return {}
+
+    def start_params(self, init: Judge) -> dict[str, Any]:
+        """The warm-start judge's values of `search_space` (the study's first trial)."""
+        return {}
+
+    def finish(self, judge: Judge, params: dict[str, Any]) -> None:
+        """Put the fitted state and the chosen values of `search_space` on the built judge."""
+        self.apply(judge)
+
+    def record(self) -> dict[str, Any]:
+        """What the compile report keeps of the fit."""
+        return {}
+
+
+class OfflineLearner(Learner):
+    """The offline judge's learner: weights cross-fitted per fold and fitted on all train
+    rows (`ragjudge.offline.model`), and the support threshold searched in statement mode.
+
+    Args:
+        regularization: L2 strength of the weights; None chooses it by grouped
+            cross-validation on the train rows.
+        head: Train a tree head for the answer model: True, False, or None (kept when
+            cross-validation says it ranks answers better).
+        paraphrase: Fit with the MiniLM paraphrase evidence.
+    """
+
+    def __init__(
+        self, *, regularization: float | None = None, head: bool | None = None, paraphrase: bool
+    ) -> None:
+        self.regularization = regularization
+        self.head = head
+        self.paraphrase = paraphrase
+        self.fitted: OfflineParams | None = None
+        self.cross: CrossFit | None = None
+
+    def fit(
+        self, rows: Sequence[GoldRecord], *, groups: Sequence[str], init: Judge | None, seed: int
+    ) -> None:
+        """Cross-fit the weights (out-of-fold outputs for the study), then fit them on all."""
+        start = init.offline_params_ if init is not None else None
+        self.cross = cross_fit_offline(
+            list(rows),
+            groups=list(groups),
+            init=start,
+            candidates=None if self.regularization is None else [self.regularization],
+            seed=seed,
+            paraphrase=self.paraphrase,
+            head=self.head,
+        )
+        self.folds = list(self.cross.folds)
+        self.fitted = fit_offline(
+            list(rows),
+            init=start,
+            seed=seed,
+            regularization=self.cross.regularization,
+            paraphrase=self.paraphrase,
+            head=self.cross.head,
+        )
+
+    def apply(self, judge: Judge, *, fold: int | None = None) -> None:
+        """The fitted weights, or fold `fold`'s cross-fitted ones."""
+        if fold is not None and self.cross is not None:
+            judge.offline_params_ = self.cross.fold_params[fold]
+        elif self.fitted is not None:
+            judge.offline_params_ = self.fitted
+
+    def search_space(self, mode: str) -> dict[str, BaseDistribution]:
+        """The support threshold, in statement mode."""
+        from optuna.distributions import FloatDistribution
+
+        return {"support_threshold": FloatDistribution(0.05, 0.95)} if mode == "statement" else {}
+
+    def start_params(self, init: Judge) -> dict[str, Any]:
+        """The warm-start judge's support threshold, in statement mode."""
+        if init.get_params().get("mode") != "statement" or init.offline_params_ is None:
+            return {}
+        return {"support_threshold": init.offline_params_.support_threshold}
+
+    def finish(self, judge: Judge, params: dict[str, Any]) -> None:
+        """The fitted weights, with the chosen support threshold."""
+        self.apply(judge)
+        support = params.get("support_threshold")
+        if support is not None and self.fitted is not None:
+            judge.offline_params_ = self.fitted.model_copy(update={"support_threshold": support})
+
+    def record(self) -> dict[str, Any]:
+        """The regularization and the tree head chosen by cross-validation."""
+        if self.cross is None:
+            return {}
+        score = self.cross.scores[self.cross.regularization]
+        head = self.cross.head_score
+        return {
+            "regularization": self.cross.regularization,
+            "head": self.cross.head,
+            "head_auroc": None if head is None else round(head, 4),
+            "logistic_auroc": None if score is None else round(score, 4),
+        }
