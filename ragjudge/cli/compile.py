@@ -132,6 +132,11 @@ def run(args: argparse.Namespace) -> int:
         start = _start_judge(args)
     offline = is_offline_name(start.lm)
     start = judge_with_lm_options(start, args)
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None
+    if modes is not None and (not modes or set(modes) - set(start.modes)):
+        raise ConfigurationError(
+            f"--modes {args.modes!r}: choose from {', '.join(start.modes) or 'none'}"
+        )
     concurrency = args.concurrency or (1 if offline else 8)
     # A ragas/deepeval/OpenTelemetry export (--preset, or detected) is read into rows first.
     rows = load_rows(args, require_labels=True) if uses_preset(args) else None
@@ -151,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         max_demos=args.max_demos,
         max_lm_calls=args.max_lm_calls,
         head={"auto": None, "on": True, "off": False}[args.head],
-        modes=[m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None,
+        modes=modes,
         concurrency=concurrency,
         progress=progress_factory(),
         select=args.select,

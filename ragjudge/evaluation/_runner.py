@@ -46,9 +46,16 @@ class ResumeError(RagJudgeError, ValueError):
     """An output file cannot be resumed (damaged, or written for other rows or another judge)."""
 
 
+#: The results file's format: 2 adds each result's raw output (`raw`), which `Judge.rescore`
+#: scores again; lines of format 1 (no `raw`, no `format_version`) are read back from their
+#: fields (`Judge.legacy_raw`).
+RESULTS_FORMAT_VERSION = 2
+
+
 def result_record(row: GoldRecord, result: JudgeResult) -> dict[str, Any]:
     """One output line: the result plus the row's id, source and label (strict JSON)."""
     record: dict[str, Any] = orjson.loads(result.model_dump_json())
+    record["format_version"] = RESULTS_FORMAT_VERSION
     record["id"] = row.id
     record["source"] = row.source
     record["gold"] = row.faithful

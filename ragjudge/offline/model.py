@@ -377,7 +377,7 @@ def offline_verdict(
         verdict = "yes"
     else:
         verdict = "unsure" if v2 else "no"  # v2: the context does not say
-    return verdict, round(min(1.0, max(0.0, confidence)), 6)
+    return verdict, min(1.0, max(0.0, confidence))
 
 
 def _verdict(statement: str, reason: str, verdict: str, confidence: float) -> dict[str, Any]:

@@ -51,6 +51,9 @@ class LMCallBudget:
 
     def __init__(self, limit: int | None) -> None:
         self.limit = limit
+        #: The most calls spendable now: `limit`, less what is reserved for later steps.
+        self.cap = limit
+        self.reserved = 0
         self.spent = 0
         self.skipped: list[SkippedSet] = []
         self._per_row: dict[str, int] = {}
@@ -58,7 +61,17 @@ class LMCallBudget:
     @property
     def remaining(self) -> int | None:
         """Calls left, or None without a limit."""
-        return None if self.limit is None else max(0, self.limit - self.spent)
+        return None if self.cap is None else max(0, self.cap - self.spent)
+
+    def reserve(self, calls: int) -> None:
+        """Hold `calls` back for later steps (validation): `remaining` leaves them out."""
+        if self.limit is not None:
+            self.reserved = calls
+            self.cap = self.limit - calls
+
+    def release(self) -> None:
+        """Give the reserved calls back (the later steps run now)."""
+        self.cap = self.limit
 
     def observed(self, mode: str) -> bool:
         """Whether a row of `mode` has been judged yet."""
@@ -85,6 +98,7 @@ class LMCallBudget:
         return {
             "limit": self.limit,
             "spent": self.spent,
+            "reserved_after_study": self.reserved,
             "skipped": [s.model_dump() for s in self.skipped],
         }
 
@@ -98,6 +112,7 @@ def judge_within_budget(
     demos: int,
     concurrency: int,
     on_result: Callable[[int, JudgeResult], None] | None = None,
+    fill: bool = False,
 ) -> list[JudgeResult]:
     """Judge `rows` in chunks of `concurrency`, each paid for before it starts.
 
@@ -109,6 +124,8 @@ def judge_within_budget(
         demos: The demo set's index, for the record of a skipped set.
         concurrency: Rows judged at once (the chunk size).
         on_result: Called with each row's index and result.
+        fill: Instead of raising, end every row the budget cannot pay for with the error
+            "LM call budget spent" (validation: such rows count as failed and lowest).
 
     Returns:
         One result per row.
@@ -124,6 +141,13 @@ def judge_within_budget(
     while start < len(rows):
         size = 1 if not budget.observed(mode) else max(1, concurrency)
         size = min(size, len(rows) - start)
+        if not budget.affords(mode, size) and fill:
+            error = f"LM call budget spent ({budget.spent} of {budget.limit} calls)"
+            mode_name = str(getattr(judge, "mode", mode))
+            out += [
+                JudgeResult(metric=judge.metric, mode=mode_name, error=error) for _ in rows[start:]
+            ]
+            return out
         if not budget.affords(mode, size):
             if not any(s.mode == mode and s.demos == demos for s in budget.skipped):
                 spent = sum(r.lm_calls for r in out)

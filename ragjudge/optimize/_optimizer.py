@@ -292,6 +292,7 @@ class JudgeOptimizer(Teleprompter):
             state.tune_rows, state.pool, state.demo_sets = self.demos(state)
         with _timed(state, "study"):
             state.study = self.study(state)
+        state.budget.release()  # what was held back pays for the selection and validation
         with _timed(state, "selection"):
             state.selection, params = self.select(state)
         compiled = self.build(state, params) if params is not None else self.start(state).clone()
@@ -406,6 +407,7 @@ class JudgeOptimizer(Teleprompter):
             budget=state.budget,
         )
         mode_choices = _mode_choices(student, self.modes)
+        self.plan_budget(state, mode_choices)
         state.labels = np.array([int(r.faithful or 0) for r in state.tune_rows])
         space = state.policy_space
         # The objective is a step function of the pass threshold, flat between sorted scores:
@@ -469,9 +471,10 @@ class JudgeOptimizer(Teleprompter):
         study.sampler = optuna.samplers.TPESampler(seed=self.seed + len(study.trials))
         if state.init is not None and not study.trials:
             study.enqueue_trial(_init_params(state, space, len(state.demo_sets) - 1))
-        elif not study.trials and state.search_demos and not state.demo_sets[0]:
+        elif not study.trials and not state.demo_sets[0]:
             # The uncompiled judge's own choice (its mode, no demos) is the baseline every
-            # other set must beat: paid for first, before a budget runs out on demo sets.
+            # other set must beat: paid for first, before a budget runs out on demo sets (and
+            # the selection reads the starting judge's outputs from it).
             study.enqueue_trial(_baseline_params(student, mode_choices, space))
         done = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
         remaining = max(0, self.n_trials - done)
@@ -497,6 +500,36 @@ class JudgeOptimizer(Teleprompter):
                 f"{state.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
             )
         return study
+
+    def plan_budget(self, state: CompileState, mode_choices: Sequence[str]) -> None:
+        """Hold back, from `max_lm_calls`, the calls compile spends after the study: the
+        compiled and the uncompiled judge on the validation rows, the `init` judge on the
+        tuning and validation rows, and the ablation's mode step. The study spends the rest;
+        a budget that cannot pay for both one pass over the tuning rows and that is refused,
+        with the number it needs."""
+        if state.budget.limit is None:
+            return
+        student = state.student
+        cost = {m: student.lm_calls_per_item(m) for m in mode_choices}
+        start = self.start(state)
+        start_cost = start.lm_calls_per_item()
+        n_valid, n_tune = len(state.valid), len(state.tune_rows)
+        after = n_valid * (max(cost.values()) + start_cost)
+        if state.init is not None:
+            after += (n_valid + n_tune) * start_cost
+        if state.reads_demos:
+            after += n_valid * max(cost.values())  # the ablation's +mode step
+        one_pass = n_tune * min(cost.values())
+        if state.budget.limit < after + one_pass:
+            raise ConfigurationError(
+                f"max_lm_calls={state.budget.limit} cannot pay for compile: one pass over the "
+                f"{n_tune} tuning rows takes about {one_pass} calls and validation (the compiled "
+                f"and the uncompiled judge on {n_valid} rows"
+                + (", the init judge" if state.init is not None else "")
+                + (", the ablation" if state.reads_demos else "")
+                + f") about {after}; give at least {after + one_pass}"
+            )
+        state.budget.reserve(after)
 
     def rescore(
         self, state: CompileState, params: dict[str, Any]
@@ -619,9 +652,7 @@ class JudgeOptimizer(Teleprompter):
         )
         if own:
             return [start.rescore(r, **start.policy()) for r in state.raw.results[(mode, 0)]]
-        return _run(
-            start, state.tune_rows, self.concurrency, self.progress, "start judge (tuning rows)"
-        )
+        return self._judge(state, start, state.tune_rows, "start judge (tuning rows)")
 
     def calibration(
         self, student: Judge, results: list[JudgeResult], labels: np.ndarray
@@ -653,10 +684,10 @@ class JudgeOptimizer(Teleprompter):
         baseline = self.baseline(state)
         validation = Validation(
             baseline=baseline,
-            compiled=self._judge(compiled, state.valid, "validation (compiled)"),
-            uncompiled=self._judge(baseline, state.valid, "validation (baseline)"),
+            compiled=self._judge(state, compiled, state.valid, "validation (compiled)"),
+            uncompiled=self._judge(state, baseline, state.valid, "validation (baseline)"),
             init=(
-                self._judge(state.init, state.valid, "validation (--init)")
+                self._judge(state, state.init, state.valid, "validation (--init)")
                 if state.init is not None
                 else None
             ),
@@ -675,7 +706,7 @@ class JudgeOptimizer(Teleprompter):
                 valid=state.valid,
                 baseline_out=validation.uncompiled,
                 compiled_out=validation.compiled,
-                run=lambda judge, label: self._judge(judge, state.valid, label),
+                run=lambda judge, label: self._judge(state, judge, state.valid, label),
                 n_boot=self.n_boot,
                 seed=self.seed,
             )
@@ -812,8 +843,28 @@ class JudgeOptimizer(Teleprompter):
             ],
         )
 
-    def _judge(self, judge: Judge, rows: Sequence[GoldRecord], label: str) -> list[JudgeResult]:
-        return _run(judge, rows, self.concurrency, self.progress, label)
+    def _judge(
+        self, state: CompileState, judge: Judge, rows: Sequence[GoldRecord], label: str
+    ) -> list[JudgeResult]:
+        """Judge rows after the study, charged to the budget: a row it cannot pay for ends in
+        an error (counted as failed and lowest)."""
+        if state.budget.limit is None or not judge.uses_lm or judge.runs_offline():
+            return _run(judge, rows, self.concurrency, self.progress, label)
+        bar = self.progress(len(rows), label) if self.progress else None
+        try:
+            return judge_within_budget(
+                judge,
+                rows,
+                budget=state.budget,
+                mode=str(getattr(judge, "mode", "")),
+                demos=-1,
+                concurrency=self.concurrency,
+                on_result=(lambda i, r: bar.update(1)) if bar is not None else None,
+                fill=True,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
 
 
 @contextmanager

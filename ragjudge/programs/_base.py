@@ -182,6 +182,10 @@ class Judge(dspy.Module):
         """True when few-shot demos reach this judge's LM (never for the offline judge)."""
         return self.uses_lm and not self.runs_offline() and bool(list(self.named_predictors()))
 
+    def lm_calls_per_item(self, mode: str | None = None) -> int:
+        """The LM calls one item takes in `mode` (default: this judge's), before any retry."""
+        return 1
+
     def learner(
         self, *, regularization: float | None = None, head: bool | None = None
     ) -> Learner | None:

@@ -39,7 +39,10 @@ __all__ = [
 ]
 
 FORMAT = "ragjudge.judge"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Versions this release reads: 1 (before results carried raw outputs and compile recorded its
+#: selection) has the same layout; its judges load with the parameters they were saved with.
+READABLE_VERSIONS = (1, 2)
 _REGISTRY: dict[str, type[Judge]] = {}
 J = TypeVar("J", bound="type[Judge]")
 
@@ -194,10 +197,10 @@ def load(path: str | os.PathLike[str], *, trust_modified: bool = False) -> Judge
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SerializationError(f"{name}: not a ragjudge judge file (format is not {FORMAT!r})")
     version = data.get("format_version")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise UnsupportedFormatVersionError(
-            f"{name}: format version {version!r} is not supported; this release reads version "
-            f"{FORMAT_VERSION} (ragjudge {__version__})"
+            f"{name}: format version {version!r} is not supported; this release reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))} (ragjudge {__version__})"
         )
     try:
         document = JudgeFile.model_validate(data)

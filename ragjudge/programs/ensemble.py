@@ -242,6 +242,11 @@ class Ensemble(Judge):
         """The repeated judge's policy names."""
         return self.inner.policy_names
 
+    def lm_calls_per_item(self, mode: str | None = None) -> int:
+        """Every member's calls: the repeated judge's, `repeat` times for each LM."""
+        members = self.repeat * len(self.lms if self.lms is not None else [self.lm])
+        return members * self.inner.lm_calls_per_item(mode)
+
     def clone(self, **overrides: Any) -> Judge:
         """A new ensemble; overrides of the repeated judge's parameters go into `params`."""
         own = set(self._param_names())

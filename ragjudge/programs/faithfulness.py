@@ -378,6 +378,10 @@ class Faithfulness(Judge):
             raw = StatementsOutput(statements=list(statements))
         return self.score(raw, {**self.policy(), **overrides})
 
+    def lm_calls_per_item(self, mode: str | None = None) -> int:
+        """Two calls in statement mode (extract, then judge every statement), else one."""
+        return 2 if (mode or self.mode) == "statement" else 1
+
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
         """Parameters that change the score without new LM calls, as Optuna distributions.
@@ -448,6 +452,7 @@ def _decided(
         unsure_margin=raw.unsure_margin,
         schema_version=raw.schema_version if raw.schema_version is not None else 2,
     )
+    confidence = round(confidence, 6)  # as the offline judge reports it
     if verdict == statement.verdict and confidence == statement.confidence:
         return statement
     return statement.model_copy(update={"verdict": verdict, "confidence": confidence})

@@ -267,6 +267,10 @@ class ContextRecall(Judge):
         )
         return self.score(raw, {**self.policy(), **overrides})
 
+    def lm_calls_per_item(self, mode: str | None = None) -> int:
+        """Two calls in statement mode (extract, then judge every statement), else one."""
+        return 2 if (mode or self.mode) == "statement" else 1
+
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
         """Parameters that change the score without new LM calls, as Optuna distributions."""

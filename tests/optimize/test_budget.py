@@ -60,7 +60,9 @@ def test_chunks_stop_before_the_budget_and_record_the_skipped_set(rows: list[Gol
 
 def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[GoldRecord]) -> None:
     lm, engine = scripted_lm(verdicts(400))
-    limit = 50
+    # validation after the study (compiled and uncompiled judges on the 20 validation rows,
+    # the ablation's mode step: 60 calls) is held back first; the study gets the other 44
+    limit = 104
     compiled = compile_judge(
         ragjudge.Faithfulness(lm=lm),
         gold=rows,
@@ -75,9 +77,11 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
     report = compiled.report_
     calls = report["lm_calls"]
     budget = calls["budget"]
-    # every call the study made is counted, and they stay within the limit
+    # every call compile made is counted, validation too, and they stay within the limit
     assert budget["spent"] <= limit
-    assert len(engine.requests) == budget["spent"] + calls["validation"]
+    assert len(engine.requests) == budget["spent"]
+    reserved = 3 * report["sizes"]["validation"]
+    assert budget["reserved_after_study"] == reserved and calls["validation"] <= reserved
     # one full set was paid for; the next ran out part-way, the rest never started
     assert report["sizes"]["demo_sets"] == 3
     assert calls["raw_output_sets"] == 1
@@ -87,7 +91,9 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
     assert all(s["demos"] != 0 for s in skipped)
     assert len({(s["mode"], s["demos"]) for s in skipped}) == len(skipped)  # once each
     assert skipped and 0 < skipped[0]["rows_judged"] < report["sizes"]["tuning"]
-    assert calls["raw_outputs"] + skipped[0]["calls_spent"] == budget["spent"] == limit
+    study_cap = limit - budget["reserved_after_study"]
+    assert calls["raw_outputs"] + skipped[0]["calls_spent"] == study_cap
+    assert budget["spent"] == study_cap + calls["validation"]
     assert calls["pruned_trials"] >= 1
     assert report["study"]["n_trials"] == 6
     assert report["params"]["mode"] == "whole" and report["baseline_params"]["mode"] == "whole"
@@ -113,7 +119,7 @@ def test_cut_replies_are_charged_to_the_budget(rows: list[GoldRecord]) -> None:
     for i, reply in enumerate(verdicts(200)):
         replies.append(ReplyCutError("the reply reached max_tokens=480") if i % 2 else reply)
     lm, engine = scripted_lm(replies)
-    limit = 50  # one pass over the 32 tuning rows, and part of a second
+    limit = 104  # validation (60), one pass over the 32 tuning rows, and part of a second
     compiled = compile_judge(
         ragjudge.Faithfulness(lm=lm, mode="whole"),
         gold=rows,
@@ -127,7 +133,7 @@ def test_cut_replies_are_charged_to_the_budget(rows: list[GoldRecord]) -> None:
     )
     calls = compiled.report_["lm_calls"]
     assert calls["budget"]["spent"] <= limit
-    assert len(engine.requests) == calls["budget"]["spent"] + calls["validation"]
+    assert len(engine.requests) == calls["budget"]["spent"]
     # the cut replies are the rows' errors; they count (failed, lowest), not left out
     validation = compiled.report_["validation"]
     assert validation["errors"] > 0
@@ -138,7 +144,7 @@ def test_cut_replies_are_charged_to_the_budget(rows: list[GoldRecord]) -> None:
 
 def test_a_budget_below_one_pass_is_refused(rows: list[GoldRecord]) -> None:
     lm, _ = scripted_lm(verdicts(50))
-    with pytest.raises(ConfigurationError, match="--max-lm-calls 5 cannot pay"):
+    with pytest.raises(ConfigurationError, match="max_lm_calls=5 cannot pay for compile"):
         compile_judge(
             ragjudge.Faithfulness(lm=lm),
             gold=rows,
