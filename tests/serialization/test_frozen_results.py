@@ -34,7 +34,9 @@ def test_format_1_lines_load_and_rescore_like_todays_results(sample_path: Path) 
         today = judge(**judge_inputs(rows[str(line["id"])]))
         assert old.raw is None and today.raw is not None
         for threshold in (0.2, 0.5, 0.9):
-            a, b = judge.rescore(old, threshold=threshold), judge.rescore(today, threshold=threshold)
+            a = judge.rescore(old, threshold=threshold)
+            b = judge.rescore(today, threshold=threshold)
             assert a.passed == b.passed
-            assert (math.isnan(a.score) and math.isnan(b.score)) or a.score == pytest.approx(b.score)
+            assert math.isnan(a.score) == math.isnan(b.score)
+            assert math.isnan(a.score) or a.score == pytest.approx(b.score)
             assert [s.verdict for s in a.statements] == [s.verdict for s in b.statements]
