@@ -30,12 +30,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragjudge import ContextRecall, DeterministicJudge, Faithfulness
+from ragjudge.lexical._rouge import lcs_length, lcs_positions, union_lcs_length
+from ragjudge.offline.features import context_index
 from ragjudge.programs import Judge, JudgeResult
 
 GOLD = Path(
     os.environ.get("RAGJUDGE_GOLD", Path(__file__).resolve().parents[2].parent / "shared" / "gold")
 )
-pytestmark = pytest.mark.skipif(
+_needs_gold = pytest.mark.skipif(
     not (GOLD / "sample.jsonl").exists(), reason=f"shared gold data not found at {GOLD}"
 )
 
@@ -125,6 +127,7 @@ def _reordering(draw: st.DrawFn) -> tuple[int, list[str], list[str]]:
     return row, [*contexts, injection], reordered
 
 
+@_needs_gold
 @pytest.mark.parametrize("name", list(_JUDGES))
 @settings(
     max_examples=40,
@@ -169,3 +172,36 @@ def test_continuous_eval_compat_keeps_its_order() -> None:
     assert _outcome(reference(answer=answer, contexts=contexts)) == _outcome(
         reference(answer=answer, contexts=reordered)
     )
+
+
+def test_windows_stay_inside_their_block() -> None:
+    """A window of sentences never reaches from one passage into the next, and each block is
+    indexed alike wherever it stands."""
+    first = "Ada wrote the first program. She worked with Babbage."
+    second = "Babbage designed the engine. It was never finished."
+    forward = context_index(f"{first}\n\n{second}")
+    backward = context_index(f"{second}\n\n{first}")
+    assert sorted(forward.passages) == sorted(backward.passages) == sorted([first, second])
+    for index in (forward, backward):
+        for pid, sentences in enumerate(index.passage_sentences):
+            assert len({index.sentence_block[k] for k in sentences}) == 1
+            assert index.passages[pid] == " ".join(index.sentences[k] for k in sentences)
+
+
+_WORDS = st.lists(st.sampled_from("a b c d e f".split()), max_size=12)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pattern=_WORDS, passages=st.lists(_WORDS, min_size=1, max_size=4), seed=st.integers(0, 99))
+def test_union_lcs_is_order_free(pattern: list[str], passages: list[list[str]], seed: int) -> None:
+    """The words variant's ROUGE-L: one LCS path per passage, pooled by position; against one
+    passage it is the LCS, and it does not depend on the order of the passages."""
+    for passage in passages:
+        path = sorted(lcs_positions(pattern, passage))
+        assert len(path) == lcs_length(pattern, passage)
+        rest = iter(passage)
+        assert all(pattern[i] in rest for i in path)  # a common subsequence, in order
+    assert union_lcs_length(pattern, passages[:1]) == lcs_length(pattern, passages[0])
+    shuffled = passages[:]
+    random.Random(seed).shuffle(shuffled)
+    assert union_lcs_length(pattern, shuffled) == union_lcs_length(pattern, passages)
