@@ -12,6 +12,7 @@ import math
 import sys
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from itertools import pairwise
 
 import numpy as np
 
@@ -41,15 +42,21 @@ class CharNgramIndex:
     sorted key array, and the count of any n-gram is a binary search. Built once per context
     and shared by all sentences scored against it.
 
+    Given several passages, the counts are those of each passage summed: no n-gram runs from
+    one passage into the next, so the counts do not depend on their order. The length (for the
+    brevity penalty) is that of the passages joined with newlines, as the reference joins them.
+
     Args:
-        text: The context string.
+        text: The context string, or its passages.
     """
 
     __slots__ = ("_bmp", "_chars", "_counters", "_sorted", "length")
 
-    def __init__(self, text: str) -> None:
-        self.length = len(text)
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    def __init__(self, text: str | Sequence[str]) -> None:
+        texts = [text] if isinstance(text, str) else list(text)
+        self.length = sum(len(t) for t in texts) + max(0, len(texts) - 1)
+        parts = [np.frombuffer(t.encode("utf-32-le"), dtype=np.uint32) for t in texts]
+        codes = np.concatenate(parts) if parts else np.empty(0, dtype=np.uint32)
         self._counters: list[Counter[str]] | None = None
         self._sorted: list[np.ndarray] = []
         # Fast path: every character below U+FFFF is its own 16-bit rank (no ranking sort).
@@ -61,10 +68,16 @@ class CharNgramIndex:
             chars, ranks = np.unique(codes, return_inverse=True)
             self._chars = chars
             if len(chars) >= _SENTINEL:  # pragma: no cover - > 65,534 distinct characters
-                self._counters = char_ngram_counts(text)
+                counters = [char_ngram_counts(t) for t in texts]
+                self._counters = [sum((c[n] for c in counters), Counter()) for n in range(_MAX_N)]
                 return
             r = ranks.astype(np.uint64).ravel()
-        self._sorted = [np.sort(_ngram_keys(r, n)) for n in range(1, _MAX_N + 1)]
+        bounds = np.cumsum([0, *(len(p) for p in parts)])
+        pieces = [r[a:b] for a, b in pairwise(bounds)]
+        self._sorted = [
+            np.sort(np.concatenate([_ngram_keys(p, n) for p in pieces] or [_ngram_keys(r, n)]))
+            for n in range(1, _MAX_N + 1)
+        ]
 
     def clipped_counts(self, sentence: str) -> list[int]:
         """Clipped n-gram match counts (NLTK's modified-precision numerators), n = 1..4."""
@@ -117,7 +130,7 @@ def ngram_counts(tokens: Sequence[Hashable], max_n: int = 4) -> list[Counter[tup
 
 
 def char_bleu(sentence: str, context: CharNgramIndex) -> float:
-    """Reference (character-level, unsmoothed) BLEU of `sentence` against one context string.
+    """Reference (character-level, unsmoothed) BLEU of `sentence` against one context.
 
     Args:
         sentence: The hypothesis string.

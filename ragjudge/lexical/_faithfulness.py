@@ -27,19 +27,19 @@ _RESULT_KEYS = (
 )
 
 
-def _join(contexts: str | Sequence[str] | None) -> str:
+def _passages(contexts: str | Sequence[str] | None) -> tuple[str, ...]:
     if contexts is None:
-        return ""
+        return ()
     if isinstance(contexts, str):
-        return contexts
-    items = list(contexts)
+        return (contexts,)
+    items = tuple(contexts)
     for k, c in enumerate(items):
         if not isinstance(c, str):
             raise TypeError(f"`contexts[{k}]` must be a str. Got {type(c).__name__}.")
-    return "\n".join(items)
+    return items
 
 
-def _row_pair(row: Row, index: int) -> tuple[str, str]:
+def _row_pair(row: Row, index: int) -> tuple[str, tuple[str, ...]]:
     if isinstance(row, Mapping):
         if "answer" not in row:
             raise ValueError(f"Row {index} has no `answer` field.")
@@ -54,7 +54,7 @@ def _row_pair(row: Row, index: int) -> tuple[str, str]:
             ) from None
     if not isinstance(answer, str):
         raise TypeError(f"Row {index}: `answer` must be a str. Got {type(answer).__name__}.")
-    return answer, _join(contexts)
+    return answer, _passages(contexts)
 
 
 # Worker-process state (one scorer per process, so each worker keeps its own context cache).
@@ -65,15 +65,18 @@ def _worker_init(compat: Compat, variant: Variant) -> None:
     _WORKER["scorer"] = SentenceScorer(compat=compat, variant=variant)
 
 
-def _worker_score(pairs: list[tuple[str, str]]) -> list[SentenceScores]:
+def _worker_score(pairs: list[tuple[str, tuple[str, ...]]]) -> list[SentenceScores]:
     return _WORKER["scorer"].score_many(pairs)
 
 
 class DeterministicFaithfulness:
     """Faithfulness from ROUGE-L precision, token overlap and BLEU; no LM, fully reproducible.
 
-    Each answer sentence (NLTK Punkt, English) is scored against the contexts joined with
-    `"\\n"`. A sentence counts as faithful for a score when the score is >= `threshold`;
+    Each answer sentence (NLTK Punkt, English) is scored against the contexts. The order of
+    the passages changes no score, except with `compat="continuous-eval"`, which reproduces
+    continuous-eval float for float and so scores against the passages joined with `"\\n"` in
+    their order, as it does (see `SentenceScorer`). A sentence counts as faithful for a score
+    when the score is >= `threshold`;
     `rouge_faithfulness` and `token_overlap_faithfulness` are the fraction of faithful
     sentences, `bleu_faithfulness` is the plain mean of the sentence BLEU scores.
 
@@ -89,7 +92,8 @@ class DeterministicFaithfulness:
           contractions and reads numbers as floats.
         - `variant="words"`: ragjudge's better variant over lower-cased content words
           (`\\w+` words minus NLTK English stopwords): ROUGE-L precision of the sentence
-          against the whole context (LCS length / sentence length, bit-parallel, any length),
+          against the passages (union LCS length over them / sentence length, bit-parallel,
+          any length; against one passage its LCS),
           token overlap (distinct content words found in the context), and word-level BLEU
           (1-4 grams, NLTK `method1`-style smoothing, no brevity penalty).
 

@@ -11,7 +11,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["lcs_length", "lcs_word_set", "rouge_l_precision", "rouge_segments"]
+__all__ = [
+    "lcs_length",
+    "lcs_positions",
+    "lcs_word_set",
+    "rouge_l_precision",
+    "rouge_segments",
+    "union_lcs_length",
+]
 
 # Above this many cells a numpy table is used instead of Python lists.
 _NUMPY_CELLS = 4096
@@ -60,6 +67,77 @@ def lcs_length(pattern: Sequence[str], text: Sequence[str]) -> int:
         u = v & m
         v = ((v + u) | (v - u)) & full
     return len(pattern) - bin(v).count("1")
+
+
+def lcs_positions(pattern: Sequence[str], text: Sequence[str]) -> set[int]:
+    """The positions of `pattern` on one longest common subsequence with `text`.
+
+    The bit-parallel pass of `lcs_length`, keeping each step's bit vector: the LCS length of
+    `pattern[:i]` and `text[:j]` is the number of zero bits among the low `i` bits of the
+    `j`-th vector, which is all a backtrack needs. The path is a function of the two
+    sequences alone (a match is taken first, then `pattern` is shortened first).
+
+    Args:
+        pattern: The sequence whose positions are returned (an answer sentence's words).
+        text: The other sequence (a passage's words).
+
+    Returns:
+        `lcs_length(pattern, text)` positions of `pattern`.
+    """
+    masks: dict[str, int] = {}
+    for i, tok in enumerate(pattern):
+        masks[tok] = masks.get(tok, 0) | (1 << i)
+    seen = [tok for tok in text if tok in masks]  # other words never change the vector
+    if not seen:
+        return set()
+    full = (1 << len(pattern)) - 1
+    vectors = [full]
+    v = full
+    for tok in seen:
+        u = v & masks[tok]
+        v = ((v + u) | (v - u)) & full
+        vectors.append(v)
+
+    def length(i: int, j: int) -> int:
+        return i - (vectors[j] & ((1 << i) - 1)).bit_count()
+
+    out: set[int] = set()
+    i, j = len(pattern), len(seen)
+    while i > 0 and j > 0:
+        here = length(i, j)
+        if pattern[i - 1] == seen[j - 1] and here == length(i - 1, j - 1) + 1:
+            out.add(i - 1)
+            i -= 1
+            j -= 1
+        elif length(i - 1, j) == here:
+            i -= 1
+        else:
+            j -= 1
+    return out
+
+
+def union_lcs_length(pattern: Sequence[str], passages: Sequence[Sequence[str]]) -> int:
+    """How many positions of `pattern` lie on its LCS with at least one passage.
+
+    Summary-level ROUGE-L's union LCS (Lin, 2004), by position: the words of a sentence that
+    one passage or another says in the sentence's order. A set over the passages, so their
+    order does not matter; against one passage it is `lcs_length(pattern, passage)`.
+
+    Args:
+        pattern: An answer sentence's words.
+        passages: Each passage's words.
+
+    Returns:
+        The union LCS length.
+    """
+    if len(passages) == 1:
+        return lcs_length(pattern, passages[0])
+    found: set[int] = set()
+    for passage in passages:
+        if len(found) == len(pattern):
+            break
+        found |= lcs_positions(pattern, passage)
+    return len(found)
 
 
 def lcs_word_set(x: Sequence[str], y: Sequence[str], common: set[str] | frozenset[str]) -> set[str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Literal, TypedDict
 
 from ragjudge.lexical._bleu import CharNgramIndex, char_bleu, ngram_counts, word_bleu
-from ragjudge.lexical._rouge import lcs_length, rouge_l_precision, rouge_segments
+from ragjudge.lexical._rouge import rouge_l_precision, rouge_segments, union_lcs_length
 from ragjudge.lexical._text import ce_tokens, content_tokens, reference_tokens, split_sentences
 
 __all__ = ["Compat", "SentenceScorer", "SentenceScores", "Variant"]
@@ -37,11 +37,20 @@ class _Context:
     bleu_chars: CharNgramIndex | None
     bleu_words: list[Counter[tuple[Hashable, ...]]] | None
     size: int
-    flat: list[str]
+    flat: list[list[str]]
 
 
 class SentenceScorer:
-    """Scores answer sentences against joined contexts, caching each context's processing.
+    """Scores answer sentences against contexts, caching each context's processing.
+
+    The order of the passages changes no score, except with `compat="continuous-eval"`,
+    which reproduces continuous-eval's scores float for float and so reads the passages
+    joined with newlines as it does: a ROUGE segment (text between periods) may run from the
+    end of one passage into the next, and a character n-gram across the join is counted.
+    The other modes read each passage on its own and combine them with order-free operations:
+    ROUGE segments are cut at the end of each passage, character and word n-gram counts are
+    summed over the passages, the token sets are their union, and the `words` variant's
+    ROUGE-L is the union LCS over the passages (`union_lcs_length`).
 
     One instance is meant for many rows: a context string that was seen before (rows sharing a
     document, or the same context across sentences) is tokenized, segmented and n-gram counted
@@ -66,11 +75,11 @@ class SentenceScorer:
         self.variant = variant
         self.cache_size = cache_size
         self.cache_chars = cache_chars
-        self._cache: OrderedDict[str, _Context] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, ...], _Context] = OrderedDict()
         self._cached_chars = 0
 
     # -- contexts -------------------------------------------------------------------------
-    def _context(self, context: str) -> _Context:
+    def _context(self, context: tuple[str, ...]) -> _Context:
         hit = self._cache.get(context)
         if hit is not None:
             self._cache.move_to_end(context)
@@ -85,20 +94,26 @@ class SentenceScorer:
             self._cached_chars -= old.size
         return ctx
 
-    def _process_context(self, context: str) -> _Context:
+    def _process_context(self, passages: tuple[str, ...]) -> _Context:
+        context = "\n".join(passages)
         if self.variant == "words":
-            flat = content_tokens(context)
+            flat = [content_tokens(p) for p in passages]
+            words = frozenset(w for tokens in flat for w in tokens)
+            counts = [ngram_counts(tokens) for tokens in flat]
             return _Context(
                 rouge_segments=[],
                 rouge_sets=[],
-                rouge_vocab=frozenset(flat),
-                tokens=frozenset(flat),
+                rouge_vocab=words,
+                tokens=words,
                 bleu_chars=None,
-                bleu_words=ngram_counts(flat),
+                bleu_words=[sum((c[n] for c in counts), Counter()) for n in range(4)],
                 size=len(context),
-                flat=flat,
+                flat=[tokens for tokens in flat if tokens],
             )
-        segs = rouge_segments(context)
+        exact = self.compat == "continuous-eval"  # continuous-eval's join, order and all
+        segs = (
+            rouge_segments(context) if exact else [s for p in passages for s in rouge_segments(p)]
+        )
         sets = [frozenset(s) for s in segs]
         vocab: frozenset[str] = frozenset().union(*sets) if sets else frozenset()
         tokens: frozenset[Hashable]
@@ -111,19 +126,19 @@ class SentenceScorer:
             rouge_sets=sets,
             rouge_vocab=vocab,
             tokens=tokens,
-            bleu_chars=CharNgramIndex(context),
+            bleu_chars=CharNgramIndex(context if exact else passages),
             bleu_words=None,
             size=len(context),
             flat=[],
         )
 
     # -- sentences ------------------------------------------------------------------------
-    def score(self, *, answer: str, context: str) -> SentenceScores:
-        """Score every Punkt sentence of `answer` against `context` (already joined).
+    def score(self, *, answer: str, context: str | Sequence[str]) -> SentenceScores:
+        """Score every Punkt sentence of `answer` against `context`.
 
         Args:
             answer: The answer text.
-            context: The contexts joined with `"\\n"`.
+            context: The passages (a string is one passage).
 
         Returns:
             The three per-sentence lists, in sentence order (empty for an empty answer).
@@ -138,11 +153,11 @@ class SentenceScorer:
                 token_overlap_p_by_sentence=overlap,
                 bleu_score_by_sentence=bleu,
             )
-        ctx = self._context(context)
+        ctx = self._context((context,) if isinstance(context, str) else tuple(context))
         for sentence in sentences:
             if self.variant == "words":
                 toks = content_tokens(sentence)
-                rouge.append(lcs_length(toks, ctx.flat) / len(toks) if toks else 0.0)
+                rouge.append(union_lcs_length(toks, ctx.flat) / len(toks) if toks else 0.0)
                 distinct = set(toks)
                 overlap.append(len(distinct & ctx.tokens) / len(distinct) if distinct else 0.0)
                 bleu.append(word_bleu(toks, ctx.bleu_words or []))
@@ -171,6 +186,6 @@ class SentenceScorer:
             bleu_score_by_sentence=bleu,
         )
 
-    def score_many(self, pairs: Sequence[tuple[str, str]]) -> list[SentenceScores]:
-        """Score `(answer, joined_context)` pairs in order."""
+    def score_many(self, pairs: Sequence[tuple[str, str | Sequence[str]]]) -> list[SentenceScores]:
+        """Score `(answer, passages)` pairs in order."""
         return [self.score(answer=a, context=c) for a, c in pairs]

@@ -110,6 +110,8 @@ ANSWER_FEATURES: tuple[str, ...] = (
 )
 
 _WINDOW = 2
+#: A blank line (white space around it included): where one block of the context ends.
+_BLANK_LINE_RE = re.compile(r"\n[^\S\n]*\n\s*")
 #: The least share of a statement's words its best passage must have to contradict it.
 _CONTRADICTION_COVERAGE = 0.25
 _TOP_PASSAGES = 3
@@ -120,9 +122,14 @@ class ContextIndex:
     """Precomputed structures of one context string.
 
     Attributes:
+        blocks: Text of each block (the text between blank lines: a passage or a paragraph).
         sentences: Text of each sentence.
+        sentence_block: The block of each sentence.
         sentence_stems: All-token stems of each sentence, in order.
-        passages: Text of each passage (a window of consecutive sentences).
+        passages: Text of each passage (a window of consecutive sentences of one block).
+        passage_sentences: The sentences of each passage.
+        passage_keys: `(block text, window position in the block)` of each passage: how
+            passages tied on another score are ranked, by content rather than by place.
         passage_stems: All-token stems of each passage, in order (for ROUGE-L and antonyms).
         passage_negations: Negation count of each passage.
         passage_scopes: `(negated, plain)` content stems of each passage (`negation_scopes`).
@@ -141,9 +148,13 @@ class ContextIndex:
         passage_places: The `(value, place)` pairs of each passage (`value_places`).
     """
 
+    blocks: list[str] = field(default_factory=list)
     sentences: list[str] = field(default_factory=list)
+    sentence_block: list[int] = field(default_factory=list)
     sentence_stems: list[list[str]] = field(default_factory=list)
     passages: list[str] = field(default_factory=list)
+    passage_sentences: list[tuple[int, ...]] = field(default_factory=list)
+    passage_keys: list[tuple[str, int]] = field(default_factory=list)
     passage_stems: list[list[str]] = field(default_factory=list)
     passage_negations: list[int] = field(default_factory=list)
     passage_scopes: list[tuple[frozenset[str], frozenset[str]]] = field(default_factory=list)
@@ -166,53 +177,71 @@ class ContextIndex:
 def context_index(context: str) -> ContextIndex:
     """Index a context once; cached by the context string (thread-safe via `lru_cache`).
 
+    The context is the retrieved passages joined with blank lines, so what the judge reads
+    must not depend on their order. It is read as blocks (the text between blank lines: a
+    passage, or a paragraph of one), each indexed on its own: its sentences, hedges and
+    numbers come from the block's text alone and its windows never reach into another block.
+    Everything else is a set over the blocks, and `_best_passages` breaks ties by a block's
+    text, not by its position. So a statement's evidence is the same whatever the order of the
+    passages (a context without blank lines is one block, indexed as before).
+
     Args:
         context: The retrieved contexts joined with blank lines.
 
     Returns:
         The context's `ContextIndex`.
     """
-    spans = split_sentences(context)
-    texts = [context[a:b] for a, b in spans]
-    profiles = [sentence_profile(t) for t in texts]
-    index = ContextIndex(sentences=texts)
-    if not profiles:
-        return index
-    hedged, quantities = _per_sentence(context, spans)
-    years = [value_years(context, qs) if len(qs) > 1 else [] for qs in quantities]
-    places = [value_places(context, qs) if qs else [] for qs in quantities]
-    index.sentence_speculative = _flag_sentences(SPECULATIVE_RE, context, spans)
-    index.sentence_disputed = _flag_sentences(DISPUTED_RE, context, spans)
-    for i in range(max(1, len(profiles) - _WINDOW + 1)):
-        window = profiles[i : i + _WINDOW]
-        pid = len(index.passages)
-        index.passages.append(" ".join(texts[i : i + _WINDOW]))
-        index.passage_stems.append([s for p in window for s in p.stems])
-        index.passage_negations.append(sum(p.negations for p in window))
-        index.passage_scopes.append(
-            (
-                frozenset().union(*(p.negated for p in window)),
-                frozenset().union(*(p.plain for p in window)),
-            )
-        )
-        index.passage_hedged.append(any(hedged[i : i + _WINDOW]))
-        index.passage_quantities.append(tuple(q for qs in quantities[i : i + _WINDOW] for q in qs))
-        index.passage_years.append(tuple(p for ps in years[i : i + _WINDOW] for p in ps))
-        index.passage_places.append(tuple(p for ps in places[i : i + _WINDOW] for p in ps))
-        for word in {s for p in window for s in p.content}:
-            index.postings.setdefault(word, []).append(pid)
+    index = ContextIndex()
     words: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     numbers: set[str] = set()
-    index.sentence_stems = [p.stems for p in profiles]
-    index.sentence_names = [p.names for p in profiles]
-    index.sentence_content = [p.content for p in profiles]
-    for p in profiles:
-        words.update(p.stems)
-        words.update(p.norms)
-        numbers.update(p.numbers)
-        pairs.update(pairwise(p.content))
-    index.quantities = tuple(q for qs in quantities for q in qs)
+    quantities: list[Quantity] = []
+    for block in _blocks(context):
+        spans = split_sentences(block)
+        if not spans:
+            continue
+        block_id = len(index.blocks)
+        index.blocks.append(block)
+        first = len(index.sentences)
+        texts = [block[a:b] for a, b in spans]
+        profiles = [sentence_profile(t) for t in texts]
+        hedged, found = _per_sentence(block, spans)
+        years = [value_years(block, qs) if len(qs) > 1 else [] for qs in found]
+        places = [value_places(block, qs) if qs else [] for qs in found]
+        index.sentences.extend(texts)
+        index.sentence_block.extend([block_id] * len(texts))
+        index.sentence_speculative.extend(_flag_sentences(SPECULATIVE_RE, block, spans))
+        index.sentence_disputed.extend(_flag_sentences(DISPUTED_RE, block, spans))
+        index.sentence_stems.extend(p.stems for p in profiles)
+        index.sentence_names.extend(p.names for p in profiles)
+        index.sentence_content.extend(p.content for p in profiles)
+        for i in range(max(1, len(profiles) - _WINDOW + 1)):
+            window = profiles[i : i + _WINDOW]
+            pid = len(index.passages)
+            index.passages.append(" ".join(texts[i : i + _WINDOW]))
+            index.passage_sentences.append(tuple(range(first + i, first + i + len(window))))
+            index.passage_keys.append((block, i))
+            index.passage_stems.append([s for p in window for s in p.stems])
+            index.passage_negations.append(sum(p.negations for p in window))
+            index.passage_scopes.append(
+                (
+                    frozenset().union(*(p.negated for p in window)),
+                    frozenset().union(*(p.plain for p in window)),
+                )
+            )
+            index.passage_hedged.append(any(hedged[i : i + _WINDOW]))
+            index.passage_quantities.append(tuple(q for qs in found[i : i + _WINDOW] for q in qs))
+            index.passage_years.append(tuple(p for ps in years[i : i + _WINDOW] for p in ps))
+            index.passage_places.append(tuple(p for ps in places[i : i + _WINDOW] for p in ps))
+            for word in {s for p in window for s in p.content}:
+                index.postings.setdefault(word, []).append(pid)
+        for p in profiles:
+            words.update(p.stems)
+            words.update(p.norms)
+            numbers.update(p.numbers)
+            pairs.update(pairwise(p.content))
+        quantities.extend(q for qs in found for q in qs)
+    index.quantities = tuple(quantities)
     index.stems, index.numbers, index.bigrams = (
         frozenset(words),
         frozenset(numbers),
@@ -221,10 +250,21 @@ def context_index(context: str) -> ContextIndex:
     return index
 
 
+def _blocks(context: str) -> list[str]:
+    """The blocks of a context: its text between blank lines, stripped, the empty ones left
+    out. Passages are joined with blank lines, so each passage is one or more whole blocks."""
+    return [b for b in (part.strip() for part in _BLANK_LINE_RE.split(context)) if b]
+
+
+def _window(index: ContextIndex, pid: int) -> tuple[int, ...]:
+    """The sentences of passage `pid` (none for -1)."""
+    return index.passage_sentences[pid] if pid >= 0 else ()
+
+
 def _per_sentence(
     context: str, spans: list[tuple[int, int]]
 ) -> tuple[list[bool], list[tuple[Quantity, ...]]]:
-    """Hedges and quantities of each sentence, read from the whole context in one pass each."""
+    """Hedges and quantities of each sentence, read from the text (a block) in one pass each."""
     starts = [a for a, _ in spans]
     hedged = _flag_sentences(HEDGE_RE, context, spans)
     found: list[list[Quantity]] = [[] for _ in spans]
@@ -259,7 +299,7 @@ def _saying_sentences(index: ContextIndex, best: int, stems: list[str]) -> list[
     words), or none."""
     if best < 0 or not stems:
         return []
-    window = range(best, min(best + _WINDOW, len(index.sentence_content)))
+    window = _window(index, best)
     wanted = set(stems)
     cover = {k: len(wanted.intersection(index.sentence_content[k])) for k in window}
     top = max(cover.values(), default=0)
@@ -459,13 +499,18 @@ def lcs_length(a: list[str], b: list[str]) -> int:
 
 
 def _best_passages(index: ContextIndex, stems: list[str]) -> list[int]:
+    """The passages sharing most content words with a statement, best first; ties go by the
+    passage's block text and place in its block (`ContextIndex.passage_keys`), never by the
+    order of the blocks. Sharing none, the first passage of the first blocks by text."""
     hits: Counter[int] = Counter()
     for s in dict.fromkeys(stems):
         for pid in index.postings.get(s, ()):
             hits[pid] += 1
+    keys = index.passage_keys
     if not hits:
-        return [0] if index.passages else []
-    ranked = sorted(hits.items(), key=lambda item: (-item[1], item[0]))
+        openings = [pid for pid, key in enumerate(keys) if key[1] == 0]
+        return sorted(openings, key=keys.__getitem__)[:1]
+    ranked = sorted(hits.items(), key=lambda item: (-item[1], keys[item[0]]))
     return [pid for pid, _ in ranked[:_TOP_PASSAGES]]
 
 
@@ -768,7 +813,7 @@ def _candidate_sentences(index: ContextIndex, stems: list[str], best: int) -> li
     """The sentences of the best passage and of the other passages sharing most words."""
     ids: dict[int, None] = {}
     for pid in [best, *_best_passages(index, stems)]:
-        for k in range(pid, min(pid + _WINDOW, len(index.sentences))):
+        for k in _window(index, pid):
             ids.setdefault(k, None)
     return [index.sentences[k] for k in ids]
 
@@ -881,9 +926,9 @@ def _substitutions(
     stems = [t.stem for t in tokens]
     own = set(stems)
     passage = index.passage_stems[best]
-    window = slice(best, best + _WINDOW)  # passage i is sentences i .. i + _WINDOW - 1
-    names = frozenset().union(*index.sentence_names[window])
-    pcontent = {s for content in index.sentence_content[window] for s in content}
+    window = _window(index, best)
+    names = frozenset().union(*(index.sentence_names[k] for k in window))
+    pcontent = {s for k in window for s in index.sentence_content[k]}
     entity = word = ""
     for i, token in enumerate(tokens):
         if token.start not in novel:
@@ -952,11 +997,11 @@ def _substitutions(
 
 
 def _opening_swap(
-    index: ContextIndex, window: slice, own: set[str], pcontent: set[str], right: str
+    index: ContextIndex, window: tuple[int, ...], own: set[str], pcontent: set[str], right: str
 ) -> str:
     """The content word opening a passage sentence where the statement opens with another
     word before the same next word ("Lyon is the capital" against "Paris is the capital")."""
-    for stems in index.sentence_stems[window]:
+    for stems in (index.sentence_stems[k] for k in window):
         if len(stems) > 1 and stems[1] == right and stems[0] not in own and stems[0] in pcontent:
             return stems[0]
     return ""
@@ -994,7 +1039,7 @@ def _role_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
             if verb in _SYMMETRIC or any(t.stem in _SYMMETRIC for t in tokens[i + 1 : k]):
                 continue
             mine_passive = any(t.norm == "by" for t in tokens[i + 1 : k])
-            for stems in index.sentence_stems[best : best + _WINDOW]:
+            for stems in (index.sentence_stems[k] for k in _window(index, best)):
                 if _reversed_around(stems, second.stem, first.stem, verb, passive=mine_passive):
                     return (
                         f"'{first.text}' and '{second.text}' in swapped roles "
@@ -1023,7 +1068,7 @@ def _agent_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
             continue
         agent, patient = mine
         other = ""
-        for k in range(best, min(best + _WINDOW, len(index.sentence_stems))):
+        for k in _window(index, best):
             sentence = index.sentence_stems[k]
             names = index.sentence_names[k]
             flags = [s in names for s in sentence]
@@ -1113,6 +1158,7 @@ def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
     if len(tail) < _SUBJECT_TAIL:
         return ""
     other = ""
+    window = _window(index, best)
     for j, content in enumerate(index.sentence_content):
         for m in range(1, len(content) - len(tail) + 1):
             if content[m] != tail[0] or content[m : m + len(tail)] != tail:
@@ -1120,7 +1166,7 @@ def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
             before = content[max(0, m - _ROLE_SPAN) : m]
             if subject & set(before):
                 return ""  # its own name says it (too)
-            in_window = best <= j < best + _WINDOW
+            in_window = j in window
             opens = m <= _SUBJECT_WORDS  # the other name is its sentence's subject
             if in_window and opens and not other and before[-1] in index.sentence_names[j]:
                 other = before[-1]
@@ -1208,7 +1254,7 @@ def _anchor_swap(index: ContextIndex, best: int, tokens: list[Token], content: l
     if best < 0 or len(content) < 3:
         return ""
     wanted = {t.stem for t in content}
-    window = range(best, min(best + _WINDOW, len(index.sentence_stems)))
+    window = _window(index, best)
     cover = {k: len(wanted.intersection(index.sentence_stems[k])) for k in window}
     top = max(cover.values(), default=0)
     if top != len(wanted) - 1 or top < 2:
@@ -1309,7 +1355,7 @@ def _role_holder(index: ContextIndex, tokens: list[Token]) -> str:
         return ""
     rest = {t.stem for t in tokens[tokens.index(role) + 1 :] if t.is_content}
     names = frozenset().union(*index.sentence_names)
-    other = ""
+    others: list[tuple[str, int, str]] = []  # (block text, sentence, holder): first by content
     for j, stems in enumerate(index.sentence_stems):
         for m in (m for m, word in enumerate(stems) if word == role.stem):
             p = m - 1
@@ -1321,12 +1367,16 @@ def _role_holder(index: ContextIndex, tokens: list[Token]) -> str:
                 p -= 1
             if subject & set(holder):
                 return ""  # the context gives it to the statement's name
-            nearby = set(stems).union(*index.sentence_stems[max(0, j - 1) : j])
-            if holder and not other and rest <= nearby:
+            block = index.sentence_block[j]
+            before = j - 1 if j > 0 and index.sentence_block[j - 1] == block else j
+            nearby = set(stems).union(index.sentence_stems[before])
+            if holder and rest <= nearby:
                 said = tokenize(index.sentences[j])
-                other = next((t.text for t in said if t.stem == holder[-1]), holder[-1])
-    if not other:
+                name = next((t.text for t in said if t.stem == holder[-1]), holder[-1])
+                others.append((index.blocks[block], j, name))
+    if not others:
         return ""
+    other = min(others)[2]
     return f"'{tokens[k - 1].text}' as {role.text} where the context gives it to '{other}'"
 
 
@@ -1341,7 +1391,7 @@ def _cjk_swap(index: ContextIndex, best: int, statement: str) -> str:
     text = statement.strip().rstrip("。．.!！?？")
     if best < 0 or sum(1 for c in text if is_cjk(c)) < len(text) / 2:
         return ""
-    for sentence in index.sentences[best : best + _WINDOW]:
+    for sentence in (index.sentences[k] for k in _window(index, best)):
         other = sentence.strip().rstrip("。．.!！?？")
         prefix = _shared(text, other)
         suffix = _shared(text[prefix:][::-1], other[prefix:][::-1])
