@@ -46,6 +46,7 @@ __all__ = [
     "Stratum",
     "compare_systems",
     "estimate",
+    "is_results_file",
     "load_judge",
 ]
 
