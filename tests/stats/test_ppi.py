@@ -55,16 +55,17 @@ def test_matches_ppi_py_with_power_tuning(
     y, f, f_u = _case(seed, n=n, big_n=big_n, accuracy=accuracy, scores=scores)
     est = mean_estimate(labels=y, predicted=f, predicted_unlabeled=f_u, level=level)
     point = float(np.asarray(ppi_py.ppi_mean_pointestimate(y, f, f_u, lam=None)).ravel()[0])
-    low, high = (float(np.asarray(v).ravel()[0]) for v in ppi_py.ppi_mean_ci(
-        y, f, f_u, alpha=1 - level, lam=None
-    ))
+    low, high = (
+        float(np.asarray(v).ravel()[0])
+        for v in ppi_py.ppi_mean_ci(y, f, f_u, alpha=1 - level, lam=None)
+    )
     assert not est.fell_back  # (the guard ppi_py lacks is tested below)
     assert est.estimate == pytest.approx(point, abs=1e-9)
     assert est.ci[0] == pytest.approx(low, abs=1e-9)
     assert est.ci[1] == pytest.approx(high, abs=1e-9)
-    c_low, c_high = (float(np.asarray(v).ravel()[0]) for v in ppi_py.classical_mean_ci(
-        y, alpha=1 - level
-    ))
+    c_low, c_high = (
+        float(np.asarray(v).ravel()[0]) for v in ppi_py.classical_mean_ci(y, alpha=1 - level)
+    )
     assert est.classical_ci[0] == pytest.approx(c_low, abs=1e-9)
     assert est.classical_ci[1] == pytest.approx(c_high, abs=1e-9)
 
@@ -73,9 +74,9 @@ def test_matches_ppi_py_with_power_tuning(
 def test_matches_ppi_py_at_a_fixed_lambda(lam: float) -> None:
     y, f, f_u = _case(3, n=60, big_n=700, accuracy=0.8, scores=True)
     est = mean_estimate(labels=y, predicted=f, predicted_unlabeled=f_u, lam=lam)
-    low, high = (float(np.asarray(v).ravel()[0]) for v in ppi_py.ppi_mean_ci(
-        y, f, f_u, alpha=0.05, lam=lam
-    ))
+    low, high = (
+        float(np.asarray(v).ravel()[0]) for v in ppi_py.ppi_mean_ci(y, f, f_u, alpha=0.05, lam=lam)
+    )
     assert est.ci[0] == pytest.approx(low, abs=1e-9)
     assert est.ci[1] == pytest.approx(high, abs=1e-9)
     assert est.lam == lam
@@ -126,8 +127,12 @@ def test_standard_error_formula() -> None:
 
 
 def test_strata_are_weighted_by_their_share() -> None:
-    a = mean_estimate(labels=[1, 1, 0, 1] * 5, predicted=[1, 1, 0, 1] * 5, predicted_unlabeled=[1, 0] * 40)
-    b = mean_estimate(labels=[0, 0, 1, 0] * 5, predicted=[0, 1, 1, 0] * 5, predicted_unlabeled=[0, 0, 1] * 20)
+    a = mean_estimate(
+        labels=[1, 1, 0, 1] * 5, predicted=[1, 1, 0, 1] * 5, predicted_unlabeled=[1, 0] * 40
+    )
+    b = mean_estimate(
+        labels=[0, 0, 1, 0] * 5, predicted=[0, 1, 1, 0] * 5, predicted_unlabeled=[0, 0, 1] * 20
+    )
     pooled = combine_strata([a, b], [3, 1])
     assert pooled.estimate == pytest.approx(0.75 * a.estimate + 0.25 * b.estimate)
     assert pooled.se == pytest.approx(math.sqrt(0.75**2 * a.se**2 + 0.25**2 * b.se**2))
