@@ -116,13 +116,12 @@ def _judge(args: argparse.Namespace) -> Judge | None:
     if args.judge is None and args.lm is None:
         return None
     judge = load_judge(args.judge, trust_modified=args.trust_modified)
+    report = getattr(judge, "report_", None)  # what compile recorded: the fitted rows
     if args.lm is not None:
-        report = judge.report_
         judge = judge.clone(lm=args.lm)
-        judge.report_ = report
-    report = judge.report_
     judge = judge_with_lm_options(judge, args)
-    judge.report_ = report
+    if report is not None:
+        judge.report_ = report
     return judge
 
 

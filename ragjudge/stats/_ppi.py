@@ -198,7 +198,7 @@ def mean_estimate(
         >>> est = mean_estimate(labels=[1, 0] * 10, predicted=[1, 0] * 10,
         ...                     predicted_unlabeled=[1, 1, 0, 0, 1] * 40)
         >>> round(est.estimate, 2), est.ci[0] < est.estimate < est.ci[1]
-        (0.6, True)
+        (0.59, True)
     """
     y, f, f_u = _arrays(labels, predicted, predicted_unlabeled)
     z = z_value(level)
