@@ -28,6 +28,7 @@ _EXPORTS = {
     "DeterministicFaithfulness": "ragjudge.lexical",
     "DeterministicJudge": "ragjudge.programs.deterministic",
     "Ensemble": "ragjudge.programs",
+    "Estimate": "ragjudge.estimation",
     "EvaluationReport": "ragjudge.evaluation",
     "Faithfulness": "ragjudge.programs",
     "GoldDataError": "ragjudge.exceptions",
@@ -43,7 +44,9 @@ _EXPORTS = {
     "Suite": "ragjudge.programs",
     "UnsupportedFormatVersionError": "ragjudge.exceptions",
     "agreement": "ragjudge.stats",
+    "compare_systems": "ragjudge.estimation",
     "compile": "ragjudge.optimize",
+    "estimate": "ragjudge.estimation",
     "evaluate": "ragjudge.evaluation",
     "load": "ragjudge.programs",
     "load_gold": "ragjudge.data",
@@ -68,6 +71,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from ragjudge.data import GoldRecord, load_gold
+    from ragjudge.estimation import Estimate, compare_systems, estimate
     from ragjudge.evaluation import EvaluationReport, evaluate
     from ragjudge.exceptions import (
         ConfigurationError,
@@ -105,6 +109,7 @@ __all__ = [
     "DeterministicFaithfulness",
     "DeterministicJudge",
     "Ensemble",
+    "Estimate",
     "EvaluationReport",
     "Faithfulness",
     "GoldDataError",
@@ -121,7 +126,9 @@ __all__ = [
     "UnsupportedFormatVersionError",
     "__version__",
     "agreement",
+    "compare_systems",
     "compile",
+    "estimate",
     "evaluate",
     "load",
     "load_gold",

@@ -138,7 +138,9 @@ def test_no_loose_modules_at_the_package_root() -> None:
     assert loose == ["__init__", "__main__", "_version", "exceptions"]
 
 
-@pytest.mark.parametrize("package", ["lm", "data", "evaluation", "stats", "testing", "programs"])
+@pytest.mark.parametrize(
+    "package", ["lm", "data", "evaluation", "stats", "testing", "programs", "estimation"]
+)
 def test_subpackages_reexport_with_all(package: str) -> None:
     module = importlib.import_module(f"ragjudge.{package}")
     assert len(set(module.__all__)) == len(module.__all__)

@@ -38,6 +38,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compile": ("ragjudge.cli.compile", "compile a judge against gold labels and save it"),
     "report": ("ragjudge.cli.report", "judge labeled rows and write an HTML report"),
     "drift": ("ragjudge.cli.drift", "test whether a compiled judge's agreement fell on new rows"),
+    "estimate": (
+        "ragjudge.cli.estimate",
+        "the faithful rate of a system's rows, from the judge and a few labels (PPI++)",
+    ),
 }
 
 

@@ -3,6 +3,7 @@
 from ragjudge.data._derived import DERIVED_METRICS, derive_gold, derived_label, is_derived
 from ragjudge.data._gold import FIELDS, GoldRecord, gold_fingerprint, load_gold, parse_mapping
 from ragjudge.data._presets import PRESETS, detect_preset, load_spans, preset_mapping
+from ragjudge.data._rowhash import row_hash
 
 __all__ = [
     "DERIVED_METRICS",
@@ -18,4 +19,5 @@ __all__ = [
     "load_spans",
     "parse_mapping",
     "preset_mapping",
+    "row_hash",
 ]

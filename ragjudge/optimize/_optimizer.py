@@ -30,6 +30,7 @@ from dspy.teleprompt import Teleprompter
 from optuna.trial import TrialState
 
 from ragjudge.data._gold import GoldRecord, gold_fingerprint
+from ragjudge.data._rowhash import row_hash
 from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.lm._resolve import LOCAL
@@ -841,6 +842,7 @@ class JudgeOptimizer(Teleprompter):
                     state.valid, validation.compiled, validation.uncompiled, strict=True
                 )
             ],
+            fitted_rows=[row_hash(row) for row in state.train],
         )
 
     def _judge(

@@ -98,3 +98,8 @@ class CompileReport(pydantic.BaseModel):
     seconds: dict[str, float] = pydantic.Field(default_factory=dict)
     versions: dict[str, str] = pydantic.Field(default_factory=dict)
     predictions: list[RowPrediction] = pydantic.Field(default_factory=list)
+    fitted_rows: list[str] | None = pydantic.Field(
+        default=None,
+        description="`ragjudge.data.row_hash` of every train row (fitted on, tuned on or a demo "
+        "pool row); None in judge files written before it was recorded (unknown)",
+    )
