@@ -1,6 +1,8 @@
 """Compiling the offline judge on each gold source: held-out agreement, time, LM calls, --init.
 
     python benchmarks/bench_compile.py [--trials 100] [--sources ...] [--skip-init]
+    python benchmarks/bench_compile.py --seeds 0 1 2 --skip-init     # three split seeds
+    python benchmarks/bench_compile.py --select best                 # ship the study's best
     python benchmarks/bench_compile.py --judge deterministic-words   # the lexical judge
 
 For each source, compiles on its dev rows (grouped, stratified split; everything fitted on
@@ -53,6 +55,20 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--skip-init", action="store_true")
     parser.add_argument(
+        "--seeds",
+        type=int,
+        nargs="+",
+        default=[0],
+        help="split seeds: each compiles on its own grouped train split and is measured on the "
+        "held-out rows of that split",
+    )
+    parser.add_argument(
+        "--select",
+        choices=["one-se", "best"],
+        default=None,
+        help="compile's selection rule (default: the library's)",
+    )
+    parser.add_argument(
         "--judge",
         choices=["faithfulness", "deterministic-words"],
         default="faithfulness",
@@ -61,47 +77,66 @@ def main() -> None:
     args = parser.parse_args()
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     print(
-        f"{'source':<18} {'train':>5} {'valid':>5} {'BA':>6} {'AUROC':>6} {'unsc':>4} "
+        f"{'source':<18} {'seed':>2} {'train':>5} {'valid':>5} {'BA':>6} {'AUROC':>6} {'unsc':>4} "
         f"{'baseBA':>6} {'baseAUC':>7} {'unsc':>4} {'gain':>6} {'secs':>6} {'rawcalls':>8} "
         f"{'0-call trials':>13}  params"
     )
     pooled_y: list[int] = []
     pooled_s: list[float | None] = []
     base_s: list[float | None] = []
-    bas: list[float] = []
-    for source in args.sources:
-        rows = ragjudge.load_gold(args.gold_dir / source / "dev.jsonl")
-        start = time.perf_counter()
-        start_judge: ragjudge.Judge = (
-            ragjudge.DeterministicJudge(variant="words")
-            if args.judge == "deterministic-words"
-            else ragjudge.Faithfulness()
-        )
-        compiled = compile_judge(start_judge, gold=rows, n_trials=args.trials, seed=0)
-        seconds = time.perf_counter() - start
-        r = compiled.report_
-        preds = r["predictions"]
-        gold = [p["gold"] for p in preds]
-        ba, auc, unsc = strict(gold, [p["score"] for p in preds], [p["passed"] for p in preds])
-        base_ba, base_auc, base_unsc = strict(
-            gold, [p["baseline_score"] for p in preds], [p["baseline_passed"] for p in preds]
-        )
-        bas.append(ba)
-        pooled_y += gold
-        pooled_s += [p["score"] for p in preds]
-        base_s += [p["baseline_score"] for p in preds]
-        params = {
-            k: r["params"][k] for k in ("mode", "aggregation", "unsure", "head") if k in r["params"]
-        }
+    per_source: dict[str, list[tuple[float, float]]] = {}
+    options = {} if args.select is None else {"select": args.select}
+    for seed in args.seeds:
+        for source in args.sources:
+            rows = ragjudge.load_gold(args.gold_dir / source / "dev.jsonl")
+            start = time.perf_counter()
+            start_judge: ragjudge.Judge = (
+                ragjudge.DeterministicJudge(variant="words")
+                if args.judge == "deterministic-words"
+                else ragjudge.Faithfulness()
+            )
+            compiled = compile_judge(
+                start_judge, gold=rows, n_trials=args.trials, seed=seed, **options
+            )
+            seconds = time.perf_counter() - start
+            r = compiled.report_
+            preds = r["predictions"]
+            gold = [p["gold"] for p in preds]
+            ba, auc, unsc = strict(gold, [p["score"] for p in preds], [p["passed"] for p in preds])
+            base_ba, base_auc, base_unsc = strict(
+                gold, [p["baseline_score"] for p in preds], [p["baseline_passed"] for p in preds]
+            )
+            per_source.setdefault(source, []).append((ba, base_ba))
+            pooled_y += gold
+            pooled_s += [p["score"] for p in preds]
+            base_s += [p["baseline_score"] for p in preds]
+            params = {
+                k: r["params"][k]
+                for k in ("mode", "aggregation", "unsure", "head")
+                if k in r["params"]
+            }
+            chosen = (r.get("selection") or {}).get("chosen", "-")
+            print(
+                f"{source:<18} s{seed} {r['sizes']['train']:>5} {r['sizes']['validation']:>5} "
+                f"{ba:>6.3f} {auc:>6.3f} {unsc:>4} {base_ba:>6.3f} {base_auc:>7.3f} "
+                f"{base_unsc:>4} {ba - base_ba:>+6.3f} {seconds:>6.1f} "
+                f"{r['lm_calls']['raw_outputs']:>8} "
+                f"{r['lm_calls']['trials_without_lm_calls']:>6}/{r['study']['n_trials']:<6}  "
+                f"ships {chosen} {params}",
+                flush=True,
+            )
+    if len(args.sources) > 1 or len(args.seeds) > 1:
+        print("\nper source, mean over split seeds (compiled BA, uncompiled BA, gain, worst gain):")
+        for source, pairs in per_source.items():
+            comp, base = np.mean([p[0] for p in pairs]), np.mean([p[1] for p in pairs])
+            worst = min(p[0] - p[1] for p in pairs)
+            print(f"  {source:<18} {comp:.3f} {base:.3f} {comp - base:+.3f} {worst:+.3f}")
+        comp = np.mean([np.mean([p[0] for p in v]) for v in per_source.values()])
+        base = np.mean([np.mean([p[1] for p in v]) for v in per_source.values()])
         print(
-            f"{source:<18} {r['sizes']['train']:>5} {r['sizes']['validation']:>5} "
-            f"{ba:>6.3f} {auc:>6.3f} {unsc:>4} {base_ba:>6.3f} {base_auc:>7.3f} {base_unsc:>4} "
-            f"{ba - base_ba:>+6.3f} {seconds:>6.1f} {r['lm_calls']['raw_outputs']:>8} "
-            f"{r['lm_calls']['trials_without_lm_calls']:>6}/{r['study']['n_trials']:<6}  {params}",
-            flush=True,
+            f"macro-average balanced accuracy (validation): compiled {comp:.3f}, uncompiled "
+            f"default {base:.3f}, gain {comp - base:+.3f}"
         )
-    if len(args.sources) > 1:
-        print(f"macro-average balanced accuracy (compiled, validation): {np.mean(bas):.3f}")
         print(
             f"pooled ROC AUC (compiled, validation): {auroc(pooled_y, floored(pooled_s)):.3f}; "
             f"uncompiled default: {auroc(pooled_y, floored(base_s)):.3f}; best peer (ragas ROUGE-L "

@@ -33,6 +33,8 @@ from ragjudge.offline.head import TreeHead, fit_tree_head, head_features, head_m
 from ragjudge.offline.statements import atomic_statements
 from ragjudge.stats._agreement import auroc
 from ragjudge.stats._folds import group_folds
+from ragjudge.stats._logistic import fit_logistic
+from ragjudge.stats._threshold import best_threshold
 
 if TYPE_CHECKING:
     from ragjudge.offline.minilm import MiniLM
@@ -518,41 +520,6 @@ def _prepare(rows: Sequence[Any], *, paraphrase: bool = False) -> list[_RowData]
     return data
 
 
-def _fit_logistic(
-    x: FloatArray, y: FloatArray, sw: FloatArray, w0: FloatArray, b0: float, lam: float
-) -> tuple[FloatArray, float]:
-    """L2-regularized (toward the prior weights) weighted logistic regression.
-
-    Features are standardized for the fit; the returned weights are on the raw scale.
-    """
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale < 1e-9] = 1.0
-    xs = (x - mean) / scale
-    prior = w0 * scale
-    b_prior = b0 + float(np.dot(w0, mean))
-    sw = sw / sw.sum()
-
-    def loss(theta: FloatArray) -> tuple[float, FloatArray]:
-        w, b = theta[:-1], theta[-1]
-        z = xs @ w + b
-        p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
-        ll = np.logaddexp(0.0, z) - y * z
-        diff = w - prior
-        value = float(np.dot(sw, ll)) + 0.5 * lam * float(np.dot(diff, diff))
-        g = sw * (p - y)
-        grad = np.append(xs.T @ g + lam * diff, g.sum())
-        return value, grad
-
-    theta0 = np.append(prior, b_prior)
-    from scipy.optimize import minimize  # lazy: judging needs no SciPy (0.3 s of import)
-
-    result = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": 500})
-    w_std, b_std = result.x[:-1], float(result.x[-1])
-    w_raw = w_std / scale
-    return w_raw, b_std - float(np.dot(w_raw, mean))
-
-
 def _balanced_weights(y: FloatArray, base: FloatArray) -> FloatArray:
     sw = base.copy()
     for cls in (0.0, 1.0):
@@ -564,20 +531,9 @@ def _balanced_weights(y: FloatArray, base: FloatArray) -> FloatArray:
 
 
 def _best_threshold(p: FloatArray, y: FloatArray) -> float:
-    """The threshold maximizing balanced accuracy (midpoint between neighbouring scores)."""
-    pos, neg = max(1, int((y == 1).sum())), max(1, int((y == 0).sum()))
-    if (y == 1).sum() == 0 or (y == 0).sum() == 0:
-        return 0.5
-    order = np.argsort(-p, kind="stable")
-    ps, ys = p[order], y[order]
-    tp = np.cumsum(ys == 1)
-    fp = np.cumsum(ys == 0)
-    ba = 0.5 * (tp / pos + 1.0 - fp / neg)
-    distinct = np.append(ps[1:] < ps[:-1], True)
-    ba = np.where(distinct, ba, -1.0)
-    i = int(np.argmax(ba))
-    nxt = ps[i + 1] if i + 1 < len(ps) else 0.0
-    return float(min(1.0, max(0.0, (ps[i] + nxt) / 2.0)))
+    """The threshold maximizing balanced accuracy (`ragjudge.stats.best_threshold`, the
+    highest of tied cuts); 0.5 when the labels are one class."""
+    return best_threshold(p, y, ties="highest")[0]
 
 
 def _statement_arrays(data: list[_RowData]) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -734,7 +690,7 @@ def _fit_prepared(
     a_prior = base.answer_vector() if prior else np.zeros(len(ANSWER_FEATURES))
     a_bias = base.answer_bias if prior else 0.0
     sw = _balanced_weights(labels, np.ones(len(labels)))
-    wa, ba = _fit_logistic(xa, labels, sw, a_prior, a_bias, regularization)
+    wa, ba = fit_logistic(xa, labels, sw, a_prior, a_bias, regularization)
     pa = 1.0 / (1.0 + np.exp(-np.clip(xa @ wa + ba, -30, 30)))
     fitted = stage.model_copy(
         update={
@@ -927,13 +883,13 @@ def _fit_statement_model(
         return base
     s_prior = prior.statement_vector() if prior else np.zeros(len(STATEMENT_FEATURES))
     s_bias = prior.statement_bias if prior else 0.0
-    ws, bs = _fit_logistic(x, y, _balanced_weights(y, w), s_prior, s_bias, regularization)
+    ws, bs = fit_logistic(x, y, _balanced_weights(y, w), s_prior, s_bias, regularization)
     extra = _weakest_statements(data, ws, bs)
     if extra:
         x = np.vstack([x, np.array(extra, dtype=np.float64)])
         y = np.append(y, np.zeros(len(extra)))
         w = np.append(w, np.full(len(extra), _WEAK_LABEL_WEIGHT))
-        ws, bs = _fit_logistic(x, y, _balanced_weights(y, w), s_prior, s_bias, regularization)
+        ws, bs = fit_logistic(x, y, _balanced_weights(y, w), s_prior, s_bias, regularization)
     p = 1.0 / (1.0 + np.exp(-np.clip(x @ ws + bs, -30, 30)))
     return base.model_copy(
         update={

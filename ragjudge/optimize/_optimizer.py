@@ -45,7 +45,9 @@ from ragjudge.programs._base import Judge, calibrated
 from ragjudge.programs._learner import Learner
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import _versions
-from ragjudge.stats._agreement import _ba, _f1, _kappa, auroc, balanced_accuracy, cohen_kappa, f1
+from ragjudge.stats._agreement import auroc, balanced_accuracy, cohen_kappa, f1
+from ragjudge.stats._logistic import fit_logistic
+from ragjudge.stats._threshold import best_threshold, floored
 
 __all__ = ["OBJECTIVES", "CompileState", "JudgeOptimizer", "labeled_rows"]
 
@@ -909,15 +911,9 @@ def _objective_value(name: str, results: Sequence[JudgeResult], labels: np.ndarr
     return 0.0 if math.isnan(value) else float(value)
 
 
-#: The score an unscored row stands at while tuning: below every pass threshold in [0, 1].
-_UNSCORED = -1.0
-
-
 def _scores_or_floor(results: Sequence[JudgeResult], *, scale: float) -> np.ndarray:
-    """Unscaled scores, with `_UNSCORED` for rows without a score (or with an error)."""
-    return np.array(
-        [_UNSCORED if r.error or math.isnan(r.score) else r.score / scale for r in results]
-    )
+    """Unscaled scores, `UNSCORED` (failing, lowest) for rows without one or with an error."""
+    return floored(math.nan if r.error else r.score / scale for r in results)
 
 
 @dataclass
@@ -1177,48 +1173,26 @@ def _fit_calibration(
     if keep.sum() < 10 or len(set(y.tolist())) < 2:
         return None
     s = np.array([r.score / scale for r in results])[keep]
-    from sklearn.linear_model import LogisticRegression  # slow import: only when compiling
-
-    model = LogisticRegression(C=100.0).fit(s.reshape(-1, 1), y)
-    a, b = float(model.coef_[0][0]), float(model.intercept_[0])
+    # nearly unregularized (as a C=100 logistic regression), the fit the offline weights use
+    w, b = fit_logistic(
+        s.reshape(-1, 1), y.astype(float), np.ones(len(y)), np.zeros(1), 0.0, 1.0 / (100 * len(y))
+    )
+    a = float(w[0])
     return (a, b) if a > 1e-6 else None
 
 
 def _refine_threshold(
     judge: Judge, results: list[JudgeResult], labels: np.ndarray, objective: str, current: float
 ) -> tuple[float, float]:
-    """The objective is flat between sorted unique scores: take the middle of the best plateau.
-
-    Every candidate cut is scored at once from sorted scores (confusion counts by binary
-    search), so this costs O(n log n) however many distinct scores there are. Where several
-    adjacent cuts tie for the best value, the threshold is the middle of the run of them nearest
-    `current`, as far as it can be from the rows on either side (a cut at the run's edge would
-    fail a new row scored just past the lowest one it passed).
-    """
+    """The best pass threshold on these results (`ragjudge.stats.best_threshold`: the middle of
+    the best plateau nearest `current`), and its value."""
     scale = float(getattr(judge, "scale", 1.0) or 1.0)
     if len(results) < 2:
         return current, _objective_value(objective, results, labels)
-    s = _scores_or_floor(results, scale=scale)  # error rows too: failed and lowest
-    y = labels.astype(bool)
-    unique = np.unique(s)
-    cuts = np.concatenate([[0.0], (unique[:-1] + unique[1:]) / 2, [1.0]])
-    cuts = np.unique(cuts[(cuts >= 0.0) & (cuts <= 1.0)])
-    pos, neg = np.sort(s[y]), np.sort(s[~y])
-    tp = len(pos) - np.searchsorted(pos, cuts, side="left")
-    fp = len(neg) - np.searchsorted(neg, cuts, side="left")
-    fn, tn = len(pos) - tp, len(neg) - fp
-    counts = (tp.astype(float), fn.astype(float), fp.astype(float), tn.astype(float))
-    values = {"balanced_accuracy": _ba, "kappa": _kappa, "f1": _f1}[objective](*counts)
-    values = np.nan_to_num(values, nan=0.0)
-    best = values.max()
-    ties = np.flatnonzero(values >= best - 1e-12)  # ascending
-    at = int(np.argmin(np.abs(cuts[ties] - current)))
-    low = high = at
-    while low > 0 and ties[low - 1] == ties[low] - 1:
-        low -= 1
-    while high + 1 < len(ties) and ties[high + 1] == ties[high] + 1:
-        high += 1
-    return float((cuts[ties[low]] + cuts[ties[high]]) / 2), float(values[ties[at]])
+    cut, value = best_threshold(
+        _scores_or_floor(results, scale=scale), labels, objective=objective, current=current
+    )
+    return cut, 0.0 if math.isnan(value) else value
 
 
 def _run(

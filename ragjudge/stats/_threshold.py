@@ -1,0 +1,89 @@
+"""The pass threshold that agrees best with labels, and how an unscored row ranks: the one rule
+of each that fitting the offline judge, compiling and selecting share."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ragjudge.stats._agreement import _ba, _f1, _kappa
+
+__all__ = ["UNSCORED", "best_threshold", "floored"]
+
+#: Where a row without a score (NaN, or an error) stands: below every threshold in [0, 1], so it
+#: never passes and ranks lowest.
+UNSCORED = -1.0
+
+_OBJECTIVES = {"balanced_accuracy": _ba, "kappa": _kappa, "f1": _f1}
+
+
+def floored(scores: Iterable[float | None]) -> npt.NDArray[np.float64]:
+    """Scores with `UNSCORED` for the rows that have none (None or NaN).
+
+    Example:
+        >>> floored([0.5, None, float("nan")]).tolist()
+        [0.5, -1.0, -1.0]
+    """
+    return np.array(
+        [UNSCORED if s is None or math.isnan(s) else float(s) for s in scores], dtype=float
+    )
+
+
+def best_threshold(
+    scores: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    objective: str = "balanced_accuracy",
+    current: float = 0.5,
+    ties: Literal["middle", "highest"] = "middle",
+) -> tuple[float, float]:
+    """The cut in [0, 1] (pass: score >= cut) that maximizes `objective`, and its value.
+
+    The objective is flat between sorted unique scores, so every candidate cut (0, the
+    midpoints between neighbouring scores, 1) is scored at once from sorted scores (confusion
+    counts by binary search, O(n log n)).
+
+    Args:
+        scores: Scores in [0, 1]; an unscored row is `UNSCORED` (see `floored`).
+        labels: 0/1 labels.
+        objective: `"balanced_accuracy"`, `"kappa"` or `"f1"`.
+        current: With `ties="middle"`, the cut to stay near among tied runs.
+        ties: Among cuts tied for the best value, `"middle"` takes the middle of the run of
+            adjacent tied cuts nearest `current`, as far as it can be from the rows on either
+            side; `"highest"` takes the highest tied cut.
+
+    Returns:
+        `(cut, value)`; `(current, nan)` when the labels are all one class.
+
+    Example:
+        >>> best_threshold([0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1])
+        (0.5, 1.0)
+    """
+    s = np.asarray(scores, dtype=float)
+    y = np.asarray(labels).astype(bool)
+    if len(s) < 2 or y.all() or not y.any():
+        return current, math.nan
+    unique = np.unique(s)
+    cuts = np.concatenate([[0.0], (unique[:-1] + unique[1:]) / 2, [1.0]])
+    cuts = np.unique(cuts[(cuts >= 0.0) & (cuts <= 1.0)])
+    pos, neg = np.sort(s[y]), np.sort(s[~y])
+    tp = len(pos) - np.searchsorted(pos, cuts, side="left")
+    fp = len(neg) - np.searchsorted(neg, cuts, side="left")
+    fn, tn = len(pos) - tp, len(neg) - fp
+    counts = (tp.astype(float), fn.astype(float), fp.astype(float), tn.astype(float))
+    values = np.nan_to_num(_OBJECTIVES[objective](*counts), nan=0.0)
+    best = values.max()
+    tied = np.flatnonzero(values >= best - 1e-12)  # ascending
+    if ties == "highest":
+        return float(cuts[tied[-1]]), float(values[tied[-1]])
+    at = int(np.argmin(np.abs(cuts[tied] - current)))
+    low = high = at
+    while low > 0 and tied[low - 1] == tied[low] - 1:
+        low -= 1
+    while high + 1 < len(tied) and tied[high + 1] == tied[high] + 1:
+        high += 1
+    return float((cuts[tied[low]] + cuts[tied[high]]) / 2), float(values[tied[at]])
