@@ -25,7 +25,7 @@ from ragjudge.data._derived import derive_gold, derived_label, is_derived
 from ragjudge.data._gold import GoldRecord
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.evaluation._gate import GateCheck, check_bounds
-from ragjudge.exceptions import ConfigurationError
+from ragjudge.exceptions import ConfigurationError, RagJudgeError
 from ragjudge.lm._resolve import is_offline_name
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge
 from ragjudge.programs._serialization import load
@@ -200,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
     summaries: dict[str, Any] = {}
     tables: list[str] = []
     checks: list[GateCheck] = []
+    judged_none: list[str] = []
     for metric in metrics:
         judge = judge_with_lm_options(build_judge(args, metric), args)
         judge = _with_repeats(judge, args, lms)
@@ -227,8 +228,10 @@ def run(args: argparse.Namespace) -> int:
                 evaluation=report,
                 gold_name=args.gold,
             )
-        if labels:
+        if labels and report.labels != "none":
             report = report.model_copy(update={"labels": labels})
+        if report.judged_none():
+            judged_none.append(f"{judge.metric}: {report.rows} of {report.rows} rows failed")
         summaries[metric] = report.summary()
         tables.append(format_report(report))
         if bounds:
@@ -238,75 +241,14 @@ def run(args: argparse.Namespace) -> int:
         emit(summaries[metrics[0]] if len(metrics) == 1 else {"metrics": summaries})
     else:
         sys.stdout.write("\n\n".join(tables) + "\n")
+    if judged_none:
+        sys.stdout.flush()
+        raise RagJudgeError(
+            f"no row could be judged ({', '.join(judged_none)}); see the errors above"
+        )
     return gate_exit(checks)
 
 
-def _replies_line(report: EvaluationReport) -> str:
-    s, rates = report.lm_stats, report.reply_rates()
-
-    def pct(value: float | None) -> str:
-        return "n/a" if value is None else f"{100 * value:.1f}%"
-
-    calls = rates["lm_calls_per_predictor_call"]
-    return (
-        f"replies: {s.get('predictor_calls', 0)} predictor calls, first-try parse "
-        f"{pct(rates['first_try_parse_rate'])} (+{s.get('salvaged', 0)} repaired, "
-        f"{s.get('fallback', 0)} re-asked, {s.get('failed', 0)} unparseable), "
-        f"{'n/a' if calls is None else f'{calls:.3f}'} LM calls per predictor call, "
-        f"prefix cache {pct(rates['prefix_cache_share'])} of prompt tokens, "
-        f"confidence from logprobs for {pct(rates['logprob_confidence_share'])} of verdicts"
-    )
-
-
 def format_report(report: EvaluationReport) -> str:
-    """The report as a table for a person."""
-    lines = [
-        f"{report.metric} [{report.mode}] with {report.lm}: {report.rows} rows in "
-        f"{report.seconds:.1f} s, {report.lm_calls} LM calls, {report.tokens} tokens, "
-        f"{report.errors} errors, {report.unscored} unscored",
-    ]
-    if report.labels:
-        lines.append(f"labels: {report.labels}")
-    if report.lm_stats:
-        lines.append(_replies_line(report))
-    for message, count in report.error_messages.items():
-        lines.append(f"error in {count} row{'s' if count != 1 else ''}: {message}")
-    a = report.agreement
-    if a is None:
-        why = "no row could be judged" if report.errors == report.rows else "no labeled rows"
-        lines.append(f"{why}: agreement not measured")
-        return "\n".join(lines)
-
-    def cell(value: float | None, ci: list[float | None] | None = None) -> str:
-        if value is None:
-            return "n/a"
-        if ci and ci[0] is not None and ci[1] is not None:
-            return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
-        return f"{value:.3f}"
-
-    counted = (
-        f", {report.unscored} unscored counted as failing, ranked lowest" if report.unscored else ""
-    )
-    lines.append(f"agreement with labels (n={a.n}{counted}, 95% bootstrap intervals):")
-    for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
-        lines.append(f"  {key:<18} {cell(getattr(a, key), a.ci.get(key))}")
-    if report.scored_only is not None:
-        s = report.scored_only
-        lines.append(
-            f"  scored rows only (n={s.n}): balanced_accuracy {cell(s.balanced_accuracy)}, "
-            f"auroc {cell(s.auroc)}"
-        )
-    if report.by_source:
-        lines.append(f"  {'source':<18} {'n':>5} {'bal.acc':>8} {'auroc':>7}")
-        for source, s in report.by_source.items():
-            lines.append(
-                f"  {source:<18} {s.n:>5} {cell(s.balanced_accuracy):>8} {cell(s.auroc):>7}"
-            )
-    for name, r in report.ratings.items():
-        lines.append(f"  {name} ({r.level}, {r.raters} raters, n={r.n}):")
-        lines.append(
-            f"    krippendorff_alpha {cell(r.krippendorff_alpha, r.ci.get('krippendorff_alpha'))}"
-        )
-        if r.spearman is not None:
-            lines.append(f"    spearman           {cell(r.spearman, r.ci.get('spearman'))}")
-    return "\n".join(lines)
+    """The report as a table for a person (`EvaluationReport.table`)."""
+    return report.table()

@@ -10,6 +10,7 @@ import pydantic
 from ragjudge.evaluation._evaluate import EvaluationReport
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs._results import JudgeResult
+from ragjudge.stats._summary import wilson_interval
 
 __all__ = [
     "FIGURES",
@@ -120,11 +121,7 @@ def pass_rate(results: Sequence[JudgeResult]) -> tuple[float, list[float | None]
     if not n:
         return math.nan, [None, None]
     k = sum(1 for r in results if r.passed is True and r.error is None)
-    p, z = k / n, 1.959963984540054
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, [max(0.0, centre - half), min(1.0, centre + half)]
+    return k / n, wilson_interval(k, n)
 
 
 def check_bounds(

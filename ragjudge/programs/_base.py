@@ -20,7 +20,7 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._adapters import default_adapter, parse_stats
 from ragjudge.lm._cache import ResultMemo
 from ragjudge.lm._generation import GenerationOptions, check_generation, generation_options
-from ragjudge.lm._resolve import resolve_lm
+from ragjudge.lm._resolve import is_offline_lm, resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._metric import JudgeMetric
 from ragjudge.programs._results import JudgeResult
@@ -198,6 +198,8 @@ class Judge(dspy.Module):
         calls, tokens = _usage_counts(usage.usage_data)
         calls += stats.lm_errors  # calls that raised: cut replies, failures after retries
         update: dict[str, Any] = {"lm_calls": calls, "tokens": tokens}
+        if is_offline_lm(lm):
+            update["offline"] = True
         if stats.predictor_calls:
             update["lm_stats"] = {**stats.as_dict(), **_prompt_counts(usage.usage_data)}
         return result.model_copy(update=update)
@@ -384,6 +386,7 @@ class Judge(dspy.Module):
                 "tokens": result.tokens,
                 "confidence_source": result.confidence_source,
                 "lm_stats": result.lm_stats,
+                "offline": result.offline,
             }
         )
 

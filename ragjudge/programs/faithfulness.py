@@ -27,7 +27,7 @@ from ragjudge.signatures import (
 if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
 
-__all__ = ["Faithfulness", "score_statements"]
+__all__ = ["Faithfulness", "outcome_reason", "score_statements"]
 
 Mode = Literal["statement", "whole", "rubric"]
 UnsurePolicy = Literal["unsupported", "supported", "exclude"]
@@ -285,28 +285,25 @@ class Faithfulness(Judge):
                 raw = 1.0 if verdict == "yes" else 0.0
             else:
                 raw = float(confidence)
-            reason = f"{raw:.2f}: {whole.get('reasoning', '')}".strip()
-            return self._result(
+            result = self._result(
                 raw,
                 p,
                 mode="whole",
-                reason=reason,
                 confidence=confidence,
                 details={"verdict": verdict, "reasoning": str(whole.get("reasoning", ""))},
             )
+            text = str(whole.get("reasoning", ""))
+            return result.model_copy(update={"reason": outcome_reason(result, text, verdict)})
         raw = score_statements(
             statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
         )
         confidences = [s.confidence for s in statements if s.confidence is not None]
         confidence = min(confidences) if confidences else None
-        return self._result(
-            raw,
-            p,
-            mode="statement",
-            reason=_reason(raw, statements, p["unsure"]),
-            statements=list(statements),
-            confidence=confidence,
+        result = self._result(
+            raw, p, mode="statement", statements=list(statements), confidence=confidence
         )
+        text = _reason(raw, statements, p["unsure"])
+        return result.model_copy(update={"reason": outcome_reason(result, text)})
 
     @classmethod
     def policy_space(cls) -> dict[str, BaseDistribution]:
@@ -339,13 +336,42 @@ def _clip(value: Any) -> float | None:
     return None if math.isnan(number) else min(1.0, max(0.0, number))
 
 
+def outcome_reason(result: JudgeResult, text: str, verdict: str | None = None) -> str:
+    """A result's reason, led by its final score (after calibration and scale), so the reason
+    never shows another number than the score beside it.
+
+    Args:
+        result: The scored result (`score`, `passed` final).
+        text: What the judge found (statement counts, the LM's reasoning).
+        verdict: The judge's own yes/no verdict (whole mode); when the final pass/fail differs
+            from it (a calibrated confidence, a tuned threshold), the reason says so.
+
+    Returns:
+        `"<score>: <text>"`, or `text` alone for a result without a score.
+
+    Example:
+        >>> r = JudgeResult(score=0.904, passed=True)
+        >>> outcome_reason(r, "0 of 1 statements supported", "no")
+        "0.90 (passes on the judge's confidence; its verdict was 'no'): 0 of 1 statements supported"
+    """
+    text = text.strip()
+    if result.passed is None or math.isnan(result.score):
+        return text
+    lead = f"{result.score:.2f}"
+    if verdict is not None and (verdict == "yes") != result.passed:
+        outcome = "passes" if result.passed else "fails"
+        lead += f" ({outcome} on the judge's confidence; its verdict was '{verdict}')"
+    return f"{lead}: {text}" if text else lead
+
+
 def _reason(raw: float, statements: Sequence[StatementResult], unsure: str) -> str:
+    """What the statement verdicts say (`outcome_reason` adds the final score)."""
     if not statements:
         return "the answer makes no statement that can be checked"
     if math.isnan(raw):
         return "no statement could be judged (all unsure, excluded)"
     supported = sum(1 for s in statements if s.verdict == "yes")
-    parts = [f"{raw:.2f}: {supported} of {len(statements)} statements are supported"]
+    parts = [f"{supported} of {len(statements)} statements are supported"]
     failed = [s for s in statements if s.verdict == "no"]
     unsure_ones = [s for s in statements if s.verdict == "unsure"]
     if failed:
