@@ -19,14 +19,13 @@ from ragjudge.cli._common import (
 from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
 from ragjudge.data._gold import parse_mapping
-from ragjudge.evaluation._evaluate import UNSCORED_SCORE
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._resolve import is_offline_name
 from ragjudge.optimize import OBJECTIVES, compile_judge
+from ragjudge.optimize._report import CompileReport
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness, Judge
 from ragjudge.programs._serialization import load
 from ragjudge.programs.deterministic import DeterministicJudge
-from ragjudge.stats._agreement import paired_difference
 
 __all__ = ["add_parser", "run"]
 
@@ -164,117 +163,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def summary(report: dict[str, Any]) -> dict[str, Any]:
-    """The flat JSON summary (keys as in `evaluate`, plus `baseline` and `params`)."""
-    v = report["validation"]
-    errors = v.get("errors", 0)  # rows of the compiled judge that ended in an error
-    return {
-        "n": v["n"],
-        "balanced_accuracy": v["balanced_accuracy"],
-        "cohen_kappa": v["cohen_kappa"],
-        "auroc": v["auroc"],
-        "f1": v["f1"],
-        "ci": v["ci"],
-        "lm_calls": report["lm_calls"],
-        "errors": errors,
-        "baseline": report["baseline"],
-        "gain": gain(report),
-        "offline": report.get("offline"),
-        "ablation": report.get("ablation", []),
-        "init": report.get("init"),
-        "params": report["params"],
-        "sizes": report["sizes"],
-        "study": {k: report["study"][k] for k in ("name", "n_trials", "best_value", "seed")},
-        "pareto_front": report["study"]["pareto_front"],
-        "seconds": report["seconds"],
-        "lm": report["lm"],
-    }
-
-
-def gain(report: dict[str, Any], *, n_boot: int = 1000) -> dict[str, list[float | None]]:
-    """Compiled minus uncompiled on the validation rows, with paired 95% bootstrap intervals
-    (an unscored row fails and ranks lowest, as everywhere)."""
-    rows = report["predictions"]
-
-    def side(score: str, passed: str) -> tuple[list[bool], list[float]]:
-        return (
-            [bool(r[passed]) for r in rows],
-            [UNSCORED_SCORE if r[score] is None else r[score] for r in rows],
-        )
-
-    return paired_difference(
-        [r["gold"] for r in rows],
-        side("score", "passed"),
-        side("baseline_score", "baseline_passed"),
-        n_boot=n_boot,
-        seed=int(report.get("split", {}).get("seed", 0)),
-    )
+    """The flat JSON summary (`CompileReport.summary`)."""
+    return CompileReport.model_validate(report).summary()
 
 
 def format_compile(report: dict[str, Any], path: str) -> str:
-    """The compile report as text for a person."""
-    v, b = report["validation"], report["baseline"]
-
-    def cell(a: dict[str, Any], key: str) -> str:
-        value, ci = a.get(key), a.get("ci", {}).get(key) or [None, None]
-        if value is None:
-            return "n/a"
-        if ci[0] is None:
-            return f"{value:.3f}"
-        return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
-
-    lines = [
-        f"compiled {report['metric']} judge with {report['lm']} -> {path}",
-        f"  train {report['sizes']['train']} rows, validation {report['sizes']['validation']} "
-        f"rows; {report['study']['n_trials']} trials in {report['seconds']['total']:.1f} s; "
-        f"LM calls: {report['lm_calls']['raw_outputs']} for raw outputs, "
-        f"{report['lm_calls']['trials_without_lm_calls']} trials made none",
-        "  params: " + ", ".join(f"{k}={v}" for k, v in report["params"].items() if k != "lm"),
-        f"  validation agreement (n={v['n']}):   compiled                  uncompiled default",
-    ]
-    gains = gain(report)
-    lines[-1] += "   gain (paired bootstrap)"
-    for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
-        d = gains[key]
-        shown = "n/a" if d[0] is None else f"{d[0]:+.3f}"
-        if d[0] is not None and d[1] is not None and d[2] is not None:
-            shown += f" [{d[1]:+.3f}, {d[2]:+.3f}]"
-        lines.append(f"    {key:<18} {cell(v, key):<26} {cell(b, key):<26} {shown}")
-    if v.get("errors") or b.get("errors"):
-        lines.append(
-            f"    rows ending in an error    {v.get('errors', 0):<26} {b.get('errors', 0):<26} "
-            "(counted as failed, ranked lowest)"
-        )
-    if report.get("offline"):
-        lines.append(
-            "    offline judge, same rows: balanced_accuracy "
-            + cell(report["offline"], "balanced_accuracy")
-            + ", auroc "
-            + cell(report["offline"], "auroc")
-        )
-    if report.get("ablation"):
-        lines.append("  which choice bought the gain (validation balanced accuracy):")
-        for step in report["ablation"]:
-            lines.append(
-                f"    {step['step']:<24} {cell(step['validation'] or {}, 'balanced_accuracy')}"
-            )
-    budget = report["lm_calls"].get("budget") or {}
-    if budget.get("limit") is not None:
-        lines.append(
-            f"  LM call budget: {budget['spent']} of {budget['limit']} spent"
-            + (
-                "; skipped (budget spent): "
-                + ", ".join(
-                    f"mode {s['mode']} demo set {s['demos']} "
-                    f"({s['rows_judged']}/{s['rows']} rows judged)"
-                    for s in budget["skipped"]
-                )
-                if budget.get("skipped")
-                else "; nothing skipped"
-            )
-        )
-    if report.get("init"):
-        lines.append(
-            "    --init judge, unchanged: balanced_accuracy "
-            + cell(report["init"], "balanced_accuracy")
-        )
-    return "\n".join(lines)
+    """The compile report as text for a person (`CompileReport.table`)."""
+    return CompileReport.model_validate(report).table(path)

@@ -126,6 +126,30 @@ class Judge(dspy.Module):
         """The constructor arguments, as given."""
         return {name: getattr(self, name) for name in self._param_names()}
 
+    def __repr__(self) -> str:
+        """One line: the class, its mode and LM, the parameters that differ from the defaults
+        (floats to 4 significant digits), and whether it was compiled."""
+        defaults = {
+            p.name: p.default
+            for p in inspect.signature(type(self).__init__).parameters.values()
+            if p.kind is p.KEYWORD_ONLY
+        }
+        params = self.get_params()
+        shown: list[str] = []
+        for name in ("mode", "lm"):
+            if name in params and (name != "lm" or self.uses_lm):
+                value = params[name]
+                if name == "lm" and value is not None and not isinstance(value, str):
+                    value = getattr(value, "model", type(value).__name__)
+                shown.append(f"{name}={_short_value(value)}")
+        for name, value in params.items():
+            if name in ("mode", "lm") or _same(value, defaults.get(name, inspect.Parameter.empty)):
+                continue
+            shown.append(f"{name}={_short_value(value)}")
+        if self.report_ is not None:
+            shown.append("compiled")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
     def clone(self, **overrides: Any) -> Judge:
         """A new judge with the same parameters (but `overrides`) and the same learned state."""
         params = {**self.get_params(), **overrides}
@@ -432,6 +456,29 @@ class Judge(dspy.Module):
         from ragjudge.programs._serialization import save_judge
 
         save_judge(self, path)
+
+
+def _short_value(value: Any) -> str:
+    """A parameter as `repr` shows it: floats to 4 significant digits, long values cut."""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_short_value(v) for v in value[:4])
+        return f"[{inner}{', ...' if len(value) > 4 else ''}]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{k}={_short_value(v)}" for k, v in list(value.items())[:4])
+        return f"{{{inner}{', ...' if len(value) > 4 else ''}}}"
+    if isinstance(value, Judge):
+        return repr(value)
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _same(value: Any, default: Any) -> bool:
+    try:
+        return bool(value == default)
+    except Exception:  # an LM object or array compares oddly: show it
+        return False
 
 
 def _usage_counts(usage_data: dict[str, list[dict[str, Any]]]) -> tuple[int, int]:
