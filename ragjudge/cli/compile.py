@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from typing import Any
 
 from ragjudge.cli._common import (
@@ -14,18 +15,15 @@ from ragjudge.cli._common import (
     emit,
     load_rows,
     progress_factory,
-    uses_preset,
 )
-from ragjudge.cli._runopts import configure_run, judge_with_lm_options
+from ragjudge.cli._runopts import configure_run
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
-from ragjudge.data._gold import parse_mapping
-from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import is_offline_name
+from ragjudge.exceptions import ConfigurationError, UngroupedRowsWarning
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.optimize._report import CompileReport
-from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness, Judge
-from ragjudge.programs._serialization import load
-from ragjudge.programs.deterministic import DeterministicJudge
+from ragjudge.programs import Judge
+from ragjudge.programs._build import build_judge, default_concurrency
+from ragjudge.programs._serialization import check_judge_path
 
 __all__ = ["add_parser", "run"]
 
@@ -91,18 +89,19 @@ def add_parser(sub: Any) -> None:
 
 
 def _start_judge(args: argparse.Namespace) -> Judge:
-    lm = args.lm or "local"
-    if args.metric == "faithfulness":
-        return Faithfulness(lm=lm)
-    if args.metric == "deterministic":
-        return DeterministicJudge(**deterministic_options(args))
-    if args.metric == "answer_relevancy":
-        return AnswerRelevancy(lm=lm)
-    if args.metric == "context_recall":
-        return ContextRecall(lm=lm)
-    raise ConfigurationError(
-        f"unknown --metric {args.metric!r}; choose from: faithfulness, answer_relevancy, "
-        "context_recall, deterministic"
+    """The judge to compile: `--init`'s, else a new one of `--metric` (the library's
+    `build_judge` with the command line's values)."""
+    return build_judge(
+        metric=args.metric,
+        judge=args.init,
+        lm=args.lm,
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+        timeout=args.timeout,
+        api_base=args.api_base,
+        cache=not args.no_cache,
+        max_retries=getattr(args, "max_retries", None),
+        **(deterministic_options(args) if args.metric == "deterministic" and not args.init else {}),
     )
 
 
@@ -110,40 +109,55 @@ def run(args: argparse.Namespace) -> int:
     """Run `ragjudge compile`."""
     if args.max_lm_calls is not None and args.max_lm_calls < 1:
         raise ConfigurationError(f"--max-lm-calls must be at least 1, got {args.max_lm_calls}")
+    if args.concurrency is not None and args.concurrency < 1:
+        raise ConfigurationError("--concurrency must be at least 1")
+    check_judge_path(args.out)  # before any work: a folder or a wrong suffix loses nothing
     if args.report:
         check_report_path(args.report)
     configure_run(args)
-    if args.init:
-        start = load(args.init)
-        if args.lm:
-            start = start.clone(lm=args.lm)
-    else:
-        start = _start_judge(args)
-    offline = is_offline_name(start.lm)
-    start = judge_with_lm_options(start, args)
-    concurrency = args.concurrency or (1 if offline else 8)
-    # A ragas/deepeval/OpenTelemetry export (--preset, or detected) is read into rows first.
-    rows = load_rows(args, require_labels=True) if uses_preset(args) else None
-    compiled = compile_judge(
-        start,
-        gold=rows if rows is not None else args.gold,
-        mapping=parse_mapping(args.map),
-        n_trials=args.trials,
-        seed=args.seed,
-        objective=args.objective,
-        objectives=[o.strip() for o in args.objectives.split(",") if o.strip()],
-        valid_fraction=args.valid_fraction,
-        group_by=args.group_by or None,
-        storage=args.storage,
-        study_name=args.study,
-        init=args.init,
-        max_demos=args.max_demos,
-        max_lm_calls=args.max_lm_calls,
-        head={"auto": None, "on": True, "off": False}[args.head],
-        modes=[m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None,
-        concurrency=concurrency,
-        progress=progress_factory(),
+    start = _start_judge(args)
+    concurrency = args.concurrency or default_concurrency(start)
+    rows = load_rows(
+        args,
+        require_labels=start.metric == "faithfulness",
+        require={"contexts": start.metric} if start.needs_contexts else None,
     )
+    group_by = args.group_by or None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UngroupedRowsWarning)
+        compiled = compile_judge(
+            start,
+            gold=rows,
+            n_trials=args.trials,
+            seed=args.seed,
+            objective=args.objective,
+            objectives=[o.strip() for o in args.objectives.split(",") if o.strip()],
+            valid_fraction=args.valid_fraction,
+            group_by=group_by,
+            storage=args.storage,
+            study_name=args.study,
+            init=args.init,
+            max_demos=args.max_demos,
+            max_lm_calls=args.max_lm_calls,
+            head={"auto": None, "on": True, "off": False}[args.head],
+            modes=[m.strip() for m in args.modes.split(",") if m.strip()] if args.modes else None,
+            concurrency=concurrency,
+            progress=progress_factory(),
+        )
+    for warning in caught:
+        if isinstance(warning.message, UngroupedRowsWarning):
+            sys.stderr.write(
+                f"ragjudge compile: warning: {warning.message.rows} of {len(rows)} rows share "
+                f"their question with a row of another group (--group-by {group_by or chr(39) * 2})"
+                ": validation rows may have near-copies in train and the figures read too "
+                "high; keep them together with --group-by question\n"
+            )
+        else:
+            warnings.showwarning(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    assert compiled.report_ is not None
+    compiled.report_["gold"]["path"] = args.gold
     compiled.save(args.out)
     if args.report:
         write_compile_report(

@@ -11,8 +11,8 @@ from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_
 from ragjudge.evaluation._drift import DriftReport, drift_test, new_sample, reference_sample
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import is_offline_name
 from ragjudge.optimize._report import CompileReport
+from ragjudge.programs._build import default_concurrency
 from ragjudge.programs._serialization import load
 from ragjudge.stats._agreement import Agreement
 
@@ -87,8 +87,7 @@ def run(args: argparse.Namespace) -> int:
         judge = judge.clone(lm=args.lm)
     judge = judge_with_lm_options(judge, args)
     judge.report_ = report_
-    offline = is_offline_name(judge.lm)
-    concurrency = args.concurrency or (1 if offline else 8)
+    concurrency = args.concurrency or default_concurrency(judge)
     if concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     with progress(len(rows), f"judging ({judge.metric})") as bar:

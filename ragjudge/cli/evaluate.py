@@ -19,17 +19,18 @@ from ragjudge.cli._common import (
 )
 from ragjudge.cli._gate import add_gate_option, gate_bounds, gate_exit
 from ragjudge.cli._ray import add_ray_options, run_ray
-from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
-from ragjudge.cli.report import add_report_option, write_evaluate_report
+from ragjudge.cli._runopts import add_run_options, configure_run
+from ragjudge.cli.report import add_report_option, check_report_path, write_evaluate_report
 from ragjudge.data._derived import derive_gold, derived_label, is_derived
 from ragjudge.data._gold import GoldRecord
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.evaluation._gate import GateCheck, check_bounds
+from ragjudge.evaluation._runner import check_out_path
 from ragjudge.exceptions import ConfigurationError, RagJudgeError
-from ragjudge.lm._resolve import is_offline_name
-from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge
-from ragjudge.programs._serialization import load
-from ragjudge.programs.deterministic import DeterministicJudge
+from ragjudge.programs import Judge
+from ragjudge.programs._build import build_judge as library_build_judge
+from ragjudge.programs._build import default_concurrency
+from ragjudge.programs._serialization import judge_class, load, metric_names
 
 __all__ = ["add_parser", "build_judge", "run"]
 
@@ -50,7 +51,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--metric",
         default="faithfulness",
-        help="the metric(s) to judge, comma-separated: " + ", ".join(METRICS),
+        help="the metric(s) to judge, comma-separated: " + ", ".join(metric_names()),
     )
     parser.add_argument(
         "--mode",
@@ -84,14 +85,6 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-METRICS: dict[str, type[Judge]] = {
-    "faithfulness": Faithfulness,
-    "answer_relevancy": AnswerRelevancy,
-    "context_recall": ContextRecall,
-    "deterministic": DeterministicJudge,
-}
-
-
 def _allow_several_lms(parser: argparse.ArgumentParser) -> None:
     """Make `--lm` repeatable: several `--lm` form an ensemble."""
     for action in parser._actions:
@@ -100,60 +93,43 @@ def _allow_several_lms(parser: argparse.ArgumentParser) -> None:
             action.help = (action.help or "") + "; repeat --lm to form an ensemble"
 
 
-def _mode_for(metric: str, mode: str | None) -> str | None:
-    if mode is None:
-        return None
-    cls = METRICS[metric]
-    if metric == "answer_relevancy" and mode == "statement":
-        return "questions"
-    if mode not in cls.modes:
-        raise ConfigurationError(
-            f"--mode {mode} does not apply to {metric}; choose from: {', '.join(cls.modes)}"
-        )
-    return mode
+def _lms(args: argparse.Namespace) -> list[str]:
+    lm = args.lm
+    return list(lm) if isinstance(lm, list) else [lm] if lm else []
 
 
 def build_judge(args: argparse.Namespace, metric: str | None = None) -> Judge:
-    """The judge the options describe (for `metric`, default the only `--metric`)."""
-    metric = metric or args.metric
-    overrides: dict[str, Any] = {}
-    if args.mode is not None:
-        overrides["mode"] = args.mode if args.judge else _mode_for(metric, args.mode)
-    if args.threshold is not None:
-        overrides["threshold"] = args.threshold
-    if args.lm is not None:
-        overrides["lm"] = args.lm
-    if metric == "deterministic" and not args.judge:
-        return DeterministicJudge(
-            **{k: v for k, v in overrides.items() if k != "lm"}, **deterministic_options(args)
-        )
-    if args.judge:
-        judge = load(args.judge, trust_modified=args.trust_modified)
-        return judge.clone(**overrides) if overrides else judge
-    if metric not in METRICS:
-        raise ConfigurationError(f"unknown --metric {metric!r}; choose from: {', '.join(METRICS)}")
-    overrides.setdefault("lm", "local")
-    return METRICS[metric](**overrides)
+    """The judge the options describe (for `metric`, default the only `--metric`): the
+    library's `build_judge` with the command line's values."""
+    lms = _lms(args)
+    return library_build_judge(
+        metric=metric or args.metric,
+        judge=args.judge,
+        mode=args.mode,
+        threshold=args.threshold,
+        lm=lms or None,
+        repeat=getattr(args, "repeat", 1),
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+        timeout=args.timeout,
+        api_base=args.api_base,
+        cache=not args.no_cache,
+        max_retries=getattr(args, "max_retries", None),
+        trust_modified=args.trust_modified,
+        **(deterministic_options(args) if (metric or args.metric) == "deterministic" else {}),
+    )
 
 
 def _required_fields(args: argparse.Namespace) -> dict[str, str]:
     """Fields every row must carry for the judges the options name: `contexts` for judges
     that read the retrieved passages (a row without them would be judged as unsupported)."""
     metrics = [m.strip() for m in str(args.metric).split(",") if m.strip()]
-    needing = [
-        m for m in (metrics[:1] if args.judge else metrics) if build_judge(args, m).needs_contexts
-    ]
+    needing = []
+    for m in metrics[:1] if args.judge else metrics:
+        cls = type(load(args.judge, trust_modified=args.trust_modified)) if args.judge else None
+        if (cls or judge_class(m)).needs_contexts:
+            needing.append(m)
     return {"contexts": ", ".join(needing)} if needing else {}
-
-
-def _with_repeats(judge: Judge, args: argparse.Namespace, lms: list[str]) -> Judge:
-    """Wrap the judge in an `Ensemble` for `--repeat N` or several `--lm`."""
-    if args.repeat < 1:
-        raise ConfigurationError("--repeat must be at least 1")
-    if args.repeat == 1 and len(lms) <= 1:
-        return judge
-    members = [judge_with_lm_options(judge.clone(lm=name), args).lm for name in lms] or None
-    return Ensemble.of(judge, repeat=args.repeat, lms=members)
 
 
 def rows_for(metric: str, rows: list[GoldRecord]) -> tuple[list[GoldRecord], str]:
@@ -187,28 +163,31 @@ def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
     if args.ray:
         return run_ray(args, build_judge=build_judge, format_report=format_report)
-    rows = load_rows(args, require=_required_fields(args))
-    bounds = gate_bounds(args, rows)
-    configure_run(args)
-    lms = list(args.lm or []) if isinstance(args.lm, list) else [args.lm] if args.lm else []
-    args.lm = lms[0] if len(lms) == 1 else None
     metrics = [m.strip() for m in str(args.metric).split(",") if m.strip()]
     if not metrics:
         raise ConfigurationError("--metric names no metric")
     if args.judge and len(metrics) > 1:
         raise ConfigurationError("--judge evaluates one saved judge; drop the --metric list")
+    if args.concurrency is not None and args.concurrency < 1:
+        raise ConfigurationError("--concurrency must be at least 1")
+    if args.repeat < 1:
+        raise ConfigurationError("--repeat must be at least 1")
+    for metric in metrics:  # every --out and --report path, before any work
+        if args.out:
+            check_out_path(str(_out_path(args.out, metric, len(metrics) > 1)))
+        if args.report:
+            check_report_path(str(_out_path(args.report, metric, len(metrics) > 1)))
+    rows = load_rows(args, require=_required_fields(args))
+    bounds = gate_bounds(args, rows)
+    configure_run(args)
     summaries: dict[str, Any] = {}
     tables: list[str] = []
     checks: list[GateCheck] = []
     judged_none: list[str] = []
     for metric in metrics:
-        judge = judge_with_lm_options(build_judge(args, metric), args)
-        judge = _with_repeats(judge, args, lms)
+        judge = build_judge(args, metric)
         metric_rows, labels = rows_for(judge.metric, rows) if not args.judge else (rows, "")
-        offline = is_offline_name(judge.lm) and not lms
-        concurrency = args.concurrency or (1 if offline else 8)
-        if concurrency < 1:
-            raise ConfigurationError("--concurrency must be at least 1")
+        concurrency = args.concurrency or default_concurrency(judge)
         with progress(len(metric_rows), f"judging ({judge.metric})") as bar:
             results, report = evaluate(
                 judge,

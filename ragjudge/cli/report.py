@@ -19,8 +19,8 @@ from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.data._gold import GoldRecord, load_gold, parse_mapping
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import is_offline_name
 from ragjudge.programs import Faithfulness, Judge
+from ragjudge.programs._build import default_concurrency
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import load
 
@@ -126,8 +126,7 @@ def run(args: argparse.Namespace) -> int:
     rows = load_rows(args, require_labels=True)
     configure_run(args)
     judge = _judge(args)
-    offline = is_offline_name(judge.lm)
-    concurrency = args.concurrency or (1 if offline else 8)
+    concurrency = args.concurrency or default_concurrency(judge)
     if concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     baseline = None if args.no_baseline else baseline_of(judge)

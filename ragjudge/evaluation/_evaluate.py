@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import pydantic
 
-from ragjudge.data._gold import GoldRecord
+from ragjudge.data._gold import GoldRecord, rows_from
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.programs._base import Judge
@@ -428,7 +428,7 @@ def describe_judge_lm(judge: Judge) -> str:
 
 def evaluate(
     judge: Judge,
-    rows: Sequence[GoldRecord],
+    rows: Any,
     *,
     concurrency: int = 1,
     on_result: Callable[[int, JudgeResult], None] | None = None,
@@ -441,7 +441,9 @@ def evaluate(
 
     Args:
         judge: The judge.
-        rows: The rows.
+        rows: The rows: `GoldRecord`s, dicts (`question`, `contexts`, `answer`, optional
+            `faithful`, `id`, ...), a pandas DataFrame with those columns, or a file path;
+            validated as a file is (`ragjudge.data.rows_from`).
         concurrency: Items judged at once.
         on_result: Called as each item finishes.
         n_boot: Bootstrap resamples for the intervals.
@@ -452,6 +454,8 @@ def evaluate(
     Returns:
         The per-row results (input order) and the report.
     """
+    if not (isinstance(rows, Sequence) and all(isinstance(r, GoldRecord) for r in rows)):
+        rows = rows_from(rows, require={"contexts": judge.metric} if judge.needs_contexts else None)
     start = time.perf_counter()
     results = run_rows(
         judge,

@@ -33,11 +33,19 @@ import orjson
 import pydantic
 
 from ragjudge.data._gold import GoldRecord
-from ragjudge.exceptions import RagJudgeError
+from ragjudge.exceptions import ConfigurationError, RagJudgeError
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 
-__all__ = ["ResumeError", "read_results", "result_record", "run_rows", "write_results"]
+__all__ = [
+    "OUT_SUFFIXES",
+    "ResumeError",
+    "check_out_path",
+    "read_results",
+    "result_record",
+    "run_rows",
+    "write_results",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -183,6 +191,34 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+#: The file types `run_rows` writes results as.
+OUT_SUFFIXES = (".jsonl", ".parquet")
+
+
+def check_out_path(out: str | os.PathLike[str]) -> Path:
+    """Refuse, before any row is judged, a results path that cannot be written as asked: an
+    existing folder, or a suffix other than `.jsonl` / `.parquet` (results are never written
+    in another format than the name says).
+
+    Raises:
+        ConfigurationError: Naming the path and the fix.
+
+    Example:
+        >>> check_out_path("results.jsonl").suffix
+        '.jsonl'
+    """
+    target = Path(out)
+    if target.is_dir():
+        raise ConfigurationError(f"{target}: is a folder; name a .jsonl or .parquet file in it")
+    if target.suffix.lower() not in OUT_SUFFIXES:
+        extra = " (CSV is not written)" if target.suffix.lower() in (".csv", ".tsv") else ""
+        raise ConfigurationError(
+            f"{target}: results are written as .jsonl or .parquet; name a file ending in one of "
+            f"them{extra}"
+        )
+    return target
+
+
 def run_rows(
     judge: Judge,
     rows: Sequence[GoldRecord],
@@ -232,8 +268,8 @@ def run_rows(
                 on_result(index, result)
         return _complete(results)
 
-    target = Path(out)
-    final_parquet = target if target.suffix == ".parquet" else None
+    target = check_out_path(out)
+    final_parquet = target if target.suffix.lower() == ".parquet" else None
     stream = target.with_name(target.name + ".partial.jsonl") if final_parquet else target
     stream.parent.mkdir(parents=True, exist_ok=True)
     done: dict[str, JudgeResult] = {}

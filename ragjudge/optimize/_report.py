@@ -116,7 +116,7 @@ class CompileReport(pydantic.BaseModel):
         """The chosen parameters worth printing: no `lm`, and `demos` only for a judge that
         reads them (an LM; the offline judge never sees demos)."""
         hidden = {"lm", "demos"} if is_offline_lm(self.lm) else {"lm"}
-        return {k: v for k, v in self.params.items() if k not in hidden}
+        return {k: v for k, v in self.params.items() if k not in hidden and v is not None}
 
     def gain(self, *, n_boot: int = 1000) -> dict[str, list[float | None]]:
         """Compiled minus uncompiled on the validation rows, with paired 95% bootstrap intervals

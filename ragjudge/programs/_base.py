@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import inspect
 import logging
 import math
@@ -31,10 +32,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GENERATION_PARAMS",
+    "JUDGE_INPUTS",
     "Judge",
     "calibrated",
     "check_calibration",
     "check_choice",
+    "check_inputs",
     "judge_inputs",
 ]
 
@@ -86,6 +89,34 @@ def judge_inputs(row: GoldRecord | dict[str, Any]) -> dict[str, Any]:
     return {k: row[k] for k in ("question", "contexts", "answer", "reference") if k in row}
 
 
+#: The keyword arguments a judge call takes.
+JUDGE_INPUTS = ("question", "contexts", "answer", "reference")
+
+
+def check_inputs(judge: Judge, inputs: dict[str, Any]) -> None:
+    """Raise `TypeError` for a call a Python function would refuse (an unknown keyword, no
+    `answer`) and for `contexts=None`, which would otherwise be judged as "no passages".
+
+    Example:
+        >>> check_inputs(Judge(), {"answer": "a", "context": ["p"]})
+        Traceback (most recent call last):
+        TypeError: Judge() got an unexpected keyword argument 'context'; did you mean 'contexts'?
+    """
+    name = type(judge).__name__
+    for key in inputs:
+        if key not in JUDGE_INPUTS:
+            close = difflib.get_close_matches(key, JUDGE_INPUTS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"{name}() got an unexpected keyword argument {key!r}{hint}")
+    if "answer" not in inputs:
+        raise TypeError(f"{name}() missing required keyword argument: 'answer'")
+    if "contexts" in inputs and inputs["contexts"] is None:
+        raise TypeError(
+            f"{name}() got contexts=None; pass the retrieved passages as a list of strings "
+            "([] when retrieval found none)"
+        )
+
+
 def _with_id(row: GoldRecord | dict[str, Any], result: JudgeResult) -> JudgeResult:
     row_id = row.id if isinstance(row, GoldRecord) else row.get("id")
     return result.model_copy(update={"id": None if row_id is None else str(row_id)})
@@ -100,6 +131,9 @@ class Judge(dspy.Module):
     """
 
     metric: ClassVar[str] = "judge"
+    #: The metric name that builds this class (`build_judge(metric=...)`, `--metric`); None for
+    #: a class that wraps other judges. Defaults to `metric` where a subclass leaves it unset.
+    metric_option: ClassVar[str | None]
     #: The values of `mode` (each needs its own LM calls); compiling searches them.
     modes: ClassVar[tuple[str, ...]] = ()
     #: False for judges that never call an LM (deterministic metrics).
@@ -201,8 +235,7 @@ class Judge(dspy.Module):
 
         Never raises for LM or parsing failures: the result carries `error` instead.
         """
-        if "answer" not in inputs:
-            raise TypeError(f"{type(self).__name__}() needs answer=...")
+        check_inputs(self, inputs)
         lm = self.resolved_lm()
         options = self.generation()
         bounds = contextlib.nullcontext() if options is None else generation_options(options)
@@ -231,6 +264,7 @@ class Judge(dspy.Module):
     def __call__(self, *args: Any, **kwargs: Any) -> JudgeResult:
         if args:
             raise TypeError(f"{type(self).__name__}() takes keyword arguments only")
+        check_inputs(self, kwargs)
         return self.forward(**kwargs)
 
     def batch(
