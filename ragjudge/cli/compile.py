@@ -8,11 +8,13 @@ import warnings
 from typing import Any
 
 from ragjudge.cli._common import (
+    HelpFormatter,
     add_data_options,
     add_deterministic_options,
     add_lm_options,
     deterministic_options,
     emit,
+    examples,
     load_rows,
     progress_factory,
 )
@@ -32,13 +34,23 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     parser = sub.add_parser(
         "compile",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ragjudge compile --gold labeled.jsonl --out judge.json",
+            "ragjudge compile --gold pairs.jsonl --group-by question --trials 100 --out judge.json "
+            "--report compile.html",
+        ),
         help="compile a judge against gold labels and save it",
         description="Split the gold rows (grouped, stratified), fit the judge on train with "
         "few-shot demos and an Optuna study, report agreement on validation, save the judge.",
     )
     add_data_options(parser)
     add_lm_options(parser)
-    parser.add_argument("--out", required=True, help="where to save the compiled judge (.json)")
+    parser.add_argument(
+        "--out",
+        required=True,
+        help="where to save the compiled judge (.json; checked before any work)",
+    )
     parser.add_argument(
         "--metric",
         default="faithfulness",
@@ -46,18 +58,28 @@ def add_parser(sub: Any) -> None:
     )
     add_deterministic_options(parser)
     parser.add_argument("--trials", type=int, default=60, help="Optuna trials (total)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--objective", choices=OBJECTIVES, default="balanced_accuracy")
+    parser.add_argument("--seed", type=int, default=0, help="seeds the split, demos and study")
+    parser.add_argument(
+        "--objective",
+        choices=OBJECTIVES,
+        default="balanced_accuracy",
+        help="the agreement figure the study maximizes",
+    )
     parser.add_argument(
         "--objectives",
         default="agreement",
         help="'agreement' or 'agreement,cost' (multi-objective: agreement vs LM calls per item)",
     )
-    parser.add_argument("--valid-fraction", type=float, default=0.3)
+    parser.add_argument(
+        "--valid-fraction", type=float, default=0.3, help="share of rows held out for validation"
+    )
     parser.add_argument(
         "--group-by",
         default="meta.group_id",
-        help="dotted path of the group key; rows of a group stay on one side ('' = by row)",
+        help="dotted path of the group key; rows of a group stay on one side of the split. "
+        "'question' keeps rows that share a question together (HaluEval's right/hallucinated "
+        "answer pairs, say); '' = each row alone. compile warns when rows share a question "
+        "across groups",
     )
     parser.add_argument("--storage", default=None, help="Optuna storage URL or journal file")
     parser.add_argument("--study", default=None, help="study name in --storage")
@@ -82,8 +104,15 @@ def add_parser(sub: Any) -> None:
         help="offline judge: train a tree head on the answer evidence; auto keeps it when "
         "cross-validation on the train rows says it ranks answers better",
     )
-    parser.add_argument("--concurrency", type=int, default=None, help="items in flight")
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="items in flight (default: 1 for a judge that runs here, 8 for an LM server)",
+    )
+    parser.add_argument(
+        "--format", choices=["table", "json"], default="table", help="how to print the result"
+    )
     add_report_option(parser)
     parser.set_defaults(run=run)
 

@@ -6,7 +6,15 @@ import argparse
 import sys
 from typing import Any
 
-from ragjudge.cli._common import add_data_options, add_lm_options, emit, load_rows, progress
+from ragjudge.cli._common import (
+    HelpFormatter,
+    add_data_options,
+    add_lm_options,
+    emit,
+    examples,
+    load_rows,
+    progress,
+)
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
 from ragjudge.evaluation._drift import DriftReport, drift_test, new_sample, reference_sample
 from ragjudge.evaluation._runner import run_rows
@@ -31,6 +39,12 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     parser = sub.add_parser(
         "drift",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ragjudge drift --judge judge.json --gold this_week.jsonl",
+            "ragjudge drift --judge judge.json --gold this_week.jsonl --report drift.html "
+            "--format json",
+        ),
         help="test whether a compiled judge's agreement fell on new labeled rows",
         description="Judge new labeled rows with a compiled judge, set the agreement beside "
         "the one its compile measured on validation rows, and test (one-sided permutation "

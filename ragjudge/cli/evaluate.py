@@ -9,11 +9,13 @@ from typing import Any
 
 from ragjudge.cli._common import (
     DETERMINISTIC_SCORES,
+    HelpFormatter,
     add_data_options,
     add_deterministic_options,
     add_lm_options,
     deterministic_options,
     emit,
+    examples,
     load_rows,
     progress,
 )
@@ -39,6 +41,12 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     parser = sub.add_parser(
         "evaluate",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ragjudge evaluate --gold rows.jsonl --out results.jsonl",
+            "ragjudge evaluate --gold export.csv --map contexts=context --lm openai/gpt-4o-mini "
+            "--metric faithfulness,answer_relevancy --fail-under pass_rate=0.9",
+        ),
         help="judge rows and report agreement with their labels",
         description="Judge every row of a file and, where rows carry labels, report agreement.",
     )
@@ -69,15 +77,22 @@ def add_parser(sub: Any) -> None:
         "ratings, majority of verdicts, mean of ratios",
     )
     parser.add_argument("--threshold", type=float, default=None, help="pass threshold in [0, 1]")
-    parser.add_argument("--out", default=None, help="write per-row results (.jsonl or .parquet)")
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="write per-row results (.jsonl or .parquet; any other name, or a folder, is refused "
+        "before any work)",
+    )
+    parser.add_argument(
+        "--format", choices=["table", "json"], default="table", help="how to print the result"
+    )
     add_report_option(parser)
     add_gate_option(parser)
     parser.add_argument(
         "--concurrency",
         type=int,
         default=None,
-        help="items in flight (default 1 offline, 8 with an LM)",
+        help="items in flight (default: 1 for a judge that runs here, 8 for an LM server)",
     )
     parser.add_argument(
         "--trust-modified", action="store_true", help="load a hand-edited judge file"

@@ -14,7 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ragjudge.cli._common import add_data_options, add_lm_options, load_rows, progress
+from ragjudge.cli._common import (
+    HelpFormatter,
+    add_data_options,
+    add_lm_options,
+    examples,
+    load_rows,
+    progress,
+)
 from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.data._gold import GoldRecord, load_gold, parse_mapping
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
@@ -40,6 +47,11 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     parser = sub.add_parser(
         "report",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ragjudge report --gold labeled.jsonl --judge judge.json --out report.html",
+            "ragjudge report --gold labeled.jsonl --lm openai/gpt-4o-mini --out report.html",
+        ),
         help="judge labeled rows and write an HTML report",
         description="Judge labeled rows with a (compiled) judge and write one self-contained "
         "HTML file: agreement with intervals (compiled vs uncompiled, per source), confusion "

@@ -225,9 +225,11 @@ def parse_mapping(items: Iterable[str]) -> dict[str, str]:
     for item in items:
         field, sep, column = item.partition("=")
         if not sep or not field or not column:
-            raise GoldDataError(f"--map takes field=column, got {item!r}")
+            raise GoldDataError(f"`mapping` takes field=column, got {item!r}")
         if field not in FIELDS:
-            raise GoldDataError(f"--map: unknown field {field!r}; choose from {', '.join(FIELDS)}")
+            raise GoldDataError(
+                f"`mapping`: unknown field {field!r}; choose from {', '.join(FIELDS)}"
+            )
         mapping[field] = column
     return mapping
 

@@ -354,5 +354,5 @@ def _run_blocks(
                 on_block(summary)
     if bad:
         raise GoldDataError(
-            f"{bad[0]} (the finished blocks are kept: fix the row and run again with --resume)"
+            f"{bad[0]} (the finished blocks are kept: fix the row and run again with `resume`)"
         )

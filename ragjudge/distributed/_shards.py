@@ -57,7 +57,7 @@ class ShardLayout:
             return cls(path.with_name(path.name + ".shards"), ".jsonl", joined=path)
         if path.suffix == ".parquet":
             raise ConfigurationError(
-                f"--out {out}: with --ray, name a folder (Parquet shards) or a .jsonl file"
+                f"`out` {out}: on Ray, name a folder (Parquet shards) or a .jsonl file"
             )
         return cls(path, ".parquet")
 
@@ -90,7 +90,7 @@ class ShardLayout:
             probe.unlink()
         except OSError as exc:
             raise ConfigurationError(
-                f"--out {self.joined or self.folder}: cannot write there ({exc})"
+                f"`out` {self.joined or self.folder}: cannot write there ({exc})"
             ) from None
         if finished:  # the JSONL file of a finished run: nothing left to judge
             return set(manifest["blocks"])

@@ -344,7 +344,7 @@ def _check_resumable(
     if foreign:
         raise ResumeError(
             f"{target}: holds {len(foreign)} rows that are not in the input (first: "
-            f"{foreign[0]!r}); resume with the same --gold/--limit, or write to another --out"
+            f"{foreign[0]!r}); resume with the same rows, or write to another `out`"
         )
     metrics = {r.metric for r in done.values()} - {judge.metric}
     if metrics:

@@ -154,7 +154,7 @@ def resolve_lm(
         return offline_lm(params, cache=False)
     if lm.split("/", 1)[0] == GGUF and "/" in lm:
         if api_base:
-            raise ConfigurationError(f"--lm {lm} runs in process: drop --api-base")
+            raise ConfigurationError(f"`lm` {lm} runs in process: drop `api_base`")
         return gguf_lm(lm, cache=cache, **kwargs)
     options: dict[str, Any] = {"num_retries": 5, "cache": cache, "temperature": 0.0}
     options.update(kwargs)

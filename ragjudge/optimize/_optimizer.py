@@ -493,7 +493,7 @@ class JudgeOptimizer(Teleprompter):
                 bar.close()
         if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
             raise ConfigurationError(
-                f"--max-lm-calls {self.max_lm_calls} cannot pay for one pass over the "
+                f"`max_lm_calls` {self.max_lm_calls} cannot pay for one pass over the "
                 f"{len(state.tune_rows)} tuning rows (about "
                 f"{self.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
             )
@@ -966,7 +966,7 @@ def _mode_choices(judge: Judge, modes: Sequence[str] | None) -> list[str]:
     unknown = [m for m in modes if m not in judge.modes]
     if unknown or not modes:
         raise ConfigurationError(
-            f"--modes {','.join(modes)!r}: choose from {', '.join(judge.modes) or 'none'}"
+            f"`modes` {','.join(modes)!r}: choose from {', '.join(judge.modes) or 'none'}"
         )
     return list(dict.fromkeys(modes))
 

@@ -83,7 +83,7 @@ def split_gold(
     if n_groups < n_splits:
         raise GoldDataError(
             f"only {n_groups} groups (by {group_by!r}): too few to hold out "
-            f"{valid_fraction:.0%} of them; pass --group-by '' to split by row"
+            f"{valid_fraction:.0%} of them; pass `group_by` '' to split by row"
         )
     from sklearn.model_selection import StratifiedGroupKFold  # slow import: only when splitting
 

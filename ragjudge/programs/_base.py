@@ -94,8 +94,8 @@ JUDGE_INPUTS = ("question", "contexts", "answer", "reference")
 
 
 def check_inputs(judge: Judge, inputs: dict[str, Any]) -> None:
-    """Raise `TypeError` for a call a Python function would refuse (an unknown keyword, no
-    `answer`) and for `contexts=None`, which would otherwise be judged as "no passages".
+    """Raise `TypeError` for a call a Python function would refuse (an unknown keyword) and
+    for `contexts=None`, which would otherwise be judged as "no passages".
 
     Example:
         >>> check_inputs(Judge(), {"answer": "a", "context": ["p"]})
@@ -108,8 +108,6 @@ def check_inputs(judge: Judge, inputs: dict[str, Any]) -> None:
             close = difflib.get_close_matches(key, JUDGE_INPUTS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise TypeError(f"{name}() got an unexpected keyword argument {key!r}{hint}")
-    if "answer" not in inputs:
-        raise TypeError(f"{name}() missing required keyword argument: 'answer'")
     if "contexts" in inputs and inputs["contexts"] is None:
         raise TypeError(
             f"{name}() got contexts=None; pass the retrieved passages as a list of strings "
@@ -236,6 +234,8 @@ class Judge(dspy.Module):
         Never raises for LM or parsing failures: the result carries `error` instead.
         """
         check_inputs(self, inputs)
+        if "answer" not in inputs:
+            raise TypeError(f"{type(self).__name__}() missing required keyword argument: 'answer'")
         lm = self.resolved_lm()
         options = self.generation()
         bounds = contextlib.nullcontext() if options is None else generation_options(options)
