@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import inspect
 import logging
 import math
@@ -103,9 +104,10 @@ def check_inputs(judge: Judge, inputs: dict[str, Any]) -> None:
         TypeError: Judge() got an unexpected keyword argument 'context'; did you mean 'contexts'?
     """
     name = type(judge).__name__
+    allowed = _accepted_inputs(type(judge))
     for key in inputs:
-        if key not in JUDGE_INPUTS:
-            close = difflib.get_close_matches(key, JUDGE_INPUTS, n=1)
+        if allowed is not None and key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise TypeError(f"{name}() got an unexpected keyword argument {key!r}{hint}")
     if "contexts" in inputs and inputs["contexts"] is None:
@@ -113,6 +115,18 @@ def check_inputs(judge: Judge, inputs: dict[str, Any]) -> None:
             f"{name}() got contexts=None; pass the retrieved passages as a list of strings "
             "([] when retrieval found none)"
         )
+
+
+@functools.cache
+def _accepted_inputs(cls: type[Judge]) -> tuple[str, ...] | None:
+    """The keywords a judge class's `judge_item` takes (None when it takes any: a wrapper)."""
+    inner = getattr(cls, "judge_item", None)
+    if inner is None:
+        return None
+    params = inspect.signature(inner).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return tuple(dict.fromkeys([*JUDGE_INPUTS, *(p.name for p in params if p.name != "self")]))
 
 
 def _with_id(row: GoldRecord | dict[str, Any], result: JudgeResult) -> JudgeResult:

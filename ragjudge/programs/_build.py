@@ -149,10 +149,8 @@ def _mode_for(cls: type[Judge], metric: str, mode: str) -> str:
     if metric == "answer_relevancy" and mode == "statement":
         return "questions"
     if cls.modes and mode not in cls.modes:
-        shown = ", ".join(repr(m) for m in cls.modes)
         raise ConfigurationError(
-            f"The `mode` parameter of {cls.__name__} ({metric}) must be one of {shown}. "
-            f"Got {mode!r} instead."
+            f"`mode` {mode} does not apply to {metric}; choose from: {', '.join(cls.modes)}"
         )
     return mode
 

@@ -179,6 +179,7 @@ def test_offline_answer_reasoning_agrees_with_its_verdict() -> None:
 def test_short_reprs_and_rounded_parameters() -> None:
     judge = Faithfulness(mode="whole", threshold=0.691798183883893, lm="local")
     assert repr(judge) == "Faithfulness(mode='whole', lm='local', threshold=0.6918)"
+    assert str(judge) == repr(judge)  # print(judge): one line, no prompt text
     compiled = ragjudge.load(COMPILED)
     text = repr(compiled)
     assert "\n" not in text and text.endswith("compiled)") and len(text) < 200
