@@ -107,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 PARAM_FLAGS = {
     "address": "--ray",
     "alpha": "--alpha",
+    "block_rows": "--block-rows",
     "api_base": "--api-base",
     "fail_under": "--fail-under",
     "group_by": "--group-by",
@@ -121,6 +122,7 @@ PARAM_FLAGS = {
     "out": "--out",
     "repeat": "--repeat",
     "resume": "--resume",
+    "source": "--gold",
     "storage": "--storage",
     "temperature": "--temperature",
     "threshold": "--threshold",

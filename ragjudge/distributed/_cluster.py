@@ -53,8 +53,8 @@ def resolve_address(address: str) -> str | None:
             found = CURRENT_CLUSTER.read_text(encoding="utf-8").strip()
         if not found or found == "auto":
             raise ConfigurationError(
-                "--ray auto: no running Ray cluster found (start one with `ray start --head`, "
-                "set RAY_ADDRESS, or pass --ray local)"
+                "`address` auto: no running Ray cluster found (start one with `ray start --head`, "
+                "set RAY_ADDRESS, or pass `address` local)"
             )
         address = found
     host, _, port = address.removeprefix("ray://").rpartition(":")

@@ -342,7 +342,7 @@ def _run_blocks(
                     f"block {block.name} ({block.path}, rows {block.first_row}-"
                     f"{block.first_row + block.rows - 1}) failed: "
                     f"{first[-1] if first else type(exc).__name__}; the finished blocks are "
-                    "kept: fix the cause and run again with --resume"
+                    "kept: fix the cause and run again with `resume`"
                 ) from None
             if "bad_input" in summary:
                 bad.append(summary["bad_input"])

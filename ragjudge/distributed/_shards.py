@@ -97,11 +97,11 @@ class ShardLayout:
         path = self.folder / MANIFEST
         if resume and path.exists():
             previous = json.loads(path.read_text(encoding="utf-8"))
-            for key, what in (("judge", "judge"), ("input", "input"), ("blocks", "--block-rows")):
+            for key, what in (("judge", "judge"), ("input", "input"), ("blocks", "`block_rows`")):
                 if previous.get(key) != manifest.get(key):
                     raise ResumeError(
                         f"{self.folder}: was written for another {what}; resume with the same "
-                        "--gold, judge and --block-rows, or write to another --out"
+                        "`source`, judge and `block_rows`, or write to another `out`"
                     )
             return {name for name in manifest["blocks"] if self.shard(name).exists()}
         for old in self.folder.glob("part-*"):

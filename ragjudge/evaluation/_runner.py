@@ -127,7 +127,7 @@ def _parse_line(target: Path, number: int, line: bytes) -> dict[str, Any]:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ResumeError(
             f"{target}: line {number} is not a ragjudge result ({reason}); fix or delete that "
-            "line, or run without --resume to start over"
+            "line, or run without `resume` to start over"
         ) from None
     return record
 
@@ -350,7 +350,7 @@ def _check_resumable(
     if metrics:
         raise ResumeError(
             f"{target}: holds results of metric {sorted(metrics)[0]!r}, not {judge.metric!r}; "
-            "resume with the same judge, or write to another --out"
+            "resume with the same judge, or write to another `out`"
         )
 
 

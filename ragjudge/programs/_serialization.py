@@ -283,7 +283,7 @@ def _check_data_only(cls: type[Judge], document: JudgeFile, name: str) -> None:
         if value.get("lm") is not None:
             raise SerializationError(
                 f"{name}: predictor {key!r} carries a saved LM; judge files name their LM in "
-                "params.lm only (set it to null, or pass --lm)"
+                "params.lm only (set it to null, or pass `lm`)"
             )
         demos = value.get("demos", [])
         if not isinstance(demos, list) or not all(isinstance(d, dict) for d in demos):
