@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import functools
 import inspect
 import logging
 import math
@@ -117,16 +116,20 @@ def check_inputs(judge: Judge, inputs: dict[str, Any]) -> None:
         )
 
 
-@functools.cache
+_ACCEPTED: dict[type, tuple[str, ...] | None] = {}
+
+
 def _accepted_inputs(cls: type[Judge]) -> tuple[str, ...] | None:
     """The keywords a judge class's `judge_item` takes (None when it takes any: a wrapper)."""
-    inner = getattr(cls, "judge_item", None)
-    if inner is None:
-        return None
-    params = inspect.signature(inner).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return None
-    return tuple(dict.fromkeys([*JUDGE_INPUTS, *(p.name for p in params if p.name != "self")]))
+    if cls in _ACCEPTED:
+        return _ACCEPTED[cls]
+    params = inspect.signature(cls.judge_item).parameters.values()
+    accepted: tuple[str, ...] | None = None
+    if not any(p.kind is p.VAR_KEYWORD for p in params):
+        names = [p.name for p in params if p.name != "self"]
+        accepted = tuple(dict.fromkeys([*JUDGE_INPUTS, *names]))
+    _ACCEPTED[cls] = accepted
+    return accepted
 
 
 def _with_id(row: GoldRecord | dict[str, Any], result: JudgeResult) -> JudgeResult:
