@@ -23,6 +23,8 @@ class GoldDataError(RagJudgeError, ValueError):
         file: The file (or dataset name) being read.
         row: The 1-based row number, when the problem is in one row.
         field: The field (column) at fault, when known.
+        suggestion: A column mapping that would likely fix it (`{"contexts": "context"}`),
+            which the command line shows as `--map contexts=context`.
     """
 
     def __init__(
@@ -32,8 +34,10 @@ class GoldDataError(RagJudgeError, ValueError):
         file: str | None = None,
         row: int | None = None,
         field: str | None = None,
+        suggestion: dict[str, str] | None = None,
     ) -> None:
         self.file, self.row, self.field = file, row, field
+        self.suggestion = suggestion
         where = ", ".join(
             part
             for part in (
@@ -60,3 +64,17 @@ class ModifiedJudgeError(SerializationError):
 
 class NotCompiledError(RagJudgeError, ValueError, AttributeError):
     """An attribute that only compiling sets was read on an uncompiled judge."""
+
+
+class UngroupedRowsWarning(UserWarning):
+    """Rows that share a question fall in different split groups: the validation figures may
+    count near-copies of rows the judge was fitted on.
+
+    Args:
+        message: What was found and the fix.
+        rows: How many rows share their question with a row of another group.
+    """
+
+    def __init__(self, message: str, *, rows: int) -> None:
+        super().__init__(message)
+        self.rows = rows

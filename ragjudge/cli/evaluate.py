@@ -9,27 +9,30 @@ from typing import Any
 
 from ragjudge.cli._common import (
     DETERMINISTIC_SCORES,
+    HelpFormatter,
     add_data_options,
     add_deterministic_options,
     add_lm_options,
     deterministic_options,
     emit,
+    examples,
     load_rows,
     progress,
 )
 from ragjudge.cli._gate import add_gate_option, gate_bounds, gate_exit
 from ragjudge.cli._ray import add_ray_options, run_ray
-from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
-from ragjudge.cli.report import add_report_option, write_evaluate_report
+from ragjudge.cli._runopts import add_run_options, configure_run
+from ragjudge.cli.report import add_report_option, check_report_path, write_evaluate_report
 from ragjudge.data._derived import derive_gold, derived_label, is_derived
 from ragjudge.data._gold import GoldRecord
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.evaluation._gate import GateCheck, check_bounds
-from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import is_offline_name
-from ragjudge.programs import AnswerRelevancy, ContextRecall, Ensemble, Faithfulness, Judge
-from ragjudge.programs._serialization import load
-from ragjudge.programs.deterministic import DeterministicJudge
+from ragjudge.evaluation._runner import check_out_path
+from ragjudge.exceptions import ConfigurationError, RagJudgeError
+from ragjudge.programs import Judge
+from ragjudge.programs._build import build_judge as library_build_judge
+from ragjudge.programs._build import default_concurrency
+from ragjudge.programs._serialization import judge_class, load, metric_names
 
 __all__ = ["add_parser", "build_judge", "run"]
 
@@ -38,6 +41,12 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     parser = sub.add_parser(
         "evaluate",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ragjudge evaluate --gold rows.jsonl --out results.jsonl",
+            "ragjudge evaluate --gold export.csv --map contexts=context --lm openai/gpt-4o-mini "
+            "--metric faithfulness,answer_relevancy --fail-under pass_rate=0.9",
+        ),
         help="judge rows and report agreement with their labels",
         description="Judge every row of a file and, where rows carry labels, report agreement.",
     )
@@ -50,7 +59,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--metric",
         default="faithfulness",
-        help="the metric(s) to judge, comma-separated: " + ", ".join(METRICS),
+        help="the metric(s) to judge, comma-separated: " + ", ".join(metric_names()),
     )
     parser.add_argument(
         "--mode",
@@ -68,28 +77,27 @@ def add_parser(sub: Any) -> None:
         "ratings, majority of verdicts, mean of ratios",
     )
     parser.add_argument("--threshold", type=float, default=None, help="pass threshold in [0, 1]")
-    parser.add_argument("--out", default=None, help="write per-row results (.jsonl or .parquet)")
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="write per-row results (.jsonl or .parquet; any other name, or a folder, is refused "
+        "before any work)",
+    )
+    parser.add_argument(
+        "--format", choices=["table", "json"], default="table", help="how to print the result"
+    )
     add_report_option(parser)
     add_gate_option(parser)
     parser.add_argument(
         "--concurrency",
         type=int,
         default=None,
-        help="items in flight (default 1 offline, 8 with an LM)",
+        help="items in flight (default: 1 for a judge that runs here, 8 for an LM server)",
     )
     parser.add_argument(
         "--trust-modified", action="store_true", help="load a hand-edited judge file"
     )
     parser.set_defaults(run=run)
-
-
-METRICS: dict[str, type[Judge]] = {
-    "faithfulness": Faithfulness,
-    "answer_relevancy": AnswerRelevancy,
-    "context_recall": ContextRecall,
-    "deterministic": DeterministicJudge,
-}
 
 
 def _allow_several_lms(parser: argparse.ArgumentParser) -> None:
@@ -100,60 +108,43 @@ def _allow_several_lms(parser: argparse.ArgumentParser) -> None:
             action.help = (action.help or "") + "; repeat --lm to form an ensemble"
 
 
-def _mode_for(metric: str, mode: str | None) -> str | None:
-    if mode is None:
-        return None
-    cls = METRICS[metric]
-    if metric == "answer_relevancy" and mode == "statement":
-        return "questions"
-    if mode not in cls.modes:
-        raise ConfigurationError(
-            f"--mode {mode} does not apply to {metric}; choose from: {', '.join(cls.modes)}"
-        )
-    return mode
+def _lms(args: argparse.Namespace) -> list[str]:
+    lm = args.lm
+    return list(lm) if isinstance(lm, list) else [lm] if lm else []
 
 
 def build_judge(args: argparse.Namespace, metric: str | None = None) -> Judge:
-    """The judge the options describe (for `metric`, default the only `--metric`)."""
-    metric = metric or args.metric
-    overrides: dict[str, Any] = {}
-    if args.mode is not None:
-        overrides["mode"] = args.mode if args.judge else _mode_for(metric, args.mode)
-    if args.threshold is not None:
-        overrides["threshold"] = args.threshold
-    if args.lm is not None:
-        overrides["lm"] = args.lm
-    if metric == "deterministic" and not args.judge:
-        return DeterministicJudge(
-            **{k: v for k, v in overrides.items() if k != "lm"}, **deterministic_options(args)
-        )
-    if args.judge:
-        judge = load(args.judge, trust_modified=args.trust_modified)
-        return judge.clone(**overrides) if overrides else judge
-    if metric not in METRICS:
-        raise ConfigurationError(f"unknown --metric {metric!r}; choose from: {', '.join(METRICS)}")
-    overrides.setdefault("lm", "local")
-    return METRICS[metric](**overrides)
+    """The judge the options describe (for `metric`, default the only `--metric`): the
+    library's `build_judge` with the command line's values."""
+    lms = _lms(args)
+    return library_build_judge(
+        metric=metric or args.metric,
+        judge=args.judge,
+        mode=args.mode,
+        threshold=args.threshold,
+        lm=lms or None,
+        repeat=getattr(args, "repeat", 1),
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+        timeout=args.timeout,
+        api_base=args.api_base,
+        cache=not args.no_cache,
+        max_retries=getattr(args, "max_retries", None),
+        trust_modified=args.trust_modified,
+        **(deterministic_options(args) if (metric or args.metric) == "deterministic" else {}),
+    )
 
 
 def _required_fields(args: argparse.Namespace) -> dict[str, str]:
     """Fields every row must carry for the judges the options name: `contexts` for judges
     that read the retrieved passages (a row without them would be judged as unsupported)."""
     metrics = [m.strip() for m in str(args.metric).split(",") if m.strip()]
-    needing = [
-        m for m in (metrics[:1] if args.judge else metrics) if build_judge(args, m).needs_contexts
-    ]
+    needing = []
+    for m in metrics[:1] if args.judge else metrics:
+        cls = type(load(args.judge, trust_modified=args.trust_modified)) if args.judge else None
+        if (cls or judge_class(m)).needs_contexts:
+            needing.append(m)
     return {"contexts": ", ".join(needing)} if needing else {}
-
-
-def _with_repeats(judge: Judge, args: argparse.Namespace, lms: list[str]) -> Judge:
-    """Wrap the judge in an `Ensemble` for `--repeat N` or several `--lm`."""
-    if args.repeat < 1:
-        raise ConfigurationError("--repeat must be at least 1")
-    if args.repeat == 1 and len(lms) <= 1:
-        return judge
-    members = [judge_with_lm_options(judge.clone(lm=name), args).lm for name in lms] or None
-    return Ensemble.of(judge, repeat=args.repeat, lms=members)
 
 
 def rows_for(metric: str, rows: list[GoldRecord]) -> tuple[list[GoldRecord], str]:
@@ -187,27 +178,31 @@ def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
     if args.ray:
         return run_ray(args, build_judge=build_judge, format_report=format_report)
-    rows = load_rows(args, require=_required_fields(args))
-    bounds = gate_bounds(args, rows)
-    configure_run(args)
-    lms = list(args.lm or []) if isinstance(args.lm, list) else [args.lm] if args.lm else []
-    args.lm = lms[0] if len(lms) == 1 else None
     metrics = [m.strip() for m in str(args.metric).split(",") if m.strip()]
     if not metrics:
         raise ConfigurationError("--metric names no metric")
     if args.judge and len(metrics) > 1:
         raise ConfigurationError("--judge evaluates one saved judge; drop the --metric list")
+    if args.concurrency is not None and args.concurrency < 1:
+        raise ConfigurationError("--concurrency must be at least 1")
+    if args.repeat < 1:
+        raise ConfigurationError("--repeat must be at least 1")
+    for metric in metrics:  # every --out and --report path, before any work
+        if args.out:
+            check_out_path(str(_out_path(args.out, metric, len(metrics) > 1)))
+        if args.report:
+            check_report_path(str(_out_path(args.report, metric, len(metrics) > 1)))
+    rows = load_rows(args, require=_required_fields(args))
+    bounds = gate_bounds(args, rows)
+    configure_run(args)
     summaries: dict[str, Any] = {}
     tables: list[str] = []
     checks: list[GateCheck] = []
+    judged_none: list[str] = []
     for metric in metrics:
-        judge = judge_with_lm_options(build_judge(args, metric), args)
-        judge = _with_repeats(judge, args, lms)
+        judge = build_judge(args, metric)
         metric_rows, labels = rows_for(judge.metric, rows) if not args.judge else (rows, "")
-        offline = is_offline_name(judge.lm) and not lms
-        concurrency = args.concurrency or (1 if offline else 8)
-        if concurrency < 1:
-            raise ConfigurationError("--concurrency must be at least 1")
+        concurrency = args.concurrency or default_concurrency(judge)
         with progress(len(metric_rows), f"judging ({judge.metric})") as bar:
             results, report = evaluate(
                 judge,
@@ -227,8 +222,10 @@ def run(args: argparse.Namespace) -> int:
                 evaluation=report,
                 gold_name=args.gold,
             )
-        if labels:
+        if labels and report.labels != "none":
             report = report.model_copy(update={"labels": labels})
+        if report.judged_none():
+            judged_none.append(f"{judge.metric}: {report.rows} of {report.rows} rows failed")
         summaries[metric] = report.summary()
         tables.append(format_report(report))
         if bounds:
@@ -238,75 +235,14 @@ def run(args: argparse.Namespace) -> int:
         emit(summaries[metrics[0]] if len(metrics) == 1 else {"metrics": summaries})
     else:
         sys.stdout.write("\n\n".join(tables) + "\n")
+    if judged_none:
+        sys.stdout.flush()
+        raise RagJudgeError(
+            f"no row could be judged ({', '.join(judged_none)}); see the errors above"
+        )
     return gate_exit(checks)
 
 
-def _replies_line(report: EvaluationReport) -> str:
-    s, rates = report.lm_stats, report.reply_rates()
-
-    def pct(value: float | None) -> str:
-        return "n/a" if value is None else f"{100 * value:.1f}%"
-
-    calls = rates["lm_calls_per_predictor_call"]
-    return (
-        f"replies: {s.get('predictor_calls', 0)} predictor calls, first-try parse "
-        f"{pct(rates['first_try_parse_rate'])} (+{s.get('salvaged', 0)} repaired, "
-        f"{s.get('fallback', 0)} re-asked, {s.get('failed', 0)} unparseable), "
-        f"{'n/a' if calls is None else f'{calls:.3f}'} LM calls per predictor call, "
-        f"prefix cache {pct(rates['prefix_cache_share'])} of prompt tokens, "
-        f"confidence from logprobs for {pct(rates['logprob_confidence_share'])} of verdicts"
-    )
-
-
 def format_report(report: EvaluationReport) -> str:
-    """The report as a table for a person."""
-    lines = [
-        f"{report.metric} [{report.mode}] with {report.lm}: {report.rows} rows in "
-        f"{report.seconds:.1f} s, {report.lm_calls} LM calls, {report.tokens} tokens, "
-        f"{report.errors} errors, {report.unscored} unscored",
-    ]
-    if report.labels:
-        lines.append(f"labels: {report.labels}")
-    if report.lm_stats:
-        lines.append(_replies_line(report))
-    for message, count in report.error_messages.items():
-        lines.append(f"error in {count} row{'s' if count != 1 else ''}: {message}")
-    a = report.agreement
-    if a is None:
-        why = "no row could be judged" if report.errors == report.rows else "no labeled rows"
-        lines.append(f"{why}: agreement not measured")
-        return "\n".join(lines)
-
-    def cell(value: float | None, ci: list[float | None] | None = None) -> str:
-        if value is None:
-            return "n/a"
-        if ci and ci[0] is not None and ci[1] is not None:
-            return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
-        return f"{value:.3f}"
-
-    counted = (
-        f", {report.unscored} unscored counted as failing, ranked lowest" if report.unscored else ""
-    )
-    lines.append(f"agreement with labels (n={a.n}{counted}, 95% bootstrap intervals):")
-    for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
-        lines.append(f"  {key:<18} {cell(getattr(a, key), a.ci.get(key))}")
-    if report.scored_only is not None:
-        s = report.scored_only
-        lines.append(
-            f"  scored rows only (n={s.n}): balanced_accuracy {cell(s.balanced_accuracy)}, "
-            f"auroc {cell(s.auroc)}"
-        )
-    if report.by_source:
-        lines.append(f"  {'source':<18} {'n':>5} {'bal.acc':>8} {'auroc':>7}")
-        for source, s in report.by_source.items():
-            lines.append(
-                f"  {source:<18} {s.n:>5} {cell(s.balanced_accuracy):>8} {cell(s.auroc):>7}"
-            )
-    for name, r in report.ratings.items():
-        lines.append(f"  {name} ({r.level}, {r.raters} raters, n={r.n}):")
-        lines.append(
-            f"    krippendorff_alpha {cell(r.krippendorff_alpha, r.ci.get('krippendorff_alpha'))}"
-        )
-        if r.spearman is not None:
-            lines.append(f"    spearman           {cell(r.spearman, r.ci.get('spearman'))}")
-    return "\n".join(lines)
+    """The report as a table for a person (`EvaluationReport.table`)."""
+    return report.table()

@@ -14,13 +14,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ragjudge.cli._common import add_data_options, add_lm_options, load_rows, progress
+from ragjudge.cli._common import (
+    HelpFormatter,
+    add_data_options,
+    add_lm_options,
+    examples,
+    load_rows,
+    progress,
+)
 from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.data._gold import GoldRecord, load_gold, parse_mapping
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import is_offline_name
 from ragjudge.programs import Faithfulness, Judge
+from ragjudge.programs._build import default_concurrency
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import load
 
@@ -40,6 +47,11 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     parser = sub.add_parser(
         "report",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ragjudge report --gold labeled.jsonl --judge judge.json --out report.html",
+            "ragjudge report --gold labeled.jsonl --lm openai/gpt-4o-mini --out report.html",
+        ),
         help="judge labeled rows and write an HTML report",
         description="Judge labeled rows with a (compiled) judge and write one self-contained "
         "HTML file: agreement with intervals (compiled vs uncompiled, per source), confusion "
@@ -126,8 +138,7 @@ def run(args: argparse.Namespace) -> int:
     rows = load_rows(args, require_labels=True)
     configure_run(args)
     judge = _judge(args)
-    offline = is_offline_name(judge.lm)
-    concurrency = args.concurrency or (1 if offline else 8)
+    concurrency = args.concurrency or default_concurrency(judge)
     if concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     baseline = None if args.no_baseline else baseline_of(judge)

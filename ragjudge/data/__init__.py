@@ -1,7 +1,14 @@
 """Gold rows: reading and validating labeled data, and labels derived from it for other metrics."""
 
 from ragjudge.data._derived import DERIVED_METRICS, derive_gold, derived_label, is_derived
-from ragjudge.data._gold import FIELDS, GoldRecord, gold_fingerprint, load_gold, parse_mapping
+from ragjudge.data._gold import (
+    FIELDS,
+    GoldRecord,
+    gold_fingerprint,
+    load_gold,
+    parse_mapping,
+    rows_from,
+)
 from ragjudge.data._presets import PRESETS, detect_preset, load_spans, preset_mapping
 from ragjudge.data._rowhash import row_hash
 
@@ -20,4 +27,5 @@ __all__ = [
     "parse_mapping",
     "preset_mapping",
     "row_hash",
+    "rows_from",
 ]

@@ -6,10 +6,14 @@ number; CSV, Parquet and Hugging Face hub datasets are read through `datasets`.
 
 from __future__ import annotations
 
+import ast
+import difflib
 import hashlib
+import io
 import json
 import math
 import os
+import tokenize
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +22,18 @@ import pydantic
 
 from ragjudge.exceptions import GoldDataError
 
-__all__ = ["FIELDS", "GoldRecord", "gold_fingerprint", "load_gold", "parse_mapping"]
+__all__ = [
+    "FIELDS",
+    "FIELD_ALIASES",
+    "GoldRecord",
+    "gold_fingerprint",
+    "list_from_text",
+    "load_gold",
+    "looks_local",
+    "parse_mapping",
+    "rows_from",
+    "suggest_column",
+]
 
 FIELDS = ("id", "question", "contexts", "answer", "faithful", "reference", "hallucinated_spans")
 
@@ -73,7 +88,7 @@ class GoldRecord(pydantic.BaseModel):
         if value is None:
             return []
         if isinstance(value, str):
-            return [value]
+            return list_from_text(value)
         if hasattr(value, "tolist"):  # numpy / arrow arrays from Parquet
             return value.tolist()
         return value
@@ -106,6 +121,94 @@ class GoldRecord(pydantic.BaseModel):
         return str(self.meta.get("group_id") or self.id)
 
 
+def list_from_text(text: str) -> list[str]:
+    """The passages of a `contexts` cell given as text.
+
+    A cell that holds a list written as text is read as that list: JSON (`["a", "b"]`) or a
+    Python repr (`['a', 'b']`, what pandas writes for a list column in a CSV, as a ragas
+    export saved with `to_csv` has). A cell that looks like a list (starts with `[`, ends with
+    `]`) but is not one of those is refused, e.g. a numpy array repr (`['a' 'b']`, no commas),
+    whose strings Python would silently join. Any other text is one passage.
+
+    Raises:
+        ValueError: For a cell that looks like a list but cannot be read as a list of strings.
+
+    Example:
+        >>> list_from_text("['Paris is in France.', 'Lyon is too.']")
+        ['Paris is in France.', 'Lyon is too.']
+        >>> list_from_text("Paris is in France.")
+        ['Paris is in France.']
+    """
+    stripped = text.strip()
+    if not (stripped.startswith("[") and stripped.endswith("]")):
+        return [text]
+    try:
+        parsed = json.loads(stripped)
+    except json.JSONDecodeError:
+        parsed = _python_list(stripped)
+    if isinstance(parsed, list) and all(isinstance(p, str) for p in parsed):
+        return parsed
+    raise ValueError(
+        "looks like a list written as text but cannot be read as a list of strings; write "
+        'it as JSON (["passage 1", "passage 2"]) or as a Python list repr '
+        "(['passage 1', 'passage 2'])"
+    )
+
+
+def _python_list(text: str) -> Any:
+    """A Python list literal of strings, or None; refuses adjacent strings (`'a' 'b'`), which
+    Python would join into one."""
+    try:
+        value = ast.literal_eval(text)
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (ValueError, SyntaxError, MemoryError, RecursionError, tokenize.TokenError):
+        return None
+    strings = sum(1 for t in tokens if t.type == tokenize.STRING)
+    if not isinstance(value, list) or strings != len(value):
+        return None
+    return value
+
+
+#: Column names that stand for a field in other tools' data; `load_gold` names them in a
+#: "did you mean" hint when a field is missing (it never maps them on its own).
+FIELD_ALIASES: dict[str, tuple[str, ...]] = {
+    "contexts": (
+        "context",
+        "retrieved_contexts",
+        "retrieval_context",
+        "passages",
+        "documents",
+        "knowledge",
+    ),
+    "answer": ("response", "actual_output", "output", "generation", "prediction"),
+    "question": ("query", "user_input", "input", "prompt"),
+    "faithful": ("label", "is_faithful", "labels", "supported"),
+    "reference": ("ground_truth", "expected_output", "reference_answer"),
+}
+
+
+#: Columns that read as a label: a row with one and no `faithful` is refused (by `evaluate`
+#: and `compile` alike), naming the mapping that would read it, so a label is never silently
+#: ignored nor silently read with the wrong meaning.
+LABEL_COLUMNS = ("label", "is_faithful")
+
+
+def suggest_column(field: str, columns: Iterable[str]) -> str | None:
+    """The column of a row that most likely holds `field`: a known alias, else the closest
+    name (difflib); None when nothing is close.
+
+    Example:
+        >>> suggest_column("contexts", ["id", "context", "answer"])
+        'context'
+    """
+    names = [c for c in columns if isinstance(c, str) and c not in GoldRecord.model_fields]
+    for alias in FIELD_ALIASES.get(field, ()):
+        if alias in names:
+            return alias
+    close = difflib.get_close_matches(field, names, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def parse_mapping(items: Iterable[str]) -> dict[str, str]:
     """Parse `field=column` pairs given on the command line.
 
@@ -122,9 +225,11 @@ def parse_mapping(items: Iterable[str]) -> dict[str, str]:
     for item in items:
         field, sep, column = item.partition("=")
         if not sep or not field or not column:
-            raise GoldDataError(f"--map takes field=column, got {item!r}")
+            raise GoldDataError(f"`mapping` takes field=column, got {item!r}")
         if field not in FIELDS:
-            raise GoldDataError(f"--map: unknown field {field!r}; choose from {', '.join(FIELDS)}")
+            raise GoldDataError(
+                f"`mapping`: unknown field {field!r}; choose from {', '.join(FIELDS)}"
+            )
         mapping[field] = column
     return mapping
 
@@ -161,8 +266,10 @@ def load_gold(
     """
     name = os.fspath(source)
     path = Path(name)
-    if path.suffix in {".jsonl", ".json", ".csv", ".parquet"} and not path.exists():
-        raise GoldDataError("file not found", file=name)
+    if not path.exists() and looks_local(name):
+        raise GoldDataError(
+            "file not found (a local path: not looked up on the Hugging Face hub)", file=name
+        )
     if path.is_dir():
         raise GoldDataError("is a directory; name a .jsonl, .csv or .parquet file", file=name)
     if path.suffix == ".jsonl" or (path.suffix == ".json" and _looks_like_jsonl(path)):
@@ -196,6 +303,129 @@ def load_gold(
     if not records:
         raise GoldDataError("holds no rows", file=name)
     return records
+
+
+_FILE_SUFFIXES = {
+    ".jsonl",
+    ".json",
+    ".csv",
+    ".tsv",
+    ".parquet",
+    ".txt",
+    ".gz",
+    ".zip",
+    ".arrow",
+    ".xlsx",
+}
+
+
+def looks_local(name: str) -> bool:
+    """Whether `name` names a local file rather than a Hugging Face dataset (`org/name`).
+
+    Local: a path starting with `/`, `./`, `../` or `~`, one with a backslash, a file
+    extension or more than one `/`, and one whose folder exists here (`data/my_labeled` when
+    there is a `data/` folder). Such a name is never sent to the hub.
+
+    Example:
+        >>> looks_local("./gold"), looks_local("rows.jsonl"), looks_local("org/dataset")
+        (True, True, False)
+    """
+    text = name.strip()
+    if text.startswith(("/", "./", "../", "~", ".\\", "..\\")) or "\\" in text:
+        return True
+    if Path(text).suffix.lower() in _FILE_SUFFIXES:
+        return True
+    if text.count("/") > 1:
+        return True
+    return "/" in text and Path(text).parent.exists()
+
+
+def rows_from(
+    data: Any,
+    *,
+    mapping: Mapping[str, str] | None = None,
+    require_labels: bool = False,
+    require: Mapping[str, str] | None = None,
+    name: str = "rows",
+) -> list[GoldRecord]:
+    """Rows to judge from whatever the caller holds, validated as `load_gold` validates a file.
+
+    Args:
+        data: A path or hub name (read with `load_gold`), `GoldRecord`s, dicts (one per row)
+            or a pandas DataFrame (one row per row).
+        mapping: Field -> column names, for data whose columns are named differently.
+        require_labels: Refuse rows without a `faithful` label.
+        require: Fields a row must have, each with who needs it (see `load_gold`).
+        name: What errors call the data (rows are numbered from 1).
+
+    Returns:
+        The validated records, in order.
+
+    Raises:
+        GoldDataError: Naming the row and field of the first problem.
+
+    Example:
+        >>> rows = rows_from([{"contexts": ["Paris is in France."], "answer": "In France."}])
+        >>> rows[0].id
+        'row-1'
+    """
+    if isinstance(data, (str, os.PathLike)):
+        return load_gold(data, mapping=mapping, require_labels=require_labels, require=require)
+    if isinstance(data, Sequence) and data and all(isinstance(r, GoldRecord) for r in data):
+        return list(data)  # validated when they were made
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):  # a pandas DataFrame
+        data = data.to_dict(orient="records")
+    if isinstance(data, Mapping) or not isinstance(data, Iterable):
+        raise GoldDataError(
+            f"expected rows (a list of dicts or GoldRecords, a DataFrame, or a file path), "
+            f"got {type(data).__name__}"
+        )
+    records: list[GoldRecord] = []
+    seen: dict[str, int] = {}
+    for number, item in enumerate(data, start=1):
+        if isinstance(item, GoldRecord):
+            record = item
+        elif isinstance(item, Mapping):
+            cells = {k: _none_if_nan(v) for k, v in item.items()}
+            record = _validate(
+                {k: v for k, v in cells.items() if v is not None},  # a DataFrame's gaps
+                mapping or {},
+                file=name,
+                row=number,
+                require=require,
+            )
+        else:
+            raise GoldDataError(
+                f"must be a dict or a GoldRecord, got {type(item).__name__}", file=name, row=number
+            )
+        if require_labels and record.faithful is None:
+            raise GoldDataError(
+                "has no label; gold rows need faithful = 0 or 1",
+                file=name,
+                row=number,
+                field=(mapping or {}).get("faithful", "faithful"),
+            )
+        if record.id in seen:
+            raise GoldDataError(
+                f"duplicate id {record.id!r} (first seen in row {seen[record.id]})",
+                file=name,
+                row=number,
+                field="id",
+            )
+        seen[record.id] = number
+        records.append(record)
+    if not records:
+        raise GoldDataError("holds no rows", file=name)
+    return records
+
+
+def _none_if_nan(value: Any) -> Any:
+    """A DataFrame's missing cell (NaN) as None; numpy arrays as lists."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        return value.tolist()
+    return value
 
 
 def gold_fingerprint(records: Sequence[GoldRecord]) -> str:
@@ -312,8 +542,18 @@ def _validate(
         data["id"] = f"row-{row}"
     for required in ("answer",):
         if required not in data or data[required] is None:
-            column = mapping.get(required, required)
-            raise GoldDataError("is missing", file=file, row=row, field=column)
+            raise _missing(required, "", obj, mapping, file=file, row=row)
+    if "faithful" not in mapping and "faithful" not in obj:
+        alias = next((a for a in LABEL_COLUMNS if a in obj), None)
+        if alias is not None:
+            raise GoldDataError(
+                f"has a column {alias!r} but no 'faithful' label; if {alias!r} is the label "
+                f"(1 = faithful, 0 = not), map faithful={alias}, else rename the column",
+                file=file,
+                row=row,
+                field=alias,
+                suggestion={"faithful": alias},
+            )
     try:
         record = GoldRecord.model_validate(data)
     except pydantic.ValidationError as exc:
@@ -326,9 +566,33 @@ def _validate(
         raise GoldDataError(message, file=file, row=row, field=at) from None
     for required, who in (require or {}).items():
         if data.get(required) is None:
-            column = mapping.get(required, required)
-            raise GoldDataError(f"is missing ({who} needs it)", file=file, row=row, field=column)
+            raise _missing(required, who, obj, mapping, file=file, row=row)
     return record
+
+
+def _missing(
+    field: str,
+    who: str,
+    obj: Mapping[str, Any],
+    mapping: Mapping[str, str],
+    *,
+    file: str,
+    row: int,
+) -> GoldDataError:
+    """The error for a row without `field`, with a "did you mean" mapping when a column of the
+    row looks like it (`context` for `contexts`)."""
+    column = mapping.get(field, field)
+    message = f"is missing ({who} needs it)" if who else "is missing"
+    guess = None if field in mapping else suggest_column(field, obj)
+    if guess is None:
+        return GoldDataError(message, file=file, row=row, field=column)
+    return GoldDataError(
+        f"{message}; the row has a column {guess!r}: did you mean to map {field}={guess}?",
+        file=file,
+        row=row,
+        field=column,
+        suggestion={field: guess},
+    )
 
 
 def _describe(value: Any) -> str:

@@ -53,14 +53,14 @@ def resolve_address(address: str) -> str | None:
             found = CURRENT_CLUSTER.read_text(encoding="utf-8").strip()
         if not found or found == "auto":
             raise ConfigurationError(
-                "--ray auto: no running Ray cluster found (start one with `ray start --head`, "
-                "set RAY_ADDRESS, or pass --ray local)"
+                "`address` auto: no running Ray cluster found (start one with `ray start --head`, "
+                "set RAY_ADDRESS, or pass `address` local)"
             )
         address = found
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit():
         raise ConfigurationError(
-            f"--ray {address}: not an address; use host:port, ray://host:port, auto or local"
+            f"`address` {address}: not an address; use host:port, ray://host:port, auto or local"
         )
     return address
 
@@ -73,7 +73,7 @@ def _probe(address: str) -> None:
             pass
     except OSError as exc:
         raise ConfigurationError(
-            f"--ray {address}: no Ray cluster reachable there ({exc.strerror or exc})"
+            f"`address` {address}: no Ray cluster reachable there ({exc.strerror or exc})"
         ) from None
 
 
@@ -104,7 +104,9 @@ def connect(address: str, *, num_cpus: int | None = None) -> dict[str, Any]:
         ray.init(address=target, **options)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ConfigurationError(f"--ray {address}: cannot join the cluster ({first})") from None
+        raise ConfigurationError(
+            f"`address` {address}: cannot join the cluster ({first})"
+        ) from None
     resources = dict(ray.cluster_resources())
     logger.info("joined Ray cluster %s: %s", target or "local", resources)
     return resources

@@ -64,7 +64,7 @@ def input_files(source: str) -> list[Path]:
         found = [p for p in found if p.is_file() and p.suffix in SUFFIXES]
     elif path.is_file():
         if path.suffix not in SUFFIXES:
-            raise GoldDataError("--ray reads .jsonl or .parquet files", file=source)
+            raise GoldDataError("a Ray run reads .jsonl or .parquet files", file=source)
         found = [path]
     else:
         raise GoldDataError("file not found", file=source)

@@ -42,8 +42,9 @@ from ragjudge.distributed._shards import ShardLayout
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluation_report
 from ragjudge.exceptions import GoldDataError, RagJudgeError
 from ragjudge.lm._cache import configure_cache
-from ragjudge.lm._resolve import LOCAL, resolve_lm
+from ragjudge.lm._resolve import LOCAL
 from ragjudge.programs._base import Judge
+from ragjudge.programs._build import with_lm_options
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import judge_document, load
 
@@ -99,24 +100,16 @@ def _judge_for(spec: RaySpec) -> Judge:
         with open(path, "w", encoding="utf-8") as handle:
             json.dump(spec.judge, handle)
         judge = load(path)
-    name = judge.lm
-    if isinstance(name, str) and name != LOCAL:
-        options = dict(spec.lm)
-        options.setdefault("api_key", _api_key(name))
-        judge = judge.clone(lm=resolve_lm(name, **options))
+    judge = with_lm_options(  # the same LM options as the driver and `ragjudge evaluate`
+        judge,
+        bounds={"timeout": spec.lm["timeout"]} if spec.lm.get("timeout") else None,
+        api_base=spec.lm.get("api_base"),
+        cache=spec.cache and spec.lm.get("cache", True),
+        max_retries=spec.lm.get("num_retries"),
+    )
     _JUDGES.clear()
     _JUDGES[key] = judge
     return judge
-
-
-def _api_key(model: str) -> str:
-    """The worker's key: $RAGJUDGE_API_KEY, the provider's variable, else "EMPTY"."""
-    provider = model.split("/", 1)[0].upper()
-    for name in ("RAGJUDGE_API_KEY", f"{provider}_API_KEY"):
-        value = os.environ.get(name)
-        if value:
-            return value
-    return "EMPTY"
 
 
 def _judge_rows(judge: Judge, rows: Sequence[GoldRecord], spec: RaySpec) -> list[JudgeResult]:
@@ -349,7 +342,7 @@ def _run_blocks(
                     f"block {block.name} ({block.path}, rows {block.first_row}-"
                     f"{block.first_row + block.rows - 1}) failed: "
                     f"{first[-1] if first else type(exc).__name__}; the finished blocks are "
-                    "kept: fix the cause and run again with --resume"
+                    "kept: fix the cause and run again with `resume`"
                 ) from None
             if "bad_input" in summary:
                 bad.append(summary["bad_input"])
@@ -361,5 +354,5 @@ def _run_blocks(
                 on_block(summary)
     if bad:
         raise GoldDataError(
-            f"{bad[0]} (the finished blocks are kept: fix the row and run again with --resume)"
+            f"{bad[0]} (the finished blocks are kept: fix the row and run again with `resume`)"
         )

@@ -57,7 +57,7 @@ class ShardLayout:
             return cls(path.with_name(path.name + ".shards"), ".jsonl", joined=path)
         if path.suffix == ".parquet":
             raise ConfigurationError(
-                f"--out {out}: with --ray, name a folder (Parquet shards) or a .jsonl file"
+                f"`out` {out}: on Ray, name a folder (Parquet shards) or a .jsonl file"
             )
         return cls(path, ".parquet")
 
@@ -90,18 +90,18 @@ class ShardLayout:
             probe.unlink()
         except OSError as exc:
             raise ConfigurationError(
-                f"--out {self.joined or self.folder}: cannot write there ({exc})"
+                f"`out` {self.joined or self.folder}: cannot write there ({exc})"
             ) from None
         if finished:  # the JSONL file of a finished run: nothing left to judge
             return set(manifest["blocks"])
         path = self.folder / MANIFEST
         if resume and path.exists():
             previous = json.loads(path.read_text(encoding="utf-8"))
-            for key, what in (("judge", "judge"), ("input", "input"), ("blocks", "--block-rows")):
+            for key, what in (("judge", "judge"), ("input", "input"), ("blocks", "`block_rows`")):
                 if previous.get(key) != manifest.get(key):
                     raise ResumeError(
                         f"{self.folder}: was written for another {what}; resume with the same "
-                        "--gold, judge and --block-rows, or write to another --out"
+                        "`source`, judge and `block_rows`, or write to another `out`"
                     )
             return {name for name in manifest["blocks"] if self.shard(name).exists()}
         for old in self.folder.glob("part-*"):

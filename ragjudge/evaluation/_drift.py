@@ -185,7 +185,7 @@ def drift_test(
     if figure not in DRIFT_FIGURES:
         raise ConfigurationError(f"unknown figure {figure!r}; choose from {', '.join(METRICS)}")
     if not 0 < alpha < 1:
-        raise ConfigurationError(f"--alpha must be in (0, 1), got {alpha}")
+        raise ConfigurationError(f"`alpha` must be in (0, 1), got {alpha}")
     if new.n < 2 or len(set(new.labels)) < 2:
         raise ConfigurationError(
             "the new rows need labels of both kinds (faithful 0 and 1) to measure agreement"

@@ -11,11 +11,13 @@ from typing import Any, Literal
 
 import pydantic
 
-from ragjudge.data._gold import GoldRecord
+from ragjudge.data._gold import GoldRecord, rows_from
 from ragjudge.evaluation._runner import run_rows
+from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.stats._agreement import Agreement, RatingAgreement, agreement, rating_agreement
+from ragjudge.stats._summary import ScoreSummary, score_summary
 
 __all__ = [
     "EvaluationReport",
@@ -40,9 +42,14 @@ class EvaluationReport(pydantic.BaseModel):
     #: The same over the scored rows only (unscored rows left out); None when none is unscored.
     scored_only: Agreement | None = None
     by_source: dict[str, Agreement] = pydantic.Field(default_factory=dict)
-    #: Where the labels come from: "human" (the rows' `faithful` labels) or "derived" (rules
-    #: of `ragjudge.data._derived`); the two are never mixed in one report.
+    #: Where the labels come from: "human" (the rows' `faithful` labels), "derived" (rules
+    #: of `ragjudge.data._derived`) or "none" (no row carried one); never mixed in one report.
     labels: str = "human"
+    #: The pass rate and mean score of every row, labeled or not, with 95% intervals.
+    scores: ScoreSummary | None = None
+    #: True when the offline judge ran (pure-Python rules, no language model): `lm_calls`,
+    #: `tokens` and `lm_stats` are then zero and empty.
+    offline: bool = False
     #: Krippendorff's alpha / Spearman: "judge_vs_gold", "judge_vs_gold_score",
     #: "between_repeats" (see `rating_stats`).
     ratings: dict[str, RatingAgreement] = pydantic.Field(default_factory=dict)
@@ -78,6 +85,121 @@ class EvaluationReport(pydantic.BaseModel):
             ),
         }
 
+    def __repr__(self) -> str:
+        a, sc = self.agreement, self.scores
+        parts = [f"metric={self.metric!r}", f"mode={self.mode!r}", f"rows={self.rows}"]
+        if sc is not None and sc.pass_rate is not None:
+            parts.append(f"pass_rate={sc.pass_rate:.3f}")
+        if a is not None and a.balanced_accuracy is not None:
+            parts.append(f"balanced_accuracy={a.balanced_accuracy:.3f}")
+        if self.errors:
+            parts.append(f"errors={self.errors}")
+        return f"EvaluationReport({', '.join(parts)})"
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def judged_none(self) -> bool:
+        """True when every row ended in an error: the run judged nothing."""
+        return self.rows > 0 and self.errors == self.rows
+
+    def headline(self) -> str:
+        """One line: what ran, on how many rows, in how long, with what LM cost."""
+        if self.offline:
+            who, cost = ", offline judge, no LM", ""
+        elif self.lm.startswith("none"):
+            who, cost = ", no LM (deterministic)", ""
+        else:
+            who, cost = f" with {self.lm}", f", {self.lm_calls} LM calls, {self.tokens} tokens"
+        return (
+            f"{self.metric} [{self.mode}]{who}: {self.rows} rows in {self.seconds:.1f} s{cost}, "
+            f"{self.errors} errors, {self.unscored} unscored"
+        )
+
+    def table(self) -> str:
+        """The report as text for a person: what ran, the pass rate and mean score, and
+        agreement with the labels where rows carry them (every figure rounded, with its 95%
+        interval)."""
+        lines = [self.headline()]
+        if self.labels != "none" and self.agreement is not None:
+            lines.append(f"labels: {self.labels}")
+        if self.lm_stats:
+            lines.append(self._replies_line())
+        for message, count in self.error_messages.items():
+            lines.append(f"error in {count} row{'s' if count != 1 else ''}: {message}")
+        sc = self.scores
+        if sc is not None and not self.judged_none():
+            lines.append(f"verdicts (n={sc.n}, 95% intervals):")
+            lines.append(
+                f"  {'pass_rate':<18} {_cell(sc.pass_rate, sc.pass_rate_ci):<22}  "
+                f"{sc.passed} of {sc.n} passed (Wilson)"
+            )
+            lines.append(
+                f"  {'mean_score':<18} {_cell(sc.mean_score, sc.mean_score_ci):<22}  "
+                f"{sc.scored} scored (bootstrap)"
+            )
+        a = self.agreement
+        if a is None:
+            why = "no row could be judged" if self.judged_none() else "no labeled rows"
+            lines.append(f"{why}: agreement not measured")
+            return "\n".join(lines)
+        counted = (
+            f", {self.unscored} unscored counted as failing, ranked lowest" if self.unscored else ""
+        )
+        lines.append(f"agreement with labels (n={a.n}{counted}, 95% bootstrap intervals):")
+        for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
+            lines.append(f"  {key:<18} {_cell(getattr(a, key), a.ci.get(key))}")
+        if self.scored_only is not None:
+            s = self.scored_only
+            lines.append(
+                f"  scored rows only (n={s.n}): balanced_accuracy {_cell(s.balanced_accuracy)}, "
+                f"auroc {_cell(s.auroc)}"
+            )
+        if self.by_source:
+            lines.append(f"  {'source':<18} {'n':>5} {'bal.acc':>8} {'auroc':>7}")
+            for source, s in self.by_source.items():
+                lines.append(
+                    f"  {source:<18} {s.n:>5} {_cell(s.balanced_accuracy):>8} {_cell(s.auroc):>7}"
+                )
+        for name, r in self.ratings.items():
+            lines.append(f"  {name} ({r.level}, {r.raters} raters, n={r.n}):")
+            alpha = _cell(r.krippendorff_alpha, r.ci.get("krippendorff_alpha"))
+            lines.append(f"    krippendorff_alpha {alpha}")
+            if r.spearman is not None:
+                lines.append(f"    spearman           {_cell(r.spearman, r.ci.get('spearman'))}")
+        return "\n".join(lines)
+
+    def to_markdown(self) -> str:
+        """The headline figures as a Markdown table (figure, value, 95% interval)."""
+        rows = [("rows", str(self.rows), ""), ("errors", str(self.errors), "")]
+        sc = self.scores
+        if sc is not None:
+            rows.append(("pass_rate", _cell(sc.pass_rate), _ci(sc.pass_rate_ci)))
+            rows.append(("mean_score", _cell(sc.mean_score), _ci(sc.mean_score_ci)))
+        a = self.agreement
+        if a is not None:
+            for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
+                rows.append((key, _cell(getattr(a, key)), _ci(a.ci.get(key))))
+        out = ["| figure | value | 95% interval |", "| --- | --- | --- |"]
+        out += [f"| {name} | {value} | {ci} |" for name, value, ci in rows]
+        return "\n".join(out)
+
+    def _replies_line(self) -> str:
+        s, rates = self.lm_stats, self.reply_rates()
+
+        def pct(value: float | None) -> str:
+            return "n/a" if value is None else f"{100 * value:.1f}%"
+
+        calls = rates["lm_calls_per_predictor_call"]
+        return (
+            f"replies: {s.get('predictor_calls', 0)} predictor calls, first-try parse "
+            f"{pct(rates['first_try_parse_rate'])} (+{s.get('salvaged', 0)} repaired, "
+            f"{s.get('fallback', 0)} re-asked, {s.get('failed', 0)} unparseable), "
+            f"{'n/a' if calls is None else f'{calls:.3f}'} LM calls per predictor call, "
+            f"prefix cache {pct(rates['prefix_cache_share'])} of prompt tokens, "
+            f"confidence from logprobs for {pct(rates['logprob_confidence_share'])} of verdicts"
+        )
+
     def summary(self) -> dict[str, Any]:
         """The flat JSON summary `evaluate --format json` prints."""
         a = self.agreement
@@ -101,6 +223,15 @@ class EvaluationReport(pydantic.BaseModel):
             "items_per_second": round(self.rows / self.seconds, 2) if self.seconds else None,
         }
         out["labels"] = self.labels
+        out["offline"] = self.offline
+        if self.scores is not None:
+            out["pass_rate"] = self.scores.pass_rate
+            out["mean_score"] = self.scores.mean_score
+            out["ci"] = {
+                **out["ci"],
+                "pass_rate": self.scores.pass_rate_ci,
+                "mean_score": self.scores.mean_score_ci,
+            }
         if self.lm_stats:
             out["replies"] = {
                 **self.lm_stats,
@@ -124,6 +255,21 @@ class EvaluationReport(pydantic.BaseModel):
                 for k, v in self.by_source.items()
             }
         return out
+
+
+def _cell(value: float | None, ci: Sequence[float | None] | None = None) -> str:
+    """`0.531 [0.369, 0.687]`: three decimals, the interval where there is one."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    if ci and ci[0] is not None and ci[1] is not None:
+        return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
+    return f"{value:.3f}"
+
+
+def _ci(ci: Sequence[float | None] | None) -> str:
+    if not ci or ci[0] is None or ci[1] is None:
+        return ""
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
 def gold_label(row: GoldRecord, metric: str = "faithfulness") -> int | None:
@@ -282,7 +428,7 @@ def describe_judge_lm(judge: Judge) -> str:
 
 def evaluate(
     judge: Judge,
-    rows: Sequence[GoldRecord],
+    rows: Any,
     *,
     concurrency: int = 1,
     on_result: Callable[[int, JudgeResult], None] | None = None,
@@ -295,7 +441,9 @@ def evaluate(
 
     Args:
         judge: The judge.
-        rows: The rows.
+        rows: The rows: `GoldRecord`s, dicts (`question`, `contexts`, `answer`, optional
+            `faithful`, `id`, ...), a pandas DataFrame with those columns, or a file path;
+            validated as a file is (`ragjudge.data.rows_from`).
         concurrency: Items judged at once.
         on_result: Called as each item finishes.
         n_boot: Bootstrap resamples for the intervals.
@@ -306,6 +454,8 @@ def evaluate(
     Returns:
         The per-row results (input order) and the report.
     """
+    if not (isinstance(rows, Sequence) and all(isinstance(r, GoldRecord) for r in rows)):
+        rows = rows_from(rows, require={"contexts": judge.metric} if judge.needs_contexts else None)
     start = time.perf_counter()
     results = run_rows(
         judge,
@@ -355,23 +505,32 @@ def evaluation_report(
         if unscored
         else None
     )
+    lm = describe_judge_lm(judge)
+    offline = judge.uses_lm and is_offline_lm(lm)
+    labeled = any(gold_label(row, judge.metric) is not None for row in rows)
     return EvaluationReport(
         metric=judge.metric,
         mode=str(getattr(judge, "mode", "")),
-        lm=describe_judge_lm(judge),
+        lm=lm,
         rows=len(rows),
         agreement=overall,
         scored_only=scored_only,
         by_source=by_source,
-        labels="human" if judge.metric == "faithfulness" else "derived",
+        labels=("human" if judge.metric == "faithfulness" else "derived") if labeled else "none",
+        scores=score_summary(
+            [bool(r.passed) and not r.error for r in results],
+            [math.nan if r.error else r.score for r in results],
+            n_boot=n_boot,
+        ),
+        offline=offline,
         ratings=rating_stats(rows, results, metric=judge.metric, n_boot=n_boot),
-        lm_calls=sum(r.lm_calls for r in results),
-        tokens=sum(r.tokens for r in results),
+        lm_calls=0 if offline else sum(r.lm_calls for r in results),
+        tokens=0 if offline else sum(r.tokens for r in results),
         errors=errors,
         unscored=unscored,
         seconds=seconds,
         error_messages=dict(Counter(r.error for r in results if r.error).most_common(5)),
-        lm_stats=_sum_stats(results),
+        lm_stats={} if offline else _sum_stats(results),
     )
 
 

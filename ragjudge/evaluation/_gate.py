@@ -10,6 +10,7 @@ import pydantic
 from ragjudge.evaluation._evaluate import EvaluationReport
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs._results import JudgeResult
+from ragjudge.stats._summary import wilson_interval
 
 __all__ = [
     "FIGURES",
@@ -84,25 +85,25 @@ def parse_bounds(spec: str | Sequence[str]) -> dict[str, float]:
         figure, sep, text = item.partition("=")
         figure = figure.strip()
         if not sep:
-            raise ConfigurationError(f"--fail-under takes figure=bound, got {item!r}")
+            raise ConfigurationError(f"`fail_under` takes figure=bound, got {item!r}")
         if figure not in FIGURES:
             raise ConfigurationError(
-                f"--fail-under: unknown figure {figure!r}; choose from {', '.join(FIGURES)}"
+                f"`fail_under`: unknown figure {figure!r}; choose from {', '.join(FIGURES)}"
             )
         try:
             bound = float(text)
         except ValueError:
             raise ConfigurationError(
-                f"--fail-under: the bound of {figure} must be a number, got {text.strip()!r}"
+                f"`fail_under`: the bound of {figure} must be a number, got {text.strip()!r}"
             ) from None
         low = -1.0 if figure == "kappa" else 0.0
         if not (math.isfinite(bound) and low <= bound <= 1.0):
             raise ConfigurationError(
-                f"--fail-under: the bound of {figure} must be in [{low:g}, 1], got {text.strip()}"
+                f"`fail_under`: the bound of {figure} must be in [{low:g}, 1], got {text.strip()}"
             )
         bounds[figure] = bound
     if not bounds:
-        raise ConfigurationError("--fail-under names no figure=bound")
+        raise ConfigurationError("`fail_under` names no figure=bound")
     return bounds
 
 
@@ -120,11 +121,7 @@ def pass_rate(results: Sequence[JudgeResult]) -> tuple[float, list[float | None]
     if not n:
         return math.nan, [None, None]
     k = sum(1 for r in results if r.passed is True and r.error is None)
-    p, z = k / n, 1.959963984540054
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, [max(0.0, centre - half), min(1.0, centre + half)]
+    return k / n, wilson_interval(k, n)
 
 
 def check_bounds(
@@ -156,7 +153,7 @@ def check_bounds(
             a = report.agreement
             if a is None:
                 raise ConfigurationError(
-                    f"--fail-under {figure} needs labeled rows, and no row was both labeled and "
+                    f"`fail_under` {figure} needs labeled rows, and no row was both labeled and "
                     "scored; use pass_rate, or add labels"
                 )
             name = LABEL_FIGURES[figure]

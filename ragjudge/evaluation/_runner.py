@@ -33,11 +33,19 @@ import orjson
 import pydantic
 
 from ragjudge.data._gold import GoldRecord
-from ragjudge.exceptions import RagJudgeError
+from ragjudge.exceptions import ConfigurationError, RagJudgeError
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 
-__all__ = ["ResumeError", "read_results", "result_record", "run_rows", "write_results"]
+__all__ = [
+    "OUT_SUFFIXES",
+    "ResumeError",
+    "check_out_path",
+    "read_results",
+    "result_record",
+    "run_rows",
+    "write_results",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +134,7 @@ def _parse_line(target: Path, number: int, line: bytes) -> dict[str, Any]:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ResumeError(
             f"{target}: line {number} is not a ragjudge result ({reason}); fix or delete that "
-            "line, or run without --resume to start over"
+            "line, or run without `resume` to start over"
         ) from None
     return record
 
@@ -190,6 +198,34 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+#: The file types `run_rows` writes results as.
+OUT_SUFFIXES = (".jsonl", ".parquet")
+
+
+def check_out_path(out: str | os.PathLike[str]) -> Path:
+    """Refuse, before any row is judged, a results path that cannot be written as asked: an
+    existing folder, or a suffix other than `.jsonl` / `.parquet` (results are never written
+    in another format than the name says).
+
+    Raises:
+        ConfigurationError: Naming the path and the fix.
+
+    Example:
+        >>> check_out_path("results.jsonl").suffix
+        '.jsonl'
+    """
+    target = Path(out)
+    if target.is_dir():
+        raise ConfigurationError(f"{target}: is a folder; name a .jsonl or .parquet file in it")
+    if target.suffix.lower() not in OUT_SUFFIXES:
+        extra = " (CSV is not written)" if target.suffix.lower() in (".csv", ".tsv") else ""
+        raise ConfigurationError(
+            f"{target}: results are written as .jsonl or .parquet; name a file ending in one of "
+            f"them{extra}"
+        )
+    return target
+
+
 def run_rows(
     judge: Judge,
     rows: Sequence[GoldRecord],
@@ -239,8 +275,8 @@ def run_rows(
                 on_result(index, result)
         return _complete(results)
 
-    target = Path(out)
-    final_parquet = target if target.suffix == ".parquet" else None
+    target = check_out_path(out)
+    final_parquet = target if target.suffix.lower() == ".parquet" else None
     stream = target.with_name(target.name + ".partial.jsonl") if final_parquet else target
     stream.parent.mkdir(parents=True, exist_ok=True)
     done: dict[str, JudgeResult] = {}
@@ -315,13 +351,13 @@ def _check_resumable(
     if foreign:
         raise ResumeError(
             f"{target}: holds {len(foreign)} rows that are not in the input (first: "
-            f"{foreign[0]!r}); resume with the same --gold/--limit, or write to another --out"
+            f"{foreign[0]!r}); resume with the same rows, or write to another `out`"
         )
     metrics = {r.metric for r in done.values()} - {judge.metric}
     if metrics:
         raise ResumeError(
             f"{target}: holds results of metric {sorted(metrics)[0]!r}, not {judge.metric!r}; "
-            "resume with the same judge, or write to another --out"
+            "resume with the same judge, or write to another `out`"
         )
 
 

@@ -198,7 +198,7 @@ class LlamaCppEngine:
         if choice.get("finish_reason") == "length":
             raise ReplyCutError(
                 f"the reply reached max_tokens={max_tokens} before it was complete "
-                "(raise --max-tokens)"
+                "(raise `max_tokens`)"
             )
         return Response(
             id=reply.get("id"),

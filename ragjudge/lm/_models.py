@@ -123,7 +123,7 @@ def gguf_path(name: str) -> Path:
     path = Path(name).expanduser()
     if path.suffix.lower() != ".gguf":
         known = ", ".join(f"gguf/{n}" for n in MODELS)
-        raise ConfigurationError(f"--lm gguf/{name}: not a .gguf file nor a known model ({known})")
+        raise ConfigurationError(f"`lm` gguf/{name}: not a .gguf file nor a known model ({known})")
     if not path.is_file():
-        raise ConfigurationError(f"--lm gguf/{name}: no such file {path}")
+        raise ConfigurationError(f"`lm` gguf/{name}: no such file {path}")
     return path

@@ -83,7 +83,7 @@ class OpenAICompatibleEngine:
     ) -> None:
         parts = urllib.parse.urlsplit(api_base)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigurationError(f"--api-base {api_base!r} is not an http(s) URL")
+            raise ConfigurationError(f"`api_base` {api_base!r} is not an http(s) URL")
         self.api_base = api_base
         self.timeout = 600.0 if timeout is None else float(timeout)
         self._https = parts.scheme == "https"
@@ -141,7 +141,7 @@ class OpenAICompatibleEngine:
         if choice.get("finish_reason") == "length":
             raise ReplyCutError(
                 f"the reply reached max_tokens={payload.get('max_tokens')} before it was "
-                f"complete ({usage.get('completion_tokens', '?')} tokens; raise --max-tokens)"
+                f"complete ({usage.get('completion_tokens', '?')} tokens; raise `max_tokens`)"
             )
         return Response(
             id=reply.get("id"),

@@ -24,8 +24,10 @@ __all__ = [
     "GGUF",
     "LOCAL",
     "LOCAL_MINILM",
+    "OFFLINE_MODEL_PREFIX",
     "describe_lm",
     "gguf_lm",
+    "is_offline_lm",
     "is_offline_name",
     "offline_lm",
     "resolve_lm",
@@ -63,6 +65,22 @@ def offline_lm(params: OfflineParams | None = None, *, cache: bool = False) -> d
     """
     params = params or OfflineEngine().model.params
     return _offline_lm_cached(params.model_dump_json(), cache)
+
+
+#: The start of the offline judge's model string (`local/ragjudge-offline@<fingerprint>`).
+OFFLINE_MODEL_PREFIX = "local/ragjudge-offline"
+
+
+def is_offline_lm(lm: object) -> bool:
+    """Whether a resolved LM (or its model string, as reports keep it) is the offline judge:
+    pure-Python rules, no language model.
+
+    Example:
+        >>> is_offline_lm("local/ragjudge-offline@7d6672915df6"), is_offline_lm("openai/gpt-4o")
+        (True, False)
+    """
+    model = lm if isinstance(lm, str) else getattr(lm, "model", "")
+    return str(model).startswith(OFFLINE_MODEL_PREFIX)
 
 
 def is_offline_name(lm: object) -> bool:
@@ -136,7 +154,7 @@ def resolve_lm(
         return offline_lm(params, cache=False)
     if lm.split("/", 1)[0] == GGUF and "/" in lm:
         if api_base:
-            raise ConfigurationError(f"--lm {lm} runs in process: drop --api-base")
+            raise ConfigurationError(f"`lm` {lm} runs in process: drop `api_base`")
         return gguf_lm(lm, cache=cache, **kwargs)
     options: dict[str, Any] = {"num_retries": 5, "cache": cache, "temperature": 0.0}
     options.update(kwargs)

@@ -151,12 +151,12 @@ def lm_options(*, max_retries: int | None = None, timeout: float | None = None) 
     options: dict[str, Any] = {}
     if max_retries is not None:
         if max_retries < 0:
-            raise ConfigurationError(f"--max-retries / max_retries must be >= 0, got {max_retries}")
+            raise ConfigurationError(f"`max_retries` must be >= 0, got {max_retries}")
         options["num_retries"] = int(max_retries)
     if timeout is not None:
         if not (math.isfinite(timeout) and timeout > 0):
             raise ConfigurationError(
-                f"--timeout / timeout must be a positive number of seconds, got {timeout}"
+                f"`timeout` must be a positive number of seconds, got {timeout}"
             )
         options["timeout"] = float(timeout)
     return options

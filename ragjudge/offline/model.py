@@ -446,6 +446,16 @@ def _answer_reasoning(verdicts: list[dict[str, Any]], verdict: str) -> str:
     weakest = min(verdicts, key=lambda v: float(v["confidence"]))
     if verdict == "yes" and supported == len(verdicts):
         return head + "."
+    if verdict == "yes":  # the answer-level evidence outweighs the statements' one by one
+        head = (
+            f"supported as a whole, though only {supported} of {len(verdicts)} statements "
+            "were confirmed one by one"
+        )
+    elif supported == len(verdicts):
+        head = (
+            f"not supported as a whole, though {supported} of {len(verdicts)} statements "
+            "were confirmed one by one"
+        )
     return f'{head}; weakest: "{weakest["statement"]}" - {weakest["reason"]}.'
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
-from ragjudge.data._gold import GoldRecord, load_gold
+from ragjudge.data._gold import GoldRecord, rows_from
+from ragjudge.exceptions import UngroupedRowsWarning
 from ragjudge.optimize._optimizer import (
     OBJECTIVES,
     JudgeOptimizer,
@@ -16,6 +19,7 @@ from ragjudge.optimize._optimizer import (
     labeled_rows,
 )
 from ragjudge.optimize._select import SelectRule
+from ragjudge.optimize._split import shared_question_rows
 from ragjudge.programs._base import Judge
 
 __all__ = [
@@ -30,7 +34,7 @@ __all__ = [
 def compile_judge(
     judge: Judge,
     *,
-    gold: str | os.PathLike[str] | Sequence[GoldRecord],
+    gold: Any,
     n_trials: int = 60,
     seed: int = 0,
     objective: Objective = "balanced_accuracy",
@@ -58,7 +62,8 @@ def compile_judge(
 
     Args:
         judge: The judge to start from (left unchanged); its class, LM and parameters.
-        gold: Labeled rows, or a file / dataset name to load them from.
+        gold: Labeled rows (`GoldRecord`s, dicts or a pandas DataFrame), or a file / dataset
+            name to load them from (`ragjudge.data.rows_from`).
         n_trials: Completed Optuna trials wanted in the study (in total, across workers).
         seed: Seeds the split, the demo sets and the TPE sampler.
         objective: Agreement measure the study maximizes.
@@ -126,17 +131,27 @@ def compile_judge(
         modes=modes,
         select=select,
     )
-    gold_name: str | None = None
-    if isinstance(gold, (str, os.PathLike)):
-        gold_name = os.fspath(gold)
-        rows = load_gold(
-            gold_name,
-            mapping=mapping,
-            require_labels=judge.metric == "faithfulness",
-            require={"contexts": judge.metric} if judge.needs_contexts else None,
-        )
-    else:
-        rows = list(gold)
+    gold_name = os.fspath(gold) if isinstance(gold, (str, os.PathLike)) else None
+    rows = rows_from(
+        gold,
+        mapping=mapping,
+        require_labels=judge.metric == "faithfulness",
+        require={"contexts": judge.metric} if judge.needs_contexts else None,
+        name="gold",
+    )
+    if validation is None:
+        shared = shared_question_rows(rows, group_by)
+        if shared:
+            warnings.warn(
+                UngroupedRowsWarning(
+                    f"{shared} of {len(rows)} rows share their question with a row of another "
+                    f"group (by {group_by or 'row'!r}), so validation rows may have near-copies "
+                    "in train and the figures read too high; keep them together with "
+                    "group_by='question' (or give each row a meta.group_id)",
+                    rows=shared,
+                ),
+                stacklevel=2,
+            )
     compiled = optimizer.compile(
         judge, trainset=rows, valset=list(validation) if validation is not None else None
     )

@@ -498,7 +498,7 @@ class JudgeOptimizer(Teleprompter):
                 bar.close()
         if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
             raise ConfigurationError(
-                f"max_lm_calls={self.max_lm_calls} cannot pay for one pass over the "
+                f"`max_lm_calls` {self.max_lm_calls} cannot pay for one pass over the "
                 f"{len(state.tune_rows)} tuning rows (about "
                 f"{state.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
             )
@@ -525,7 +525,7 @@ class JudgeOptimizer(Teleprompter):
         one_pass = n_tune * min(cost.values())
         if state.budget.limit < after + one_pass:
             raise ConfigurationError(
-                f"max_lm_calls={state.budget.limit} cannot pay for compile: one pass over the "
+                f"`max_lm_calls` {state.budget.limit} cannot pay for compile: one pass over the "
                 f"{n_tune} tuning rows takes about {one_pass} calls and validation (the compiled "
                 f"and the uncompiled judge on {n_valid} rows"
                 + (", the init judge" if state.init is not None else "")
@@ -1029,8 +1029,7 @@ def _mode_choices(judge: Judge, modes: Sequence[str] | None) -> list[str]:
     unknown = [m for m in modes if m not in judge.modes]
     if unknown or not modes:
         raise ConfigurationError(
-            f"The `modes` parameter must name modes of {type(judge).__name__} "
-            f"({', '.join(judge.modes) or 'none'}). Got {','.join(modes)!r} instead."
+            f"`modes` {','.join(modes)!r}: choose from {', '.join(judge.modes) or 'none'}"
         )
     return list(dict.fromkeys(modes))
 

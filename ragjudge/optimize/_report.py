@@ -6,9 +6,10 @@ from typing import Any
 
 import pydantic
 
+from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.optimize._ablation import AblationStep
 from ragjudge.optimize._select import Selection
-from ragjudge.stats._agreement import Agreement
+from ragjudge.stats._agreement import Agreement, paired_difference
 
 __all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord"]
 
@@ -103,3 +104,218 @@ class CompileReport(pydantic.BaseModel):
         description="`ragjudge.data.row_hash` of every train row (fitted on, tuned on or a demo "
         "pool row); None in judge files written before it was recorded (unknown)",
     )
+
+    # -- views (issue 32: a short repr, a table, rounded figures) ----------------------------
+    def __repr__(self) -> str:
+        v = self.validation
+        shown = [f"metric={self.metric!r}", f"mode={self.params.get('mode')!r}"]
+        if v.balanced_accuracy is not None:
+            shown.append(f"validation_balanced_accuracy={v.balanced_accuracy:.3f}")
+        shown.append(f"n={v.n}")
+        return f"CompileReport({', '.join(shown)})"
+
+    def __str__(self) -> str:
+        return self.table()
+
+    @property
+    def offline_judge(self) -> bool:
+        """True when the offline judge was compiled (pure-Python rules, no LM)."""
+        return is_offline_lm(self.lm)
+
+    def shown_params(self) -> dict[str, Any]:
+        """The chosen parameters worth printing: no `lm`, and `demos` only for a judge that
+        reads them (an LM; the offline judge never sees demos)."""
+        hidden = {"lm", "demos"} if is_offline_lm(self.lm) else {"lm"}
+        return {k: v for k, v in self.params.items() if k not in hidden and v is not None}
+
+    def gain(self, *, n_boot: int = 1000) -> dict[str, list[float | None]]:
+        """Compiled minus uncompiled on the validation rows, with paired 95% bootstrap intervals
+        (an unscored row fails and ranks lowest, as everywhere).
+
+        Returns:
+            `{metric: [difference, low, high]}` (see `ragjudge.stats.paired_difference`).
+        """
+        rows = self.predictions
+
+        def side(compiled: bool) -> tuple[list[bool], list[float]]:
+            passed = [bool(r.passed if compiled else r.baseline_passed) for r in rows]
+            scores = [r.score if compiled else r.baseline_score for r in rows]
+            return passed, [_UNSCORED if s is None else s for s in scores]
+
+        return paired_difference(
+            [r.gold for r in rows],
+            side(True),
+            side(False),
+            n_boot=n_boot,
+            seed=int(self.split.get("seed", 0)),
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The flat JSON summary `ragjudge compile --format json` prints (keys as in
+        `evaluate`, plus `baseline`, `gain` and `params`)."""
+        v = self.validation
+        return {
+            "n": v.n,
+            "balanced_accuracy": v.balanced_accuracy,
+            "cohen_kappa": v.cohen_kappa,
+            "auroc": v.auroc,
+            "f1": v.f1,
+            "ci": v.ci,
+            "lm_calls": self.lm_calls,
+            "offline_judge": self.offline_judge,
+            "errors": v.errors,
+            "baseline": self.baseline.model_dump(mode="json"),
+            "gain": self.gain(),
+            "offline": None if self.offline is None else self.offline.model_dump(mode="json"),
+            "ablation": [a.model_dump(mode="json") for a in self.ablation],
+            "init": None if self.init is None else self.init.model_dump(mode="json"),
+            "params": self.params,
+            "sizes": self.sizes,
+            "study": {
+                "name": self.study.name,
+                "n_trials": self.study.n_trials,
+                "best_value": self.study.best_value,
+                "seed": self.study.seed,
+            },
+            "pareto_front": [t.model_dump(mode="json") for t in self.study.pareto_front],
+            "selection": None if self.selection is None else self.selection.model_dump(mode="json"),
+            "seconds": self.seconds,
+            "lm": self.lm,
+        }
+
+    def table(self, path: str | None = None) -> str:
+        """The report as text for a person: sizes, time, what ran, the chosen parameters
+        (floats to 4 significant digits) and validation agreement, compiled against uncompiled
+        with the paired gain.
+
+        Args:
+            path: Where the judge was saved, for the first line.
+        """
+        v, b = self.validation, self.baseline
+        where = f" -> {path}" if path else ""
+        if self.offline_judge:
+            who, cost = ", offline judge (no LM)", "raw outputs computed offline, no LM"
+        else:
+            who = f" with {self.lm}"
+            cost = (
+                f"LM calls: {self.lm_calls.get('raw_outputs', 0)} for raw outputs, "
+                f"{self.lm_calls.get('trials_without_lm_calls', 0)} trials made none"
+            )
+        lines = [
+            f"compiled {self.metric} judge{who}{where}",
+            f"  train {self.sizes.get('train', 0)} rows, validation "
+            f"{self.sizes.get('validation', 0)} rows; {self.study.n_trials} trials in "
+            f"{self.seconds.get('total', 0.0):.1f} s; {cost}",
+            "  params: " + ", ".join(f"{k}={_num(x)}" for k, x in self.shown_params().items()),
+            f"  validation agreement (n={v.n}):   compiled                  uncompiled default"
+            "   gain (paired bootstrap)",
+        ]
+        gains = self.gain()
+        for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
+            d = gains[key]
+            shown = "n/a" if d[0] is None else f"{d[0]:+.3f}"
+            if d[0] is not None and d[1] is not None and d[2] is not None:
+                shown += f" [{d[1]:+.3f}, {d[2]:+.3f}]"
+            lines.append(f"    {key:<18} {_cell(v, key):<26} {_cell(b, key):<26} {shown}")
+        if v.errors or b.errors:
+            lines.append(
+                f"    rows ending in an error    {v.errors:<26} {b.errors:<26} "
+                "(counted as failed, ranked lowest)"
+            )
+        offline = self.offline
+        if offline is not None:
+            lines.append(
+                "    offline judge, same rows: balanced_accuracy "
+                + _cell(offline, "balanced_accuracy")
+                + ", auroc "
+                + _cell(offline, "auroc")
+            )
+        if self.ablation:
+            lines.append("  which choice bought the gain (validation balanced accuracy):")
+            for step in self.ablation:
+                cell = _cell(step.validation, "balanced_accuracy") if step.validation else "n/a"
+                lines.append(f"    {step.step:<24} {cell}")
+        budget = self.lm_calls.get("budget") or {}
+        if budget.get("limit") is not None and not self.offline_judge:
+            skipped = budget.get("skipped") or []
+            lines.append(
+                f"  LM call budget: {budget['spent']} of {budget['limit']} spent"
+                + (
+                    "; skipped (budget spent): "
+                    + ", ".join(
+                        f"mode {s['mode']} demo set {s['demos']} "
+                        f"({s['rows_judged']}/{s['rows']} rows judged)"
+                        for s in skipped
+                    )
+                    if skipped
+                    else "; nothing skipped"
+                )
+            )
+        if self.init is not None:
+            lines.append(
+                "    --init judge, unchanged: balanced_accuracy "
+                + _cell(self.init, "balanced_accuracy")
+            )
+        lines += self.selection_lines()
+        return "\n".join(lines)
+
+    def selection_lines(self) -> list[str]:
+        """The finalists' cross-validated agreement on the train rows, and the decision."""
+        selection = self.selection
+        if selection is None:
+            return []
+        lines = [
+            f"  finalists, {selection.folds}-fold cross-validated on {selection.rows} train "
+            f"rows (balanced accuracy, 95% interval; rule {selection.rule}):"
+        ]
+        for f in selection.finalists:
+            name = "starting judge" if f.name == "start" else f"tuned, {f.name} mode"
+            low, high = f.ci
+            line = f"    {name:<24} {f.balanced_accuracy:.3f} [{low:.3f}, {high:.3f}]"
+            if f.difference is not None and f.se is not None:
+                line += f"   {f.difference:+.3f} vs start (se {f.se:.3f})"
+            if f.name == selection.chosen:
+                line += "   <- ships"
+            lines.append(line)
+        lines.append(f"  decision: {selection.reason}")
+        return lines
+
+    def to_markdown(self) -> str:
+        """Validation agreement as a Markdown table: compiled, uncompiled, gain."""
+        gains = self.gain()
+        out = [
+            f"| figure (n={self.validation.n}) | compiled | uncompiled | gain |",
+            "| --- | --- | --- | --- |",
+        ]
+        for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
+            d = gains[key]
+            gain = "n/a" if d[0] is None else f"{d[0]:+.3f}"
+            out.append(
+                f"| {key} | {_cell(self.validation, key)} | {_cell(self.baseline, key)} | {gain} |"
+            )
+        return "\n".join(out)
+
+
+#: The score an unscored row stands at in the gain (as `evaluation.UNSCORED_SCORE`).
+_UNSCORED = -1.0
+
+
+def _num(value: Any) -> str:
+    """A parameter for print: floats to 4 significant digits."""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_num(v) for v in value) + "]"
+    return str(value)
+
+
+def _cell(a: Agreement | None, key: str) -> str:
+    if a is None:
+        return "n/a"
+    value = getattr(a, key)
+    ci = a.ci.get(key) or [None, None]
+    if value is None:
+        return "n/a"
+    if ci[0] is None or ci[1] is None:
+        return f"{value:.3f}"
+    return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"

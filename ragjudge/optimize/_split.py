@@ -10,7 +10,7 @@ import numpy as np
 from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 
-__all__ = ["group_key", "split_gold"]
+__all__ = ["group_key", "shared_question_rows", "split_gold"]
 
 
 def group_key(row: GoldRecord, group_by: str | None) -> str:
@@ -20,9 +20,28 @@ def group_key(row: GoldRecord, group_by: str | None) -> str:
     value: Any = row.model_dump()
     for part in group_by.split("."):
         value = value.get(part) if isinstance(value, dict) else None
-        if value is None:
+        if value is None or value == "":  # no key (an empty question, say): the row alone
             return row.id
     return str(value)
+
+
+def shared_question_rows(rows: Sequence[GoldRecord], group_by: str | None) -> int:
+    """How many rows share their (non-empty) question with a row of another group: pairs such
+    as HaluEval's right and hallucinated answers to one question, which a split by `group_by`
+    may put on both sides (validation rows whose twin was trained on).
+
+    Example:
+        >>> a = GoldRecord(id="a", question="Who?", answer="x")
+        >>> b = GoldRecord(id="b", question="Who?", answer="y")
+        >>> shared_question_rows([a, b], None), shared_question_rows([a, b], "question")
+        (2, 0)
+    """
+    groups: dict[str, set[str]] = {}
+    for row in rows:
+        if row.question.strip():
+            groups.setdefault(row.question.strip(), set()).add(group_key(row, group_by))
+    shared = {q for q, g in groups.items() if len(g) > 1}
+    return sum(1 for row in rows if row.question.strip() in shared)
 
 
 def split_gold(
@@ -64,7 +83,7 @@ def split_gold(
     if n_groups < n_splits:
         raise GoldDataError(
             f"only {n_groups} groups (by {group_by!r}): too few to hold out "
-            f"{valid_fraction:.0%} of them; pass --group-by '' to split by row"
+            f"{valid_fraction:.0%} of them; pass `group_by` '' to split by row"
         )
     from sklearn.model_selection import StratifiedGroupKFold  # slow import: only when splitting
 

@@ -50,11 +50,11 @@ def open_storage(url: str | None) -> optuna.storages.BaseStorage | None:
             )
         except ImportError as exc:
             raise ConfigurationError(
-                f"storage {url.split('://')[0]}://...: a database driver is missing ({exc}); "
+                f"`storage` {url.split('://')[0]}://...: a database driver is missing ({exc}); "
                 "for PostgreSQL run `pip install 'ragjudge[postgres]'`"
             ) from None
         except Exception as exc:  # SQLAlchemy raises many types for unreachable databases
-            raise ConfigurationError(f"storage: cannot open the study storage ({exc})") from None
+            raise ConfigurationError(f"`storage`: cannot open the study storage ({exc})") from None
     path = Path(url)
     path.parent.mkdir(parents=True, exist_ok=True)
     backend = JournalFileBackend(str(path))

@@ -1,6 +1,7 @@
 """Judges: DSPy modules that chain signatures into metrics, their results and judge files."""
 
 from ragjudge.programs._base import Judge
+from ragjudge.programs._build import build_judge, default_concurrency
 from ragjudge.programs._results import JudgeResult, StatementResult
 from ragjudge.programs._serialization import load, register_judge, registry, save_judge
 from ragjudge.programs.deterministic import DeterministicJudge
@@ -21,6 +22,8 @@ __all__ = [
     "StatementResult",
     "Suite",
     "SuiteResult",
+    "build_judge",
+    "default_concurrency",
     "load",
     "register_judge",
     "registry",

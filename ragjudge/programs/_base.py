@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import difflib
 import inspect
 import logging
 import math
@@ -21,7 +22,7 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._adapters import default_adapter, parse_stats
 from ragjudge.lm._cache import ResultMemo
 from ragjudge.lm._generation import GenerationOptions, check_generation, generation_options
-from ragjudge.lm._resolve import resolve_lm
+from ragjudge.lm._resolve import is_offline_lm, resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._metric import JudgeMetric
 from ragjudge.programs._results import JudgeResult, RawOutput
@@ -34,10 +35,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GENERATION_PARAMS",
+    "JUDGE_INPUTS",
     "Judge",
     "calibrated",
     "check_calibration",
     "check_choice",
+    "check_inputs",
     "judge_inputs",
 ]
 
@@ -89,6 +92,49 @@ def judge_inputs(row: GoldRecord | dict[str, Any]) -> dict[str, Any]:
     return {k: row[k] for k in ("question", "contexts", "answer", "reference") if k in row}
 
 
+#: The keyword arguments a judge call takes.
+JUDGE_INPUTS = ("question", "contexts", "answer", "reference")
+
+
+def check_inputs(judge: Judge, inputs: dict[str, Any]) -> None:
+    """Raise `TypeError` for a call a Python function would refuse (an unknown keyword) and
+    for `contexts=None`, which would otherwise be judged as "no passages".
+
+    Example:
+        >>> check_inputs(Judge(), {"answer": "a", "context": ["p"]})
+        Traceback (most recent call last):
+        TypeError: Judge() got an unexpected keyword argument 'context'; did you mean 'contexts'?
+    """
+    name = type(judge).__name__
+    allowed = _accepted_inputs(type(judge))
+    for key in inputs:
+        if allowed is not None and key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"{name}() got an unexpected keyword argument {key!r}{hint}")
+    if "contexts" in inputs and inputs["contexts"] is None:
+        raise TypeError(
+            f"{name}() got contexts=None; pass the retrieved passages as a list of strings "
+            "([] when retrieval found none)"
+        )
+
+
+_ACCEPTED: dict[type, tuple[str, ...] | None] = {}
+
+
+def _accepted_inputs(cls: type[Judge]) -> tuple[str, ...] | None:
+    """The keywords a judge class's `judge_item` takes (None when it takes any: a wrapper)."""
+    if cls in _ACCEPTED:
+        return _ACCEPTED[cls]
+    params = inspect.signature(cls.judge_item).parameters.values()
+    accepted: tuple[str, ...] | None = None
+    if not any(p.kind is p.VAR_KEYWORD for p in params):
+        names = [p.name for p in params if p.name != "self"]
+        accepted = tuple(dict.fromkeys([*JUDGE_INPUTS, *names]))
+    _ACCEPTED[cls] = accepted
+    return accepted
+
+
 def _with_id(row: GoldRecord | dict[str, Any], result: JudgeResult) -> JudgeResult:
     row_id = row.id if isinstance(row, GoldRecord) else row.get("id")
     return result.model_copy(update={"id": None if row_id is None else str(row_id)})
@@ -103,6 +149,9 @@ class Judge(dspy.Module):
     """
 
     metric: ClassVar[str] = "judge"
+    #: The metric name that builds this class (`build_judge(metric=...)`, `--metric`); None for
+    #: a class that wraps other judges. Defaults to `metric` where a subclass leaves it unset.
+    metric_option: ClassVar[str | None]
     #: The values of `mode` (each needs its own LM calls); compiling searches them.
     modes: ClassVar[tuple[str, ...]] = ()
     #: False for judges that never call an LM (deterministic metrics).
@@ -128,6 +177,30 @@ class Judge(dspy.Module):
     def get_params(self) -> dict[str, Any]:
         """The constructor arguments, as given."""
         return {name: getattr(self, name) for name in self._param_names()}
+
+    def __repr__(self) -> str:
+        """One line: the class, its mode and LM, the parameters that differ from the defaults
+        (floats to 4 significant digits), and whether it was compiled."""
+        defaults = {
+            p.name: p.default
+            for p in inspect.signature(type(self).__init__).parameters.values()
+            if p.kind is p.KEYWORD_ONLY
+        }
+        params = self.get_params()
+        shown: list[str] = []
+        for name in ("mode", "lm"):
+            if name in params and (name != "lm" or self.uses_lm):
+                value = params[name]
+                if name == "lm" and value is not None and not isinstance(value, str):
+                    value = getattr(value, "model", type(value).__name__)
+                shown.append(f"{name}={_short_value(value)}")
+        for name, value in params.items():
+            if name in ("mode", "lm") or _same(value, defaults.get(name, inspect.Parameter.empty)):
+                continue
+            shown.append(f"{name}={_short_value(value)}")
+        if self.report_ is not None:
+            shown.append("compiled")
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     def clone(self, **overrides: Any) -> Judge:
         """A new judge with the same parameters (but `overrides`) and the same learned state."""
@@ -243,8 +316,9 @@ class Judge(dspy.Module):
 
         Never raises for LM or parsing failures: the result carries `error` instead.
         """
+        check_inputs(self, inputs)
         if "answer" not in inputs:
-            raise TypeError(f"{type(self).__name__}() needs answer=...")
+            raise TypeError(f"{type(self).__name__}() missing required keyword argument: 'answer'")
         lm = self.resolved_lm()
         options = self.generation()
         bounds = contextlib.nullcontext() if options is None else generation_options(options)
@@ -264,6 +338,8 @@ class Judge(dspy.Module):
         calls, tokens = _usage_counts(usage.usage_data)
         calls += stats.lm_errors  # calls that raised: cut replies, failures after retries
         update: dict[str, Any] = {"lm_calls": calls, "tokens": tokens}
+        if is_offline_lm(lm):
+            update["offline"] = True
         if stats.predictor_calls:
             update["lm_stats"] = {**stats.as_dict(), **_prompt_counts(usage.usage_data)}
         return result.model_copy(update=update)
@@ -271,6 +347,7 @@ class Judge(dspy.Module):
     def __call__(self, *args: Any, **kwargs: Any) -> JudgeResult:
         if args:
             raise TypeError(f"{type(self).__name__}() takes keyword arguments only")
+        check_inputs(self, kwargs)
         return self.forward(**kwargs)
 
     def batch(
@@ -466,6 +543,7 @@ class Judge(dspy.Module):
                 "lm_calls": result.lm_calls,
                 "tokens": result.tokens,
                 "lm_stats": result.lm_stats,
+                "offline": result.offline,
             }
         )
 
@@ -512,6 +590,29 @@ class Judge(dspy.Module):
         from ragjudge.programs._serialization import save_judge
 
         save_judge(self, path)
+
+
+def _short_value(value: Any) -> str:
+    """A parameter as `repr` shows it: floats to 4 significant digits, long values cut."""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_short_value(v) for v in value[:4])
+        return f"[{inner}{', ...' if len(value) > 4 else ''}]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{k}={_short_value(v)}" for k, v in list(value.items())[:4])
+        return f"{{{inner}{', ...' if len(value) > 4 else ''}}}"
+    if isinstance(value, Judge):
+        return repr(value)
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _same(value: Any, default: Any) -> bool:
+    try:
+        return bool(value == default)
+    except Exception:  # an LM object or array compares oddly: show it
+        return False
 
 
 def _usage_counts(usage_data: dict[str, list[dict[str, Any]]]) -> tuple[int, int]:

@@ -156,6 +156,8 @@ class JudgeResult(pydantic.BaseModel):
             calls, failures, verdicts read from logprobs) plus `prompt_tokens` and
             `cached_tokens` (prompt tokens a server's or llama.cpp's prefix cache served,
             where reported); None when no predictor was called.
+        offline: True when the offline judge produced the result: pure-Python rules, no
+            language model (its `lm_calls` and `tokens` count requests to that engine).
     """
 
     model_config = pydantic.ConfigDict(ser_json_inf_nan="null")
@@ -175,6 +177,7 @@ class JudgeResult(pydantic.BaseModel):
     details: dict[str, Any] = pydantic.Field(default_factory=dict)
     lm_stats: dict[str, int] | None = None
     raw: RawOutput | None = None
+    offline: bool = False
 
     @classmethod
     def from_json_data(cls, data: dict[str, Any], **update: Any) -> JudgeResult:
@@ -203,7 +206,12 @@ class JudgeResult(pydantic.BaseModel):
             lines.append(f"  [{marks.get(st.verdict, ' ')}] {st.text}")
             if st.reason:
                 lines.append(f"        {st.reason}")
-        lines.append(f"  ({self.lm_calls} LM calls, {self.tokens} tokens)")
+        if self.offline:
+            lines.append("  (offline judge, no LM)")
+        elif self.lm_calls or self.tokens:
+            lines.append(f"  ({self.lm_calls} LM calls, {self.tokens} tokens)")
+        else:
+            lines.append("  (no LM call)")
         return "\n".join(lines)
 
     def pretty(self) -> None:

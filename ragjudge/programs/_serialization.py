@@ -21,6 +21,7 @@ import pydantic
 
 from ragjudge._version import __version__
 from ragjudge.exceptions import (
+    ConfigurationError,
     ModifiedJudgeError,
     SerializationError,
     UnsupportedFormatVersionError,
@@ -32,7 +33,10 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "check_judge_path",
+    "judge_class",
     "load",
+    "metric_names",
     "register_judge",
     "save_judge",
     "signature_fingerprints",
@@ -140,6 +144,29 @@ def judge_document(judge: Judge) -> dict[str, Any]:
     return document
 
 
+def check_judge_path(path: str | os.PathLike[str]) -> Path:
+    """Refuse, before any work, a path a judge cannot be saved to: an existing folder, a
+    pickle, a suffix other than `.json`.
+
+    Raises:
+        SerializationError: Naming the path and the fix.
+
+    Example:
+        >>> check_judge_path("judges/faithfulness.json").name
+        'faithfulness.json'
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise SerializationError(
+            f"{target}: is a folder; name a .json file for the judge (e.g. {target / 'judge.json'})"
+        )
+    if target.suffix.lower() in {".pkl", ".pickle"}:
+        raise SerializationError(f"{target}: judges are saved as JSON only; use a .json path")
+    if target.suffix and target.suffix.lower() != ".json":
+        raise SerializationError(f"{target}: a judge file is JSON; name a file ending in .json")
+    return target
+
+
 def save_judge(judge: Judge, path: str | os.PathLike[str]) -> Path:
     """Write a judge to `path` as versioned JSON.
 
@@ -153,14 +180,16 @@ def save_judge(judge: Judge, path: str | os.PathLike[str]) -> Path:
     Raises:
         SerializationError: For a pickle path or an unregistered judge class.
     """
-    target = Path(path)
-    if target.suffix in {".pkl", ".pickle"}:
-        raise SerializationError("judges are saved as JSON only; use a .json path")
+    target = check_judge_path(path)
     document = judge_document(judge)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(document, indent=1, allow_nan=False) + "\n", encoding="utf-8")
-    os.replace(tmp, target)
+    try:
+        tmp.write_text(json.dumps(document, indent=1, allow_nan=False) + "\n", encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise SerializationError(f"{target}: cannot be written ({exc.strerror or exc})") from None
     return target
 
 
@@ -257,7 +286,7 @@ def _check_data_only(cls: type[Judge], document: JudgeFile, name: str) -> None:
         if value.get("lm") is not None:
             raise SerializationError(
                 f"{name}: predictor {key!r} carries a saved LM; judge files name their LM in "
-                "params.lm only (set it to null, or pass --lm)"
+                "params.lm only (set it to null, or pass `lm`)"
             )
         demos = value.get("demos", [])
         if not isinstance(demos, list) or not all(isinstance(d, dict) for d in demos):
@@ -295,3 +324,35 @@ def _build(cls: type[Judge], document: JudgeFile, name: str) -> Judge:
 def registry() -> dict[str, Callable[..., Judge]]:
     """The registered judge classes, by name."""
     return dict(_REGISTRY)
+
+
+def _metric_of(cls: type[Judge]) -> str | None:
+    """The metric name a class is built for (`metric_option`, else its `metric`); None for
+    classes that wrap another judge (an ensemble)."""
+    return cls.__dict__.get("metric_option", cls.metric)
+
+
+def metric_names() -> list[str]:
+    """The metric names the registered judge classes stand for, in registration order."""
+    names = [_metric_of(cls) for cls in _REGISTRY.values()]
+    return sorted({n for n in names if n}, key=lambda n: (n != "faithfulness", n))
+
+
+def judge_class(metric: str) -> type[Judge]:
+    """The registered judge class of a metric name (`faithfulness`, `deterministic`, ...): the
+    one metric-to-class map.
+
+    Raises:
+        ConfigurationError: For an unknown metric, listing the known ones.
+
+    Example:
+        >>> judge_class("faithfulness").__name__
+        'Faithfulness'
+    """
+    for cls in _REGISTRY.values():
+        if _metric_of(cls) == metric:
+            return cls
+    raise ConfigurationError(
+        f"The `metric` parameter must be one of {', '.join(map(repr, metric_names()))}. "
+        f"Got {metric!r} instead."
+    )

@@ -59,6 +59,7 @@ class DeterministicJudge(Judge):
     """
 
     metric: ClassVar[str] = "faithfulness"
+    metric_option: ClassVar[str | None] = "deterministic"
     modes: ClassVar[tuple[str, ...]] = SCORES
     uses_lm: ClassVar[bool] = False
     needs_contexts: ClassVar[bool] = True

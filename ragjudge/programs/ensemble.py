@@ -83,6 +83,7 @@ class Ensemble(Judge):
     memoize_results: ClassVar[bool] = False  # several LMs decide a result
 
     metric: ClassVar[str] = "ensemble"
+    metric_option: ClassVar[str | None] = None
     modes: ClassVar[tuple[str, ...]] = ()
 
     def __init__(

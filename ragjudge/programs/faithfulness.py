@@ -34,7 +34,7 @@ from ragjudge.signatures import (
 if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
 
-__all__ = ["Faithfulness", "score_statements"]
+__all__ = ["Faithfulness", "outcome_reason", "score_statements"]
 
 Mode = Literal["statement", "whole", "rubric"]
 UnsurePolicy = Literal["unsupported", "supported", "exclude"]
@@ -323,7 +323,8 @@ class Faithfulness(Judge):
             details=details,
             raw=raw,
         )
-        return result.model_copy(update={"reason": whole_reason(result, p, raw)})
+        reason = outcome_reason(result, raw.reasoning, raw.verdict)
+        return result.model_copy(update={"reason": reason})
 
     def _statements_result(self, raw: StatementsOutput, p: dict[str, Any]) -> JudgeResult:
         statements = [_decided(s, raw, p.get("support_threshold")) for s in raw.statements]
@@ -331,16 +332,17 @@ class Faithfulness(Judge):
             statements, unsure=p["unsure"], empty=p["empty"], aggregation=p["aggregation"]
         )
         confidences = [s.confidence for s in statements if s.confidence is not None]
-        return self._result(
+        result = self._result(
             value,
             p,
             mode="statement",
-            reason=_reason(value, statements, p["unsure"]),
             statements=statements,
             confidence=min(confidences) if confidences else None,
             confidence_source=raw.confidence_source,
             raw=raw,
         )
+        reason = outcome_reason(result, _reason(value, statements, p["unsure"]))
+        return result.model_copy(update={"reason": reason})
 
     def finish(
         self,
@@ -411,21 +413,6 @@ class Faithfulness(Judge):
         )
 
 
-def whole_reason(result: JudgeResult, policy: Mapping[str, Any], raw: WholeOutput) -> str:
-    """The reason of a whole-answer result, written from its final score and pass."""
-    scale = float(policy.get("scale", 1.0) or 1.0)
-    unscaled = result.score / scale
-    if result.passed is None:
-        head = "no score"
-    else:
-        sign = ">=" if result.passed else "<"
-        head = f"{unscaled:.2f} {sign} threshold {float(policy['threshold']):.2f}"
-    said = f"the judge's verdict: {raw.verdict}"
-    if raw.reasoning.strip():
-        said += f" ({' '.join(raw.reasoning.split())})"
-    return f"{head}; {said}"
-
-
 def _offline_params(lm: Any) -> OfflineParams | None:
     """The offline judge's parameters when `lm` is the offline judge, else None."""
     engine = getattr(lm, "engine", None)
@@ -466,13 +453,42 @@ def _clip(value: Any) -> float | None:
     return None if math.isnan(number) else min(1.0, max(0.0, number))
 
 
+def outcome_reason(result: JudgeResult, text: str, verdict: str | None = None) -> str:
+    """A result's reason, led by its final score (after calibration and scale), so the reason
+    never shows another number than the score beside it.
+
+    Args:
+        result: The scored result (`score`, `passed` final).
+        text: What the judge found (statement counts, the LM's reasoning).
+        verdict: The judge's own yes/no verdict (whole mode); when the final pass/fail differs
+            from it (a calibrated confidence, a tuned threshold), the reason says so.
+
+    Returns:
+        `"<score>: <text>"`, or `text` alone for a result without a score.
+
+    Example:
+        >>> r = JudgeResult(score=0.904, passed=True)
+        >>> outcome_reason(r, "0 of 1 statements supported", "no")
+        "0.90 (passes on the judge's confidence; its verdict was 'no'): 0 of 1 statements supported"
+    """
+    text = text.strip()
+    if result.passed is None or math.isnan(result.score):
+        return text
+    lead = f"{result.score:.2f}"
+    if verdict is not None and (verdict == "yes") != result.passed:
+        outcome = "passes" if result.passed else "fails"
+        lead += f" ({outcome} on the judge's confidence; its verdict was '{verdict}')"
+    return f"{lead}: {text}" if text else lead
+
+
 def _reason(raw: float, statements: Sequence[StatementResult], unsure: str) -> str:
+    """What the statement verdicts say (`outcome_reason` adds the final score)."""
     if not statements:
         return "the answer makes no statement that can be checked"
     if math.isnan(raw):
         return "no statement could be judged (all unsure, excluded)"
     supported = sum(1 for s in statements if s.verdict == "yes")
-    parts = [f"{raw:.2f}: {supported} of {len(statements)} statements are supported"]
+    parts = [f"{supported} of {len(statements)} statements are supported"]
     failed = [s for s in statements if s.verdict == "no"]
     unsure_ones = [s for s in statements if s.verdict == "unsure"]
     if failed:

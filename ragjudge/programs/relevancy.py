@@ -13,7 +13,7 @@ import numpy as np
 
 import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of these signatures
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.lm._resolve import describe_lm
+from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
 from ragjudge.offline.tasks import lexical_similarity
@@ -51,11 +51,6 @@ OFFLINE_GENERATION = (
     "offline fallback: the offline judge cannot write questions, it recasts the answer's "
     "statements as questions, so the score is the similarity between question and answer"
 )
-
-
-def is_offline_lm(lm: Any) -> bool:
-    """True when `lm` is the offline judge (its model string starts with `local/`)."""
-    return lm is not None and describe_lm(lm).startswith("local/")
 
 
 def check_unit(owner: str, name: str, value: float) -> None:

@@ -44,7 +44,10 @@ class SuiteResult(pydantic.BaseModel):
     def format(self) -> str:
         """The results as text for a person."""
         parts = [r.format() for r in self.results.values()]
-        parts.append(f"suite: {self.lm_calls} LM calls, {self.tokens} tokens")
+        if self.results and all(r.offline for r in self.results.values()):
+            parts.append("suite: offline judge, no LM")
+        else:
+            parts.append(f"suite: {self.lm_calls} LM calls, {self.tokens} tokens")
         return "\n".join(parts)
 
 

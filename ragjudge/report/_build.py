@@ -159,12 +159,22 @@ def _cost_html(
             seconds = None
             errors = sum(1 for r in results if r.error)
             unscored = sum(1 for r in results if not r.error and math.isnan(r.score))
+        offline = (evaluation is not None and evaluation.offline) or (
+            evaluation is None and bool(results) and all(r.offline for r in results or [])
+        )
+        no_lm = ["offline judge, no LM", "–", "–", "–"]
         cells = [
             f"{rows:,}",
-            f"{calls:,}",
-            f"{calls / rows:.2f}" if rows else "–",
-            f"{tokens:,}",
-            f"{tokens / rows:,.0f}" if rows else "–",
+            *(
+                no_lm
+                if offline
+                else [
+                    f"{calls:,}",
+                    f"{calls / rows:.2f}" if rows else "–",
+                    f"{tokens:,}",
+                    f"{tokens / rows:,.0f}" if rows else "–",
+                ]
+            ),
             f"{seconds:.2f}" if seconds is not None else "–",
             f"{rows / seconds:.1f}" if seconds else "–",
             f"{errors:,}",
@@ -201,8 +211,13 @@ def _cost_html(
         out += (
             "<h3>Compile</h3>"
             '<div class="two">'
-            f"<div><h4>LM calls</h4>{kv_table(compile_calls)}</div>"
-            f"<div><h4>time</h4>{kv_table(seconds_items)}</div></div>"
+            + (
+                "<div><h4>offline judge, no LM</h4><p>requests to its engine:</p>"
+                f"{kv_table(compile_calls)}</div>"
+                if report.offline_judge
+                else f"<div><h4>LM calls</h4>{kv_table(compile_calls)}</div>"
+            )
+            + f"<div><h4>time</h4>{kv_table(seconds_items)}</div></div>"
         )
     return out
 

@@ -304,7 +304,8 @@ def test_cli_options_reach_the_judge_and_bad_values_exit_2(tmp_path: Any) -> Non
         text=True,
         timeout=120,
     )
-    assert bad.returncode == 2 and "max_tokens" in bad.stderr and "Traceback" not in bad.stderr
+    # the CLI names the option that sets the parameter (issue 32)
+    assert bad.returncode == 2 and "--max-tokens" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_a_slow_server_reply_ends_at_the_judges_timeout() -> None:

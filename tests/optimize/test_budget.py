@@ -144,7 +144,7 @@ def test_cut_replies_are_charged_to_the_budget(rows: list[GoldRecord]) -> None:
 
 def test_a_budget_below_one_pass_is_refused(rows: list[GoldRecord]) -> None:
     lm, _ = scripted_lm(verdicts(50))
-    with pytest.raises(ConfigurationError, match="max_lm_calls=5 cannot pay for compile"):
+    with pytest.raises(ConfigurationError, match="`max_lm_calls` 5 cannot pay for compile"):
         compile_judge(
             ragjudge.Faithfulness(lm=lm),
             gold=rows,
