@@ -77,6 +77,7 @@ class CompileState:
         raw: Raw judge outputs on `tune_rows`, per (mode, demo set) (`study`).
         labels: Labels of `tune_rows`.
         study: The finished Optuna study (`study`).
+        trial_scores: Each trial's mode and unscaled scores on the tuning rows (`study`).
         selection: The finalists' out-of-fold agreement and the one that ships (`select`).
         timings: Seconds per step.
     """
@@ -95,6 +96,7 @@ class CompileState:
     raw: _RawCache | None = None
     labels: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
     study: optuna.Study | None = None
+    trial_scores: dict[int, tuple[str, np.ndarray]] = field(default_factory=dict)
     selection: Selection | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -440,6 +442,10 @@ class JudgeOptimizer(Teleprompter):
             except BudgetSpentError as exc:
                 raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
             trial.set_user_attr("lm_calls", calls)
+            state.trial_scores[trial.number] = (
+                params["mode"],
+                _scores_or_floor(rescored, scale=float(getattr(student, "scale", 1.0) or 1.0)),
+            )
             ranking = _objective_value("auroc", rescored, state.labels)
             trial.set_user_attr("auroc", ranking)
             if fit_threshold:
@@ -588,48 +594,60 @@ class JudgeOptimizer(Teleprompter):
         return params
 
     def select(self, state: CompileState) -> tuple[Selection, dict[str, Any] | None]:
-        """The study's best trial in each mode against the starting judge, out of fold on the
-        same grouped folds of the tuning rows (`ragjudge.optimize._select`).
+        """The tuned judge of each mode against the starting judge, out of fold on the same
+        grouped folds of the tuning rows (`ragjudge.optimize._select`).
 
         Returns:
-            The selection, and the chosen trial's parameters (None: the starting judge ships).
+            The selection, and the parameters of the trial that ships (None: the start).
         """
         assert state.study is not None, "select runs after the study"
         student = state.student
-        scale = float(getattr(student, "scale", 1.0) or 1.0)
-        finalists = [Finalist(name="start", outputs=self._start_outputs(state), refit=False)]
+        start = self._start_outputs(state)
+        finalists = [
+            Finalist(name="start", passed=np.array([bool(r.passed) and not r.error for r in start]))
+        ]
         chosen: dict[str, dict[str, Any]] = {}
+        complete = state.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
         for mode in _mode_choices(student, self.modes):
             trial = _best_trial(state.study, mode=mode)
             if trial is None:
                 continue
             params = _full_params(trial, state.policy_space, student, state.search_demos)
             params["best_trial"] = trial.number
-            outs, _, _ = self.rescore(state, params)
             chosen[mode] = params
-            finalists.append(
-                Finalist(
-                    name=mode,
-                    outputs=outs,
-                    params=params,
-                    refit="threshold" in state.policy_space,
-                    scale=scale,
-                )
-            )
+            candidates = [
+                self._trial_scores(state, t) for t in complete if t.params.get("mode") == mode
+            ]
+            finalists.append(Finalist(name=mode, candidates=candidates, params=params))
         target = "balanced_accuracy" if self.objective == "auroc" else self.objective
+        fixed = float(student.get_params().get("threshold", 0.5))
+        y = state.labels
+
+        def refit(scores: np.ndarray, labels: np.ndarray, current: float) -> tuple[float, float]:
+            if "threshold" in state.policy_space:
+                return best_threshold(scores, labels, objective=target, current=current)
+            return fixed, balanced_accuracy(labels, scores >= fixed)
+
         selection = select_finalist(
             finalists,
-            state.labels,
+            y,
             [group_key(r, self.group_by) for r in state.tune_rows],
-            refit=lambda outs, y, current: self.refit_threshold(
-                student, outs, y, objective=target, current=current
-            )[0],
+            refit=refit,
             rule=self.select_rule,
             n_boot=min(self.n_boot, 500),
             seed=self.seed,
         )
         logger.info("selection: %s (%s)", selection.chosen, selection.reason)
         return selection, chosen.get(selection.chosen)
+
+    def _trial_scores(self, state: CompileState, trial: optuna.trial.FrozenTrial) -> np.ndarray:
+        """A trial's unscaled scores on the tuning rows (rescored again for a trial another
+        process ran on a shared storage)."""
+        if trial.number in state.trial_scores:
+            return state.trial_scores[trial.number][1]
+        params = _full_params(trial, state.policy_space, state.student, state.search_demos)
+        outs, _, _ = self.rescore(state, params)
+        return _scores_or_floor(outs, scale=float(getattr(state.student, "scale", 1.0) or 1.0))
 
     def start(self, state: CompileState) -> Judge:
         """The judge compile starts from: `init` when given, else the student as it is."""

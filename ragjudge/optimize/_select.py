@@ -1,26 +1,27 @@
-"""Never worse than the start: the study's finalists against the starting judge, paired and
+"""Never worse than the start: the tuned judge against the starting judge, paired and
 cross-validated on the training rows, and the decision which one ships.
 
-Each finalist is a set of outputs on the tuning rows: the study's best trial in each mode
-(out-of-fold outputs where the offline weights are cross-fitted, its pass threshold fitted
-again on the other folds for each fold), and the starting judge (the uncompiled student, or the
-`init` judge), whose verdicts are taken as they are. Every finalist is scored on the same
-grouped folds, so the comparison is paired. A tuned finalist ships only when its out-of-fold
-agreement beats the start's by more than one standard error of the paired difference (a
-bootstrap over groups); otherwise the starting judge ships, and the report says why.
+The starting judge (the uncompiled student, or the `init` judge) gives fixed verdicts on the
+tuning rows. A tuned finalist (one per mode) is the whole tuning procedure within that mode,
+cross-validated: on each grouped fold, the study's trial of that mode that agrees best with
+the labels of the other folds (its pass threshold fitted on those rows) judges the held-out
+fold. Choosing among many trials flatters the chosen one on the rows it was chosen on; scored
+this way, the choice itself is out of fold. Every finalist is scored on the same folds, so the
+comparison is paired. A tuned finalist ships only when its out-of-fold agreement beats the
+start's by more than one standard error of the paired difference (a bootstrap over groups);
+otherwise the starting judge ships, and the report says why.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 import pydantic
 
-from ragjudge.programs._results import JudgeResult
 from ragjudge.stats._agreement import balanced_accuracy
 from ragjudge.stats._folds import group_folds
 
@@ -29,27 +30,26 @@ __all__ = ["SELECT_RULES", "Finalist", "FinalistScore", "Selection", "select_fin
 SelectRule = Literal["one-se", "best"]
 SELECT_RULES: tuple[str, ...] = ("one-se", "best")
 
-#: `(results, labels, current threshold) -> fitted threshold`, for a tuned finalist.
-Refit = Callable[[list[JudgeResult], np.ndarray, float], float]
+#: `(scores, labels, current threshold) -> (fitted threshold, its objective value)`.
+Refit = Callable[[np.ndarray, np.ndarray, float], tuple[float, float]]
 
 
 @dataclass
 class Finalist:
-    """A candidate to ship and its outputs on the tuning rows.
+    """A candidate to ship and what it gives on the tuning rows.
 
     Attributes:
         name: `"start"` for the starting judge, else the mode (`"statement"`, `"whole"`, ...).
-        outputs: Its results on the tuning rows (uncalibrated scores for a tuned finalist).
-        params: The trial's parameters (a tuned finalist) or None (the start).
-        refit: True when its pass threshold is fitted on the other folds for each fold.
-        scale: The score's scale (scores are divided by it before a threshold applies).
+        passed: Fixed verdicts on the tuning rows (the starting judge), or None.
+        candidates: A tuned finalist's configurations (the study's trials of its mode): each
+            one's unscaled scores on the tuning rows (`UNSCORED` for rows without one).
+        params: The parameters that ship if this finalist wins.
     """
 
     name: str
-    outputs: list[JudgeResult]
+    passed: np.ndarray | None = None
+    candidates: list[np.ndarray] = field(default_factory=list)
     params: dict[str, Any] | None = None
-    refit: bool = True
-    scale: float = 1.0
 
 
 class FinalistScore(pydantic.BaseModel):
@@ -172,20 +172,21 @@ def _decide(scores: list[FinalistScore], *, rule: SelectRule) -> tuple[str, str]
 def _out_of_fold(
     finalist: Finalist, y: np.ndarray, fold_of: np.ndarray, refit: Refit
 ) -> np.ndarray:
-    """Pass verdicts on every row: a tuned finalist's threshold fitted on the other folds."""
-    outs = finalist.outputs
-    if not finalist.refit:
-        return np.array([bool(r.passed) and not r.error for r in outs])
-    scores = np.array(
-        [-1.0 if r.error or math.isnan(r.score) else r.score / finalist.scale for r in outs]
-    )
-    passed = np.zeros(len(outs), dtype=bool)
-    current = float((finalist.params or {}).get("threshold", 0.5))
+    """Pass verdicts on every row: fixed ones, or per fold the candidate that agrees best with
+    the other folds, at the threshold fitted there."""
+    if finalist.passed is not None:
+        return np.asarray(finalist.passed, dtype=bool)
+    passed = np.zeros(len(y), dtype=bool)
     for k in np.unique(fold_of):
-        train = np.flatnonzero(fold_of != k)
-        test = fold_of == k
-        cut = refit([outs[i] for i in train], y[train], current) if len(train) else current
-        passed[test] = scores[test] >= cut
+        train, test = fold_of != k, fold_of == k
+        best: tuple[float, float, np.ndarray] | None = None
+        for scores in finalist.candidates:
+            cut, value = refit(scores[train], y[train], 0.5)
+            value = -math.inf if math.isnan(value) else value
+            if best is None or value > best[0]:
+                best = (value, cut, scores)
+        if best is not None:
+            passed[test] = best[2][test] >= best[1]
     return passed
 
 
