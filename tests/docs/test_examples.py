@@ -396,3 +396,20 @@ def test_parse_blocks_reads_marks_and_outputs(tmp_path: Path) -> None:
         ("ragjudge a", "out 1\nout 2"),
         ("ragjudge b  --c", ""),
     ]
+
+
+def test_docs_build_strict(tmp_path: Path) -> None:
+    """`mkdocs build --strict`: every page in the nav, every link resolves, every API page
+    renders without a warning (CI builds it too, in .ci/run)."""
+    pytest.importorskip("mkdocs", reason='needs the docs extra: pip install -e ".[docs]"')
+    pytest.importorskip("mkdocstrings", reason='needs the docs extra: pip install -e ".[docs]"')
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=REPO,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "api" / "index.html").exists()
