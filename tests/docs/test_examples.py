@@ -73,7 +73,8 @@ class Block:
 
     @property
     def where(self) -> str:
-        return f"{self.path.relative_to(REPO)}:{self.line}"
+        path = self.path.relative_to(REPO) if self.path.is_relative_to(REPO) else self.path
+        return f"{path}:{self.line}"
 
 
 def parse_blocks(path: Path) -> list[Block]:
@@ -413,3 +414,25 @@ def test_docs_build_strict(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "api" / "index.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("page", "why"),
+    [
+        ("```python\nprint('hello 1')\n```\n\n```text\ngoodbye 1\n```\n", "output shown is stale"),
+        ("```python\nraise ValueError('x')\n```\n", "the block raised"),
+        ("```console\n$ ragjudge --help\nusage: nothing like it\n```\n", "is stale"),
+        ("```bash\nls\n```\n", "not a command the examples may run"),
+        ("```bash\nragjudge evaluate --gold missing.jsonl\n```\n", "exited 2"),
+        ('```json\n{"a": 1\n```\n', "not JSON"),
+    ],
+    ids=["stale-output", "raises", "stale-console", "not-allowed", "exit-2", "bad-json"],
+)
+def test_the_runner_fails_on(page: str, why: str, tmp_path: Path) -> None:
+    """The runner itself: a stale output, a raising block, a command that fails or is not
+    allowed, broken JSON each fail the page."""
+    path = tmp_path / "page.md"
+    path.write_text(page)
+    (tmp_path / "run").mkdir()
+    with pytest.raises(AssertionError, match=why):
+        _run_file(path, tmp_path / "run")
