@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 REPO = Path(__file__).resolve().parents[1]
 GOLD = Path(os.environ.get("RAGJUDGE_GOLD", REPO.parent / "shared" / "gold"))
+EXAMPLES = REPO / "examples" / "faithfulness"
 
 
 @pytest.fixture(autouse=True)
@@ -49,6 +51,23 @@ def gold_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def sample_path(gold_dir: Path) -> Path:
-    """`../shared/gold/sample.jsonl`."""
-    return gold_dir / "sample.jsonl"
+def sample_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """42 labeled rows of several sources: `../shared/gold/sample.jsonl` where the gold data is
+    present, else 42 rows of the shipped `examples/faithfulness/test.jsonl` (four sources,
+    both labels, taken from each source in turn), so the tests that need only some real rows
+    run on a fresh clone."""
+    if (GOLD / "sample.jsonl").exists():
+        return GOLD / "sample.jsonl"
+    lines = (EXAMPLES / "test.jsonl").read_text(encoding="utf-8").splitlines()
+    by_source: dict[str, list[str]] = {}
+    for line in lines:
+        by_source.setdefault(json.loads(line)["source"], []).append(line)
+    picked: list[str] = []
+    queues = list(by_source.values())
+    while len(picked) < 42:
+        for queue in queues:
+            if queue and len(picked) < 42:
+                picked.append(queue.pop(0))
+    path = tmp_path_factory.mktemp("sample") / "sample.jsonl"
+    path.write_text("\n".join(picked) + "\n", encoding="utf-8")
+    return path

@@ -21,21 +21,23 @@ def test_frozen_judge_file_loads(name: str) -> None:
     assert isinstance(judge, ragjudge.Judge)
 
 
-@pytest.mark.skipif(not SAMPLE.exists(), reason="needs ../shared/gold beside the checkout")
-def test_frozen_compiled_judge_keeps_what_compile_chose() -> None:
+def test_frozen_compiled_judge_keeps_what_compile_chose(sample_path: Path) -> None:
     document = json.loads((RESOURCES / "faithfulness_v0_compiled.json").read_text())
     judge = ragjudge.load(RESOURCES / "faithfulness_v0_compiled.json")
     assert judge.get_params()["mode"] == document["params"]["mode"]
     assert judge.get_params()["threshold"] == document["params"]["threshold"]
     assert len(judge.whole.demos) == len(document["state"]["whole"]["demos"]) > 0
     assert judge.report_ is not None
-    rows = ragjudge.load_gold(SAMPLE)[:5] if SAMPLE.exists() else []
+    rows = ragjudge.load_gold(sample_path)[:5]
+    assert rows
     for row in rows:
         score = judge(question=row.question, contexts=row.contexts, answer=row.answer).score
         assert 0.0 <= score <= 1.0
 
 
-@pytest.mark.skipif(not SAMPLE.exists(), reason="needs ../shared/gold beside the checkout")
+@pytest.mark.skipif(
+    not SAMPLE.exists(), reason="needs ../shared/gold beside the checkout (scores of its rows)"
+)
 @pytest.mark.parametrize("name", ["deterministic_v0"])
 def test_frozen_judge_file_scores_as_its_release_did(name: str) -> None:
     expected = json.loads((RESOURCES / "v0_scores.json").read_text())
