@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import http.client
 import logging
@@ -26,7 +27,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import orjson
@@ -97,10 +98,18 @@ class OpenAICompatibleEngine:
             **dict(headers or {}),
         }
         self._local = threading.local()
-        # llama-cpp-python's server takes {"type": "json_object", "schema": ...} only; switched
-        # to on the first refusal of OpenAI's json_schema shape.
-        self._schema_as_json_object = False
-        self._no_logprobs = False
+        # What the server refuses is learnt once per endpoint per process and shared by every
+        # engine and thread that talks to it (`_Endpoint`).
+        self._endpoint = _endpoint(api_base)
+
+    @property
+    def _schema_as_json_object(self) -> bool:
+        """llama-cpp-python's server takes `{"type": "json_object", "schema": ...}` only."""
+        return self._endpoint.schema_as_json_object
+
+    @property
+    def _no_logprobs(self) -> bool:
+        return self._endpoint.no_logprobs
 
     def __getstate__(self) -> dict[str, Any]:  # the connections stay behind
         state = dict(self.__dict__)
@@ -122,11 +131,12 @@ class OpenAICompatibleEngine:
             ReplyCutError: When the reply stopped at max_tokens (`finish_reason == "length"`).
         """
         timeout = timeout_of(request.config, self.timeout)
-        for _ in range(3):  # at most two refusals of an optional feature, each learnt once
-            payload = self._body(request)
-            status, headers, data = self._post(orjson.dumps(payload), timeout)
-            if status < 400 or not self._learn_refusal(payload, status, data):
-                break
+        with self._endpoint.first_request(timeout):
+            for _ in range(3):  # at most two refusals of an optional feature, each learnt once
+                payload = self._body(request)
+                status, headers, data = self._post(orjson.dumps(payload), timeout)
+                if status < 400 or not self._learn_refusal(payload, status, data):
+                    break
         if status >= 400:
             raise _http_error(status, headers, data)
         try:
@@ -165,11 +175,17 @@ class OpenAICompatibleEngine:
         """
         # (llama-cpp-python 0.3.36 answers that refusal with HTTP 500, earlier ones with 422)
         if status in (400, 422, 500) and _refuses_schema(payload, data):
-            self._schema_as_json_object = True
+            if not self._endpoint.schema_as_json_object:
+                logger.info(
+                    "%s refuses the json_schema response format; sending the schema as "
+                    "json_object",
+                    self.api_base,
+                )
+            self._endpoint.schema_as_json_object = True
             return True
         if "logprobs" in payload and b"logprobs" in data and not self._no_logprobs:
             logger.info("%s refuses logprobs; confidences are the stated ones", self.api_base)
-            self._no_logprobs = True
+            self._endpoint.no_logprobs = True
             return True
         return False
 
@@ -264,6 +280,51 @@ class OpenAICompatibleEngine:
                 self._connection(fresh=True)
             return response.status, response.headers, data
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _Endpoint:
+    """What one server (an `api_base`) refuses, learnt once per process: until its first
+    request has been answered, other requests to it wait, so a refusal is sent once however
+    many threads start at once."""
+
+    def __init__(self) -> None:
+        self.schema_as_json_object = False
+        self.no_logprobs = False
+        self._lock = threading.Lock()
+        self._answered = threading.Event()
+        self._probing = False
+
+    @contextlib.contextmanager
+    def first_request(self, timeout: float) -> Iterator[None]:
+        """Run the body alone when it is the endpoint's first request; wait for that one
+        (at most `timeout` seconds) when another thread is sending it."""
+        if self._answered.is_set():
+            yield
+            return
+        with self._lock:
+            probe = not self._probing
+            self._probing = True
+        if not probe:
+            self._answered.wait(timeout)
+            yield
+            return
+        try:
+            yield
+        finally:
+            self._answered.set()
+
+
+_ENDPOINTS: dict[str, _Endpoint] = {}
+_ENDPOINTS_LOCK = threading.Lock()
+
+
+def _endpoint(api_base: str) -> _Endpoint:
+    """The shared knowledge about one server."""
+    key = api_base.rstrip("/")
+    with _ENDPOINTS_LOCK:
+        if key not in _ENDPOINTS:
+            _ENDPOINTS[key] = _Endpoint()
+        return _ENDPOINTS[key]
 
 
 def _wire_format(value: dict[str, Any], *, json_object: bool = False) -> dict[str, Any]:

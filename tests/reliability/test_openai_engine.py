@@ -7,6 +7,7 @@ import json
 import subprocess
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -293,3 +294,24 @@ def test_the_timeout_travels_in_metadata_and_is_not_sent(stub: Stub) -> None:
     engine = OpenAICompatibleEngine(api_base=stub.api_base)
     engine.complete(_request(extensions={"metadata": {"ragjudge_timeout": "7"}}))
     assert "metadata" not in stub.seen[0]
+
+
+def test_a_refusal_is_learnt_once_per_endpoint_whatever_the_threads_and_engines(
+    stub: Stub,
+) -> None:
+    # llama.cpp's server refuses OpenAI's json_schema shape: eight threads starting at once,
+    # and a second engine for the same server later, send it once in all (the first request
+    # goes alone; the others wait for its answer and use the json_object form it taught).
+    refused = b'{"error": {"message": "1 validation error: response_format.type"}}'
+    stub.replies = [(500, {}, refused)] + [(200, {}, json.dumps(OK).encode())] * 9
+    schema = {"type": "json_schema", "schema": {"type": "object"}, "name": "r"}
+    engine = OpenAICompatibleEngine(api_base=stub.api_base)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        replies = list(
+            pool.map(lambda _: engine.complete(_request(response_format=schema)), range(8))
+        )
+    assert [r.message.text for r in replies] == ["hello"] * 8
+    OpenAICompatibleEngine(api_base=stub.api_base).complete(_request(response_format=schema))
+    shapes = [s["response_format"]["type"] for s in stub.seen]
+    assert shapes.count("json_schema") == 1 and len(shapes) == 10
+    assert shapes[1:] == ["json_object"] * 9
