@@ -107,6 +107,17 @@ def select_finalist(
         The selection: every finalist's agreement with its interval, the chosen one, the reason.
     """
     y = np.asarray(labels, dtype=int)
+    counts = np.bincount(y, minlength=2)
+    if len(set(groups)) < 4 or counts.min() < 2:
+        return Selection(
+            rule=rule,
+            folds=0,
+            rows=len(y),
+            finalists=[],
+            chosen="start" if any(f.name == "start" for f in finalists) else finalists[-1].name,
+            reason=f"too few tuning rows to cross-validate ({len(y)} rows, {int(counts.min())} of "
+            "the rarer label): the starting judge ships",
+        )
     fold_of = group_folds(list(groups), y, folds=folds, seed=seed)
     passed = {f.name: _out_of_fold(f, y, fold_of, refit) for f in finalists}
     keys = np.unique(np.asarray(list(groups)), return_inverse=True)[1]

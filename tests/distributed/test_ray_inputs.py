@@ -81,7 +81,7 @@ def test_resume_refuses_another_judge_or_input(tmp_path: Path) -> None:
     assert layout.prepare(manifest, resume=True) == {"00000-000000"}
     with pytest.raises(ResumeError, match="another judge"):
         layout.prepare({**manifest, "judge": "xyz"}, resume=True)
-    with pytest.raises(ResumeError, match="another --block-rows"):
+    with pytest.raises(ResumeError, match="another `block_rows`"):
         layout.prepare({**manifest, "blocks": ["00000-000000"]}, resume=True)
     with pytest.raises(ResumeError, match="another input"):
         layout.prepare({**manifest, "input": [["a.jsonl", 11]]}, resume=True)
