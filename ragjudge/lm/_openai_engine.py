@@ -177,8 +177,7 @@ class OpenAICompatibleEngine:
         if status in (400, 422, 500) and _refuses_schema(payload, data):
             if not self._endpoint.schema_as_json_object:
                 logger.info(
-                    "%s refuses the json_schema response format; sending the schema as "
-                    "json_object",
+                    "%s refuses the json_schema response format; sending the schema as json_object",
                     self.api_base,
                 )
             self._endpoint.schema_as_json_object = True

@@ -140,21 +140,26 @@ def compile_judge(
         name="gold",
     )
     if validation is None:
-        shared = shared_question_rows(rows, group_by)
-        if shared:
-            warnings.warn(
-                UngroupedRowsWarning(
-                    f"{shared} of {len(rows)} rows share their question with a row of another "
-                    f"group (by {group_by or 'row'!r}), so validation rows may have near-copies "
-                    "in train and the figures read too high; keep them together with "
-                    "group_by='question' (or give each row a meta.group_id)",
-                    rows=shared,
-                ),
-                stacklevel=2,
-            )
+        _warn_ungrouped(rows, group_by)
     compiled = optimizer.compile(
         judge, trainset=rows, valset=list(validation) if validation is not None else None
     )
     assert compiled.report_ is not None
     compiled.report_["gold"]["path"] = gold_name
     return compiled
+
+
+def _warn_ungrouped(rows: Sequence[GoldRecord], group_by: str | None) -> None:
+    """Warn when rows of different groups share a question (twins split across the split)."""
+    shared = shared_question_rows(rows, group_by)
+    if shared:
+        warnings.warn(
+            UngroupedRowsWarning(
+                f"{shared} of {len(rows)} rows share their question with a row of another "
+                f"group (by {group_by or 'row'!r}), so validation rows may have near-copies "
+                "in train and the figures read too high; keep them together with "
+                "group_by='question' (or give each row a meta.group_id)",
+                rows=shared,
+            ),
+            stacklevel=3,
+        )

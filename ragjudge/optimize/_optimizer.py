@@ -398,7 +398,6 @@ class JudgeOptimizer(Teleprompter):
         its policies; the pass threshold is not searched but refitted exactly in every trial
         (`refit_threshold`).
         """
-        student = state.student
         state.raw = _RawCache(
             make=state.fold_candidate,
             rows=state.tune_rows,
@@ -411,55 +410,69 @@ class JudgeOptimizer(Teleprompter):
             ),
             budget=state.budget,
         )
-        mode_choices = _mode_choices(student, self.modes)
+        mode_choices = _mode_choices(state.student, self.modes)
         self.plan_budget(state, mode_choices)
         state.labels = np.array([int(r.faithful or 0) for r in state.tune_rows])
-        space = state.policy_space
-        # The objective is a step function of the pass threshold, flat between sorted scores:
-        # it is fitted exactly in every trial; TPE searches the other choices.
-        fit_threshold = "threshold" in space
-        searched = {k: v for k, v in space.items() if k != "threshold"}
-
-        def trial_params(trial: optuna.Trial) -> dict[str, Any]:
-            params: dict[str, Any] = {"mode": trial.suggest_categorical("mode", mode_choices)}
-            params["demos"] = (
-                trial.suggest_categorical("demos", list(range(len(state.demo_sets))))
-                if state.search_demos
-                else 0
+        study = self.open_study(state, mode_choices)
+        self._optimize(study, lambda trial: self.run_trial(state, trial, mode_choices))
+        if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+            raise ConfigurationError(
+                f"`max_lm_calls` {self.max_lm_calls} cannot pay for one pass over the "
+                f"{len(state.tune_rows)} tuning rows (about "
+                f"{state.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
             )
-            for name, dist in searched.items():
-                params[name] = suggest(trial, name, dist)
-            if fit_threshold:  # a placeholder: refitted on the scores (`refit_threshold`)
-                params["threshold"] = 0.5
-            for name, dist in state.search_space(params["mode"]).items():
-                params[name] = suggest(trial, name, dist)
-            return params
+        return study
 
-        def run_trial(trial: optuna.Trial) -> float | tuple[float, float]:
-            params = trial_params(trial)
-            try:
-                rescored, calls, per_item = self.rescore(state, params)
-            except BudgetSpentError as exc:
-                raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
-            trial.set_user_attr("lm_calls", calls)
-            state.trial_scores[trial.number] = (
-                params["mode"],
-                _scores_or_floor(rescored, scale=float(getattr(student, "scale", 1.0) or 1.0)),
+    def trial_params(
+        self, state: CompileState, trial: optuna.Trial, mode_choices: Sequence[str]
+    ) -> dict[str, Any]:
+        """A trial's choices: mode, demo set, the student's policies and the learner's
+        parameters. The pass threshold is not searched (a placeholder here): the objective is
+        flat between sorted scores, so `run_trial` fits it exactly."""
+        params: dict[str, Any] = {"mode": trial.suggest_categorical("mode", list(mode_choices))}
+        params["demos"] = (
+            trial.suggest_categorical("demos", list(range(len(state.demo_sets))))
+            if state.search_demos
+            else 0
+        )
+        for name, dist in state.policy_space.items():
+            params[name] = 0.5 if name == "threshold" else suggest(trial, name, dist)
+        for name, dist in state.search_space(params["mode"]).items():
+            params[name] = suggest(trial, name, dist)
+        return params
+
+    def run_trial(
+        self, state: CompileState, trial: optuna.Trial, mode_choices: Sequence[str]
+    ) -> float | tuple[float, float]:
+        """One trial: its raw outputs rescored under its choices, the threshold refitted, the
+        objective (and LM calls per item, multi-objective)."""
+        student = state.student
+        params = self.trial_params(state, trial, mode_choices)
+        try:
+            rescored, calls, per_item = self.rescore(state, params)
+        except BudgetSpentError as exc:
+            raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
+        trial.set_user_attr("lm_calls", calls)
+        scale = float(getattr(student, "scale", 1.0) or 1.0)
+        state.trial_scores[trial.number] = (params["mode"], _scores_or_floor(rescored, scale=scale))
+        ranking = _objective_value("auroc", rescored, state.labels)
+        trial.set_user_attr("auroc", ranking)
+        if "threshold" in state.policy_space:
+            target = "balanced_accuracy" if self.objective == "auroc" else self.objective
+            cut, value = self.refit_threshold(
+                student, rescored, state.labels, objective=target, current=0.5
             )
-            ranking = _objective_value("auroc", rescored, state.labels)
-            trial.set_user_attr("auroc", ranking)
-            if fit_threshold:
-                target = "balanced_accuracy" if self.objective == "auroc" else self.objective
-                cut, value = self.refit_threshold(
-                    student, rescored, state.labels, objective=target, current=0.5
-                )
-                trial.set_user_attr("threshold", cut)
-            else:
-                value = _objective_value(self.objective, rescored, state.labels)
-            if self.objective == "auroc":
-                value = ranking
-            return (value, per_item) if len(self.objectives) > 1 else value
+            trial.set_user_attr("threshold", cut)
+        else:
+            value = _objective_value(self.objective, rescored, state.labels)
+        if self.objective == "auroc":
+            value = ranking
+        return (value, per_item) if len(self.objectives) > 1 else value
 
+    def open_study(self, state: CompileState, mode_choices: Sequence[str]) -> optuna.Study:
+        """The study (created, or loaded from `storage` to resume or join), its sampler seeded,
+        and its first trial enqueued: the `init` judge's choice, else the student's own."""
+        student = state.student
         name = (
             self.study_name
             or f"ragjudge-{student.metric}-{gold_fingerprint(state.rows)[:12]}-s{self.seed}"
@@ -478,6 +491,7 @@ class JudgeOptimizer(Teleprompter):
         # Seeded with a storage too: a resumed study (or a worker that joins one) starts from
         # the seed plus the trials already there, so runs repeat and workers differ.
         study.sampler = optuna.samplers.TPESampler(seed=self.seed + len(study.trials))
+        space = state.policy_space
         if state.init is not None and not study.trials:
             study.enqueue_trial(_init_params(state, space, len(state.demo_sets) - 1))
         elif not study.trials and not state.demo_sets[0]:
@@ -485,6 +499,10 @@ class JudgeOptimizer(Teleprompter):
             # other set must beat: paid for first, before a budget runs out on demo sets (and
             # the selection reads the starting judge's outputs from it).
             study.enqueue_trial(_baseline_params(student, mode_choices, space))
+        return study
+
+    def _optimize(self, study: optuna.Study, objective: Callable[[optuna.Trial], Any]) -> None:
+        """Run trials until `n_trials` are complete in the study (all workers together)."""
         done = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
         remaining = max(0, self.n_trials - done)
         bar = self.progress(remaining, "trials") if self.progress and remaining else None
@@ -498,17 +516,10 @@ class JudgeOptimizer(Teleprompter):
                 # Trials pruned for want of budget cost nothing: let completed trials reach
                 # n_trials (MaxTrialsCallback) within five times as many tries.
                 tries = remaining if self.max_lm_calls is None else remaining * 5
-                study.optimize(run_trial, n_trials=tries, callbacks=callbacks)
+                study.optimize(objective, n_trials=tries, callbacks=callbacks)
         finally:
             if bar is not None:
                 bar.close()
-        if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
-            raise ConfigurationError(
-                f"`max_lm_calls` {self.max_lm_calls} cannot pay for one pass over the "
-                f"{len(state.tune_rows)} tuning rows (about "
-                f"{state.budget.row_cost(mode_choices[0])} call(s) a row); raise it"
-            )
-        return study
 
     def plan_budget(self, state: CompileState, mode_choices: Sequence[str]) -> None:
         """Hold back, from `max_lm_calls`, the calls compile spends after the study: the
@@ -760,19 +771,7 @@ class JudgeOptimizer(Teleprompter):
         metric = state.student.metric
 
         def agree(results: Sequence[JudgeResult]) -> tuple[Any, dict[str, Any]]:
-            # A row that ends in an error counts as failed and lowest, as in tuning: a judge
-            # that fails on hard rows (prompts cut by demos, say) must not look better for it.
-            if results and all(r.error for r in results):
-                return None, {}
-            overall, by_source, _, _ = agreement_of(
-                state.valid,
-                results,
-                n_boot=self.n_boot,
-                seed=self.seed,
-                metric=metric,
-                errors="lowest",
-            )
-            return overall, by_source
+            return self._agreement(state, results)
 
         comp_agree, comp_src = agree(validation.compiled)
         base_agree, base_src = agree(validation.uncompiled)
@@ -789,17 +788,7 @@ class JudgeOptimizer(Teleprompter):
             metric=metric,
             lm=describe_judge_lm(compiled),
             objective=self.objective,
-            params={
-                **_plain(compiled.get_params()),
-                "demos": _chosen_demo_count(compiled, validation.baseline),
-                **(
-                    {"support_threshold": params["support_threshold"]}
-                    if "support_threshold" in params
-                    else {}
-                ),
-                **(state.learner.record() if state.learner is not None else {}),
-                "best_trial": params.get("best_trial"),
-            },
+            params=_report_params(state, compiled, params, validation),
             baseline_params=_plain(validation.baseline.get_params()),
             validation=comp_agree,
             baseline=base_agree,
@@ -832,38 +821,31 @@ class JudgeOptimizer(Teleprompter):
                 "demo_sets": len(state.demo_sets),
             },
             study=summary,
-            lm_calls={
-                "raw_outputs": state.raw.total_calls,
-                "raw_output_sets": len(state.raw.results),
-                "per_trial": [t.lm_calls for t in summary.trials],
-                "trials_without_lm_calls": sum(1 for t in summary.trials if t.lm_calls == 0),
-                "validation": sum(r.lm_calls for r in validation.compiled)
-                + sum(r.lm_calls for r in validation.uncompiled)
-                + sum(s.lm_calls for s in validation.ablation if s.step == "+mode"),
-                "budget": state.budget.record(),
-                "pruned_trials": len(
-                    state.study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))
-                ),
-            },
+            lm_calls=_lm_calls(state, summary, validation),
             demos={name: len(p.demos) for name, p in compiled.named_predictors()},
             seconds=state.timings,
             versions=_versions(),
-            predictions=[
-                RowPrediction(
-                    id=row.id,
-                    source=row.source,
-                    gold=int(row.faithful or 0),
-                    score=None if math.isnan(c.score) else c.score,
-                    passed=c.passed,
-                    baseline_score=None if math.isnan(b.score) else b.score,
-                    baseline_passed=b.passed,
-                )
-                for row, c, b in zip(
-                    state.valid, validation.compiled, validation.uncompiled, strict=True
-                )
-            ],
+            predictions=_predictions(state.valid, validation),
             fitted_rows=[row_hash(row) for row in state.train],
         )
+
+    def _agreement(
+        self, state: CompileState, results: Sequence[JudgeResult]
+    ) -> tuple[Any, dict[str, Any]]:
+        """Agreement on the validation rows, overall and per source. A row that ends in an
+        error counts as failed and lowest, as in tuning: a judge that fails on hard rows
+        (prompts cut by demos, say) must not look better for it."""
+        if results and all(r.error for r in results):
+            return None, {}
+        overall, by_source, _, _ = agreement_of(
+            state.valid,
+            results,
+            n_boot=self.n_boot,
+            seed=self.seed,
+            metric=state.student.metric,
+            errors="lowest",
+        )
+        return overall, by_source
 
     def _judge(
         self, state: CompileState, judge: Judge, rows: Sequence[GoldRecord], label: str
@@ -887,6 +869,55 @@ class JudgeOptimizer(Teleprompter):
         finally:
             if bar is not None:
                 bar.close()
+
+
+def _report_params(
+    state: CompileState, compiled: Judge, params: dict[str, Any], validation: Validation
+) -> dict[str, Any]:
+    """The compiled judge's parameters as the report shows them, with the learner's record."""
+    return {
+        **_plain(compiled.get_params()),
+        "demos": _chosen_demo_count(compiled, validation.baseline),
+        **(
+            {"support_threshold": params["support_threshold"]}
+            if "support_threshold" in params
+            else {}
+        ),
+        **(state.learner.record() if state.learner is not None else {}),
+        "best_trial": params.get("best_trial"),
+    }
+
+
+def _lm_calls(state: CompileState, summary: Any, validation: Validation) -> dict[str, Any]:
+    """What the report says of LM calls: raw outputs, per trial, validation, the budget."""
+    assert state.raw is not None and state.study is not None
+    return {
+        "raw_outputs": state.raw.total_calls,
+        "raw_output_sets": len(state.raw.results),
+        "per_trial": [t.lm_calls for t in summary.trials],
+        "trials_without_lm_calls": sum(1 for t in summary.trials if t.lm_calls == 0),
+        "validation": sum(r.lm_calls for r in validation.compiled)
+        + sum(r.lm_calls for r in validation.uncompiled)
+        + sum(s.lm_calls for s in validation.ablation if s.step == "+mode"),
+        "budget": state.budget.record(),
+        "pruned_trials": len(state.study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))),
+    }
+
+
+def _predictions(valid: Sequence[GoldRecord], validation: Validation) -> list[RowPrediction]:
+    """Each validation row's label, and the compiled and uncompiled judges' scores and passes."""
+    return [
+        RowPrediction(
+            id=row.id,
+            source=row.source,
+            gold=int(row.faithful or 0),
+            score=None if math.isnan(c.score) else c.score,
+            passed=c.passed,
+            baseline_score=None if math.isnan(b.score) else b.score,
+            baseline_passed=b.passed,
+        )
+        for row, c, b in zip(valid, validation.compiled, validation.uncompiled, strict=True)
+    ]
 
 
 @contextmanager
