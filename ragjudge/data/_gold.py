@@ -284,21 +284,7 @@ def load_gold(
         if limit is not None and len(records) >= limit:
             break
         record = _validate(obj, mapping or {}, file=name, row=row_number, require=require)
-        if require_labels and record.faithful is None:
-            raise GoldDataError(
-                "has no label; gold rows need faithful = 0 or 1",
-                file=name,
-                row=row_number,
-                field=(mapping or {}).get("faithful", "faithful"),
-            )
-        if record.id in seen:
-            raise GoldDataError(
-                f"duplicate id {record.id!r} (first seen in row {seen[record.id]})",
-                file=name,
-                row=row_number,
-                field="id",
-            )
-        seen[record.id] = row_number
+        _admit(record, row_number, seen, file=name, mapping=mapping, require_labels=require_labels)
         records.append(record)
     if not records:
         raise GoldDataError("holds no rows", file=name)
@@ -398,21 +384,7 @@ def rows_from(
             raise GoldDataError(
                 f"must be a dict or a GoldRecord, got {type(item).__name__}", file=name, row=number
             )
-        if require_labels and record.faithful is None:
-            raise GoldDataError(
-                "has no label; gold rows need faithful = 0 or 1",
-                file=name,
-                row=number,
-                field=(mapping or {}).get("faithful", "faithful"),
-            )
-        if record.id in seen:
-            raise GoldDataError(
-                f"duplicate id {record.id!r} (first seen in row {seen[record.id]})",
-                file=name,
-                row=number,
-                field="id",
-            )
-        seen[record.id] = number
+        _admit(record, number, seen, file=name, mapping=mapping, require_labels=require_labels)
         records.append(record)
     if not records:
         raise GoldDataError("holds no rows", file=name)
@@ -608,3 +580,30 @@ def _short(message: str) -> str:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:200] if text else type(exc).__name__
+
+
+def _admit(
+    record: GoldRecord,
+    number: int,
+    seen: dict[str, int],
+    *,
+    file: str,
+    mapping: Mapping[str, str] | None,
+    require_labels: bool,
+) -> None:
+    """Refuse a row without the label it needs or with an id seen before; note its id."""
+    if require_labels and record.faithful is None:
+        raise GoldDataError(
+            "has no label; gold rows need faithful = 0 or 1",
+            file=file,
+            row=number,
+            field=(mapping or {}).get("faithful", "faithful"),
+        )
+    if record.id in seen:
+        raise GoldDataError(
+            f"duplicate id {record.id!r} (first seen in row {seen[record.id]})",
+            file=file,
+            row=number,
+            field="id",
+        )
+    seen[record.id] = number

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from ragjudge._version import __version__
 from ragjudge.estimation._estimate import Comparison, Estimate, Figure
-from ragjudge.report._figures import COLORS, _layout, label
+from ragjudge.report._figures import COLORS, _layout, interval_bars, label
 from ragjudge.report._html import esc, figure_html, fmt, kv_table, page
 
 __all__ = ["build_estimate_report", "estimate_figure", "write_estimate_report"]
@@ -72,14 +72,7 @@ def estimate_figure(est: Estimate, *, title: str = "") -> go.Figure:
                     "size": 10,
                     "symbol": ("diamond", "circle", "x")[k],
                 },
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": highs,
-                    "arrayminus": lows,
-                    "thickness": 2,
-                    "width": 4,
-                },
+                error_x=interval_bars(lows, highs),
                 hovertext=texts,
                 hoverinfo="text",
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import itertools
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -106,14 +107,7 @@ def agreement_figure(
                 mode="markers",
                 name=label(name),
                 marker={"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond"},
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": highs,
-                    "arrayminus": lows,
-                    "thickness": 2,
-                    "width": 4,
-                },
+                error_x=interval_bars(lows, highs),
                 hovertext=texts,
                 hoverinfo="text",
             )
@@ -342,3 +336,15 @@ def reliability_figure(variants: Sequence[Variant], *, bins: int = 10) -> go.Fig
     fig = _layout(fig, title="Reliability diagram", height=400)
     fig.update_layout(legend=_INSIDE)
     return fig
+
+
+def interval_bars(lows: Sequence[float], highs: Sequence[float]) -> dict[str, Any]:
+    """Plotly's asymmetric horizontal error bars: distances below and above each point."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": list(highs),
+        "arrayminus": list(lows),
+        "thickness": 2,
+        "width": 4,
+    }
