@@ -23,8 +23,8 @@ from ragjudge.cli._gate import add_gate_option, gate_bounds, gate_exit
 from ragjudge.cli._ray import add_ray_options, run_ray
 from ragjudge.cli._runopts import add_run_options, configure_run
 from ragjudge.cli.report import add_report_option, check_report_path, write_evaluate_report
-from ragjudge.data._derived import derive_gold, derived_label, is_derived
 from ragjudge.data._gold import GoldRecord
+from ragjudge.data._labels import rows_for_metric
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.evaluation._gate import GateCheck, check_bounds
 from ragjudge.evaluation._runner import check_out_path
@@ -148,23 +148,8 @@ def _required_fields(args: argparse.Namespace) -> dict[str, str]:
 
 
 def rows_for(metric: str, rows: list[GoldRecord]) -> tuple[list[GoldRecord], str]:
-    """The rows to judge for `metric` and where their labels come from.
-
-    Faithfulness uses the rows' human labels (derived rows are left out). Relevancy and recall
-    use the rows' derived labels for that metric when the file carries them, else gold derived
-    from the rows by `ragjudge.data._derived` (documented in docs/derived-gold.md).
-    """
-    if metric == "faithfulness":
-        own = [r for r in rows if not is_derived(r)]
-        return (own or rows), "human"
-    carried = [r for r in rows if derived_label(r, metric)[0] is not None]
-    if carried:
-        return carried, "derived (from the file)"
-    built = derive_gold([r for r in rows if not is_derived(r)])[metric]
-    if built:
-        return built, "derived (built from the rows' faithfulness gold, see docs/derived-gold.md)"
-    unlabeled = [r for r in rows if not is_derived(r)]
-    return unlabeled, "none"
+    """The rows to judge for `metric` and where their labels come from (`rows_for_metric`)."""
+    return rows_for_metric(metric, rows)
 
 
 def _out_path(out: str | None, metric: str, several: bool) -> str | None:

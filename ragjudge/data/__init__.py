@@ -9,6 +9,7 @@ from ragjudge.data._gold import (
     parse_mapping,
     rows_from,
 )
+from ragjudge.data._labels import gold_label, label_source, labeled_rows, row_label
 from ragjudge.data._presets import PRESETS, detect_preset, load_spans, preset_mapping
 from ragjudge.data._rowhash import row_hash
 
@@ -21,11 +22,15 @@ __all__ = [
     "derived_label",
     "detect_preset",
     "gold_fingerprint",
+    "gold_label",
     "is_derived",
+    "label_source",
+    "labeled_rows",
     "load_gold",
     "load_spans",
     "parse_mapping",
     "preset_mapping",
     "row_hash",
+    "row_label",
     "rows_from",
 ]

@@ -12,12 +12,14 @@ from typing import Any, Literal
 import pydantic
 
 from ragjudge.data._gold import GoldRecord, rows_from
+from ragjudge.data._labels import gold_label
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.stats._agreement import Agreement, RatingAgreement, agreement, rating_agreement
 from ragjudge.stats._summary import ScoreSummary, score_summary
+from ragjudge.stats._threshold import UNSCORED
 
 __all__ = [
     "EvaluationReport",
@@ -272,16 +274,6 @@ def _ci(ci: Sequence[float | None] | None) -> str:
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
-def gold_label(row: GoldRecord, metric: str = "faithfulness") -> int | None:
-    """The row's label for `metric`: its human `faithful` label for faithfulness, its derived
-    label (`ragjudge.data._derived`) for the other metrics; None where it has none."""
-    from ragjudge.data._derived import derived_label, is_derived
-
-    if metric == "faithfulness":
-        return None if is_derived(row) else row.faithful
-    return derived_label(row, metric)[0]
-
-
 def rating_stats(
     rows: Sequence[GoldRecord],
     results: Sequence[JudgeResult],
@@ -351,7 +343,7 @@ def rating_stats(
 
 
 #: The score an unscored row stands at: below every score, so it ranks lowest.
-UNSCORED_SCORE = -1.0
+UNSCORED_SCORE = UNSCORED  # `ragjudge.stats.UNSCORED`: an unscored row fails and ranks lowest
 
 
 def agreement_of(

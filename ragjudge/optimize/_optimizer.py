@@ -30,6 +30,7 @@ from dspy.teleprompt import Teleprompter
 from optuna.trial import TrialState
 
 from ragjudge.data._gold import GoldRecord, gold_fingerprint
+from ragjudge.data._labels import gold_label, label_source, labeled_rows
 from ragjudge.data._rowhash import row_hash
 from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
 from ragjudge.exceptions import ConfigurationError, GoldDataError
@@ -412,7 +413,8 @@ class JudgeOptimizer(Teleprompter):
         )
         mode_choices = _mode_choices(state.student, self.modes)
         self.plan_budget(state, mode_choices)
-        state.labels = np.array([int(r.faithful or 0) for r in state.tune_rows])
+        metric = state.student.metric
+        state.labels = np.array([int(gold_label(r, metric) or 0) for r in state.tune_rows])
         study = self.open_study(state, mode_choices)
         self._optimize(study, lambda trial: self.run_trial(state, trial, mode_choices))
         if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
@@ -807,7 +809,7 @@ class JudgeOptimizer(Teleprompter):
             ablation=validation.ablation,
             gold={"path": None, "sha256": gold_fingerprint(state.rows), "rows": len(state.rows)},
             split={
-                "labels": "human" if metric == "faithfulness" else "derived",
+                "labels": label_source(metric),
                 "seed": self.seed,
                 "valid_fraction": self.valid_fraction,
                 "group_by": self.group_by,
@@ -825,7 +827,7 @@ class JudgeOptimizer(Teleprompter):
             demos={name: len(p.demos) for name, p in compiled.named_predictors()},
             seconds=state.timings,
             versions=_versions(),
-            predictions=_predictions(state.valid, validation),
+            predictions=_predictions(state.valid, validation, metric),
             fitted_rows=[row_hash(row) for row in state.train],
         )
 
@@ -904,13 +906,15 @@ def _lm_calls(state: CompileState, summary: Any, validation: Validation) -> dict
     }
 
 
-def _predictions(valid: Sequence[GoldRecord], validation: Validation) -> list[RowPrediction]:
+def _predictions(
+    valid: Sequence[GoldRecord], validation: Validation, metric: str
+) -> list[RowPrediction]:
     """Each validation row's label, and the compiled and uncompiled judges' scores and passes."""
     return [
         RowPrediction(
             id=row.id,
             source=row.source,
-            gold=int(row.faithful or 0),
+            gold=int(gold_label(row, metric) or 0),
             score=None if math.isnan(c.score) else c.score,
             passed=c.passed,
             baseline_score=None if math.isnan(b.score) else b.score,
@@ -1024,23 +1028,6 @@ class _RawCache:
     @property
     def total_calls(self) -> int:
         return sum(self.calls.values())
-
-
-def labeled_rows(rows: Sequence[GoldRecord], metric: str) -> list[GoldRecord]:
-    """The rows to compile `metric` on, with that metric's label in `faithful`.
-
-    Faithfulness uses the human labels. Answer relevancy and context recall use the labels
-    derived rows carry (`ragjudge.data._derived`), or derive them from the faithfulness gold;
-    those labels are derived, never human, and the report says so (`labels`).
-    """
-    from ragjudge.data._derived import derive_gold, derived_label, is_derived
-
-    if metric == "faithfulness":
-        return [r for r in rows if not is_derived(r) and r.faithful is not None]
-    carried = [r for r in rows if derived_label(r, metric)[0] is not None]
-    if not carried:
-        carried = derive_gold([r for r in rows if not is_derived(r)]).get(metric, [])
-    return [r.model_copy(update={"faithful": derived_label(r, metric)[0]}) for r in carried]
 
 
 def _rounded(value: float | None) -> float | None:

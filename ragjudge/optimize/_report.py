@@ -10,6 +10,7 @@ from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.optimize._ablation import AblationStep
 from ragjudge.optimize._select import Selection
 from ragjudge.stats._agreement import Agreement, paired_difference
+from ragjudge.stats._threshold import UNSCORED
 
 __all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord"]
 
@@ -140,7 +141,7 @@ class CompileReport(pydantic.BaseModel):
         def side(compiled: bool) -> tuple[list[bool], list[float]]:
             passed = [bool(r.passed if compiled else r.baseline_passed) for r in rows]
             scores = [r.score if compiled else r.baseline_score for r in rows]
-            return passed, [_UNSCORED if s is None else s for s in scores]
+            return passed, [UNSCORED if s is None else s for s in scores]
 
         return paired_difference(
             [r.gold for r in rows],
@@ -294,10 +295,6 @@ class CompileReport(pydantic.BaseModel):
                 f"| {key} | {_cell(self.validation, key)} | {_cell(self.baseline, key)} | {gain} |"
             )
         return "\n".join(out)
-
-
-#: The score an unscored row stands at in the gain (as `evaluation.UNSCORED_SCORE`).
-_UNSCORED = -1.0
 
 
 def _num(value: Any) -> str:

@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 
 from ragjudge.data._gold import GoldRecord
+from ragjudge.data._labels import row_label
 from ragjudge.exceptions import ConfigurationError, GoldDataError
+from ragjudge.stats._folds import group_folds
 
 __all__ = ["group_key", "shared_question_rows", "split_gold"]
 
@@ -72,7 +74,7 @@ def split_gold(
         raise ConfigurationError(
             f"The `valid_fraction` parameter must be in (0, 0.9]. Got {valid_fraction!r} instead."
         )
-    labels = np.array([int(r.faithful or 0) for r in rows])
+    labels = np.array([int(row_label(r) or 0) for r in rows])
     if len(rows) < 10:
         raise GoldDataError(f"compiling needs at least 10 labeled rows, got {len(rows)}")
     if labels.min() == labels.max():
@@ -85,14 +87,10 @@ def split_gold(
             f"only {n_groups} groups (by {group_by!r}): too few to hold out "
             f"{valid_fraction:.0%} of them; pass `group_by` '' to split by row"
         )
-    from sklearn.model_selection import StratifiedGroupKFold  # slow import: only when splitting
-
-    folds = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    _, valid_index = next(folds.split(np.zeros(len(rows)), labels, groups))
-    in_valid = np.zeros(len(rows), dtype=bool)
-    in_valid[valid_index] = True
+    # the first of `n_splits` grouped, stratified folds (the one fold maker, `stats.group_folds`)
+    in_valid = group_folds(groups.tolist(), labels, folds=n_splits, seed=seed) == 0
     train = [r for r, v in zip(rows, in_valid, strict=True) if not v]
     valid = [r for r, v in zip(rows, in_valid, strict=True) if v]
-    if len({r.faithful for r in valid}) < 2 or len({r.faithful for r in train}) < 2:
+    if len({row_label(r) for r in valid}) < 2 or len({row_label(r) for r in train}) < 2:
         raise GoldDataError("the split left one side with a single label; add labeled rows")
     return train, valid
