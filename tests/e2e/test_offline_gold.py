@@ -133,11 +133,17 @@ def test_cli_compile_tree_head_is_saved_and_used(
     sample_path: Path, tmp_path: Path, head: str
 ) -> None:
     judge_path = tmp_path / "f.json"
-    done = _compile(sample_path, judge_path, "--trials", "5", "--head", head, cwd=tmp_path)
+    done = _compile(
+        sample_path, judge_path, "--trials", "5", "--head", head, "--select", "best", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["params"]["head"] is (head == "on")
+    summary = json.loads(done.stdout)
+    assert summary["params"]["head"] is (head == "on")
     loaded = ragjudge.load(judge_path)
-    assert (loaded.offline_params_.answer_head is not None) is (head == "on")
+    if summary["selection"]["chosen"] == "start":  # the uncompiled judge shipped: no weights
+        assert loaded.offline_params_ is None and summary["params"]["best_trial"] is None
+    else:
+        assert (loaded.offline_params_.answer_head is not None) is (head == "on")
     row = ragjudge.load_gold(sample_path)[0]
     result = loaded(question=row.question, contexts=row.contexts, answer=row.answer)
     assert result.score is not None

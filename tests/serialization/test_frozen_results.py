@@ -23,8 +23,8 @@ def _judge(line: dict[str, object]) -> Judge:
     return ragjudge.DeterministicJudge(mode=str(line["mode"]))  # type: ignore[arg-type]
 
 
-def test_format_1_lines_load_and_rescore_like_todays_results(sample_path: Path) -> None:
-    rows = {r.id: r for r in ragjudge.load_gold(sample_path)}
+def test_format_1_lines_load_and_rescore_like_todays_results(gold_dir: Path) -> None:
+    rows = {r.id: r for r in ragjudge.load_gold(gold_dir / "sample.jsonl")}
     lines = [json.loads(t) for t in (RESOURCES / "results_v1.jsonl").read_text().splitlines()]
     assert {str(line["mode"]) for line in lines} == {"statement", "whole", "rouge"}
     for line in lines:
