@@ -108,6 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 #: Library parameter -> the option that sets it: library errors name parameters
 #: (`max_retries`), the command line says them as its options (--max-retries).
+#: Library phrases the command line says with its options.
+PHRASE_FLAGS = {
+    "trust_modified=True": "--trust-modified",
+    "judging on Ray needs": "--ray needs",
+}
+
 PARAM_FLAGS = {
     "address": "--ray",
     "alpha": "--alpha",
@@ -143,6 +149,8 @@ def _in_flags(exc: RagJudgeError) -> str:
             if said in text:
                 text = text.replace(said, f"`--map {field}={column}`")
                 break
+    for said, flag in PHRASE_FLAGS.items():
+        text = text.replace(said, flag)
     for param, flag in PARAM_FLAGS.items():
         text = text.replace(f"The `{param}` parameter", f"The {flag} option")
         text = text.replace(f"`{param}`", flag)

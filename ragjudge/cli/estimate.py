@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from ragjudge.cli._common import add_lm_options, emit, progress
-from ragjudge.cli._runopts import configure_run, judge_with_lm_options
+from ragjudge.cli._common import HelpFormatter, add_lm_options, emit, examples, progress
+from ragjudge.cli._runopts import configure_run
 from ragjudge.data._gold import parse_mapping
 from ragjudge.estimation._estimate import (
     Comparison,
@@ -15,10 +15,10 @@ from ragjudge.estimation._estimate import (
     compare_systems,
     estimate,
     is_results_file,
-    load_judge,
 )
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs._base import Judge
+from ragjudge.programs._build import build_judge
 
 __all__ = ["add_parser", "format_comparison", "format_estimate", "run"]
 
@@ -27,6 +27,12 @@ def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     parser = sub.add_parser(
         "estimate",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ragjudge estimate --judge judges/f.json --rows traffic.jsonl --gold labeled.jsonl",
+            "ragjudge estimate --rows week1.jsonl --gold week1-labels.jsonl --rows week2.jsonl "
+            "--gold week2-labels.jsonl --fail-under-diff 0.02",
+        ),
         help="the faithful rate of a system's rows, from the judge and a few labels (PPI++)",
         description="Estimate what share of a system's answers are faithful: the judge's "
         "verdict on every row, corrected by the labeled rows (prediction-powered inference, "
@@ -112,17 +118,22 @@ def add_parser(sub: Any) -> None:
 
 
 def _judge(args: argparse.Namespace) -> Judge | None:
-    """The judge the options name (None: the offline default, loaded when needed)."""
+    """The judge the options name (None: the offline default, loaded when needed): the
+    library's `build_judge` with the command line's values (a compiled judge keeps its report,
+    so its fitted rows are known)."""
     if args.judge is None and args.lm is None:
         return None
-    judge = load_judge(args.judge, trust_modified=args.trust_modified)
-    report = getattr(judge, "report_", None)  # what compile recorded: the fitted rows
-    if args.lm is not None:
-        judge = judge.clone(lm=args.lm)
-    judge = judge_with_lm_options(judge, args)
-    if report is not None:
-        judge.report_ = report
-    return judge
+    return build_judge(
+        judge=args.judge,
+        lm=args.lm,
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+        timeout=args.timeout,
+        api_base=args.api_base,
+        cache=not args.no_cache,
+        max_retries=getattr(args, "max_retries", None),
+        trust_modified=args.trust_modified,
+    )
 
 
 def _check(args: argparse.Namespace) -> None:

@@ -23,7 +23,7 @@ __all__ = ["connect", "import_ray", "resolve_address"]
 
 logger = logging.getLogger(__name__)
 
-INSTALL_HINT = "--ray needs the ray extra: pip install 'ragjudge[ray]'"
+INSTALL_HINT = "judging on Ray needs the ray extra: pip install 'ragjudge[ray]'"
 #: Where `ray start --head` records the address of the cluster it started.
 CURRENT_CLUSTER = Path("/tmp/ray/ray_current_cluster")
 PROBE_SECONDS = 5.0

@@ -202,15 +202,15 @@ class _Row:
 def load_judge(
     judge: Judge | str | os.PathLike[str] | None, *, trust_modified: bool = False
 ) -> Judge:
-    """The judge to use: a judge object, a judge file, or (None) the offline default."""
-    from ragjudge.programs._serialization import load
-    from ragjudge.programs.faithfulness import Faithfulness
+    """The judge to use: a judge object, a judge file, or (None) the offline default
+    (`ragjudge.programs.build_judge`)."""
+    from ragjudge.programs._build import build_judge
 
-    if judge is None:
-        return Faithfulness(lm="local")
-    if isinstance(judge, (str, os.PathLike)):
-        return load(judge, trust_modified=trust_modified)
-    return judge
+    if isinstance(judge, Judge):
+        return judge
+    return build_judge(
+        judge=judge, lm=None if judge is not None else "local", trust_modified=trust_modified
+    )
 
 
 def is_results_file(path: str | os.PathLike[str]) -> bool:

@@ -240,7 +240,7 @@ def load(path: str | os.PathLike[str], *, trust_modified: bool = False) -> Judge
     if _checksum(data) != document.checksum and not trust_modified:
         raise ModifiedJudgeError(
             f"{name}: the file was modified after it was saved (checksum mismatch); "
-            "pass trust_modified=True (--trust-modified) if you edited it on purpose"
+            "pass trust_modified=True if you edited it on purpose"
         )
     cls = _REGISTRY.get(document.judge)
     if cls is None:

@@ -111,7 +111,7 @@ def test_pickle_is_refused(tmp_path: Path) -> None:
 
 def test_modified_file_is_refused_unless_trusted(saved: Path) -> None:
     _edit(saved, lambda d: d["params"].update(threshold=0.1), reseal=False)
-    with pytest.raises(ModifiedJudgeError, match="--trust-modified"):
+    with pytest.raises(ModifiedJudgeError, match="trust_modified=True"):
         load(saved)
     judge = load(saved, trust_modified=True)
     assert judge.threshold == 0.1  # type: ignore[attr-defined]
