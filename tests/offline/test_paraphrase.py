@@ -174,11 +174,19 @@ def test_compile_with_local_minilm_fits_saves_and_loads(gold_dir: Path, tmp_path
     assert engine.model.params.paraphrase
     rows = load_gold(gold_dir / "lfqa_verification" / "dev.jsonl", limit=60)
     judge = ragjudge.Faithfulness(lm="local/minilm")
-    compiled = compile_judge(judge, gold=rows, n_trials=6, seed=0)
-    params = compiled.offline_params_
+    # What compile fits (its learner), whichever judge its selection then ships.
+    learner = judge.learner()
+    assert learner is not None
+    learner.fit(rows, groups=[str(r.meta.get("group_id", r.id)) for r in rows], init=None, seed=0)
+    fitted = judge.clone()
+    learner.finish(fitted, {})
+    params = fitted.offline_params_
     assert params is not None and params.paraphrase
     weights = dict(zip(params.statement_features, params.statement_weights, strict=True))
     assert weights["sentence_similarity"] != 0.0
+    report = compile_judge(judge, gold=rows, n_trials=6, seed=0).report_
+    assert report is not None and report["params"]["regularization"] is not None
+    compiled = fitted
     path = tmp_path / "judge.json"
     compiled.save(path)
     loaded = ragjudge.load(path)
