@@ -57,6 +57,7 @@ def compile_judge(
     modes: Sequence[str] | None = None,
     validation: Sequence[GoldRecord] | None = None,
     select: SelectRule = "one-se",
+    max_lm_calls_per_row: float | None = None,
 ) -> Judge:
     """Compile a judge against gold labels: `JudgeOptimizer(...).compile(judge, trainset=gold)`.
 
@@ -99,6 +100,8 @@ def compile_judge(
         select: `"one-se"` ships a tuned judge only when it beats the starting judge by more
             than one standard error, cross-validated on the train rows; `"best"` ships the
             highest cross-validated agreement (see `JudgeOptimizer`).
+        max_lm_calls_per_row: The most LM calls a row may cost the judge that ships (for a
+            `Cascade`: the best route and band under that budget). None: any.
 
     Returns:
         A new judge with the chosen parameters, demos and weights, and `report_` (a dict, see
@@ -130,6 +133,7 @@ def compile_judge(
         max_lm_calls=max_lm_calls,
         modes=modes,
         select=select,
+        max_lm_calls_per_row=max_lm_calls_per_row,
     )
     gold_name = os.fspath(gold) if isinstance(gold, (str, os.PathLike)) else None
     rows = rows_from(

@@ -185,6 +185,9 @@ class JudgeOptimizer(Teleprompter):
             on the same grouped folds of the training rows: `"one-se"` ships a tuned judge only
             when it beats the start by more than one standard error of the paired difference,
             else the start; `"best"` ships the highest out-of-fold agreement.
+        max_lm_calls_per_row: The most LM calls a row may cost the judge that ships (a
+            trial's mean over the tuning rows, `Judge.expected_lm_calls`): only trials within it
+            are chosen (for `Cascade`, the best route and band under that budget). None: any.
 
     Example:
         >>> optimizer = JudgeOptimizer(n_trials=60, seed=0)
@@ -221,8 +224,13 @@ class JudgeOptimizer(Teleprompter):
         max_lm_calls: int | None = None,
         modes: Sequence[str] | None = None,
         select: SelectRule = "one-se",
+        max_lm_calls_per_row: float | None = None,
     ) -> None:
         super().__init__()
+        if max_lm_calls_per_row is not None and not max_lm_calls_per_row >= 0:
+            raise ConfigurationError(
+                f"`max_lm_calls_per_row` must be 0 or more. Got {max_lm_calls_per_row!r}."
+            )
         if select not in SELECT_RULES:
             raise ConfigurationError(
                 f"The `select` parameter must be one of {', '.join(SELECT_RULES)}. "
@@ -262,6 +270,7 @@ class JudgeOptimizer(Teleprompter):
         self.max_lm_calls = max_lm_calls
         self.modes = list(modes) if modes is not None else None
         self.select_rule: SelectRule = select
+        self.max_lm_calls_per_row = max_lm_calls_per_row
         self.budget = LMCallBudget(max_lm_calls)
 
     # -- the pipeline ------------------------------------------------------------------------
@@ -404,11 +413,7 @@ class JudgeOptimizer(Teleprompter):
             rows=state.tune_rows,
             concurrency=self.concurrency,
             progress=self.progress,
-            folds=(
-                state.learner.folds
-                if state.learner is not None and state.tune_rows is state.train
-                else None
-            ),
+            folds=_tune_folds(state),
             budget=state.budget,
         )
         mode_choices = _mode_choices(state.student, self.modes)
@@ -455,6 +460,7 @@ class JudgeOptimizer(Teleprompter):
         except BudgetSpentError as exc:
             raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
         trial.set_user_attr("lm_calls", calls)
+        trial.set_user_attr("lm_calls_per_row", per_item)
         scale = float(getattr(student, "scale", 1.0) or 1.0)
         state.trial_scores[trial.number] = (params["mode"], _scores_or_floor(rescored, scale=scale))
         ranking = _objective_value("auroc", rescored, state.labels)
@@ -500,7 +506,7 @@ class JudgeOptimizer(Teleprompter):
             # The uncompiled judge's own choice (its mode, no demos) is the baseline every
             # other set must beat: paid for first, before a budget runs out on demo sets (and
             # the selection reads the starting judge's outputs from it).
-            study.enqueue_trial(_baseline_params(student, mode_choices, space))
+            study.enqueue_trial(_baseline_params(self.start(state), mode_choices, space))
         return study
 
     def _optimize(self, study: optuna.Study, objective: Callable[[optuna.Trial], Any]) -> None:
@@ -563,7 +569,8 @@ class JudgeOptimizer(Teleprompter):
         """
         assert state.raw is not None, "rescore runs inside the study"
         outs, calls = state.raw.get(params["mode"], params["demos"])
-        return self._rescored(state, outs, params), calls, self._per_item(state, params)
+        rescored = self._rescored(state, outs, params)
+        return rescored, calls, self._per_item(state, rescored, params)
 
     def _rescored(
         self, state: CompileState, outs: Sequence[JudgeResult], params: dict[str, Any]
@@ -576,9 +583,12 @@ class JudgeOptimizer(Teleprompter):
             policy["calibration"] = None
         return [state.student.rescore(r, **policy) for r in outs]
 
-    def _per_item(self, state: CompileState, params: dict[str, Any]) -> float:
-        assert state.raw is not None
-        return state.raw.calls[(params["mode"], params["demos"])] / max(1, len(state.tune_rows))
+    def _per_item(
+        self, state: CompileState, rescored: Sequence[JudgeResult], params: dict[str, Any]
+    ) -> float:
+        """LM calls per tuning row under these choices (`Judge.expected_lm_calls`)."""
+        cost = [state.student.expected_lm_calls(r, params["mode"]) for r in rescored]
+        return float(sum(cost) / max(1, len(cost)))
 
     def refit_threshold(
         self,
@@ -600,41 +610,43 @@ class JudgeOptimizer(Teleprompter):
         """Every parameter of the best trial (highest agreement on the Pareto front when
         multi-objective; near-ties go to the best ranking), with the fitted threshold."""
         assert state.study is not None, "choose runs after the study"
-        best = _best_trial(state.study)
-        assert best is not None, "the study has a complete trial"
+        best = _best_trial(state.study, keep=self._affordable)
+        if best is None:
+            raise self._unaffordable(state)
         params = _full_params(best, state.policy_space, state.student, state.search_demos)
         params["best_trial"] = best.number
         return params
 
     def select(self, state: CompileState) -> tuple[Selection, dict[str, Any] | None]:
-        """The tuned judge of each mode against the starting judge, out of fold on the same
-        grouped folds of the tuning rows (`ragjudge.optimize._select`).
+        """The tuned judge of each arm (`Judge.arm`: each mode, for most judges) against the
+        starting judge, out of fold on the same grouped folds of the tuning rows
+        (`ragjudge.optimize._select`). A judge whose start is tuned too (`Judge.tuned_start`,
+        e.g. a cascade's offline judge alone) is compared with its start's arm, tuned.
 
         Returns:
             The selection, and the parameters of the trial that ships (None: the start).
         """
         assert state.study is not None, "select runs after the study"
-        student = state.student
-        start = self._start_outputs(state)
-        finalists = [
-            Finalist(name="start", passed=np.array([bool(r.passed) and not r.error for r in start]))
-        ]
+        arms = self._arms(state)
+        if not arms:
+            raise self._unaffordable(state)
+        start_arm = self._start_arm(state)
+        finalists: list[Finalist] = []
         chosen: dict[str, dict[str, Any]] = {}
-        complete = state.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-        for mode in _mode_choices(student, self.modes):
-            trial = _best_trial(state.study, mode=mode)
-            if trial is None:
-                continue
-            params = _full_params(trial, state.policy_space, student, state.search_demos)
-            params["best_trial"] = trial.number
-            chosen[mode] = params
-            candidates = [
-                self._trial_scores(state, t) for t in complete if t.params.get("mode") == mode
-            ]
-            finalists.append(Finalist(name=mode, candidates=candidates, params=params))
+        if start_arm not in arms:
+            start = self._start_outputs(state)
+            passed = np.array([bool(r.passed) and not r.error for r in start])
+            finalists.append(Finalist(name="start", passed=passed))
+        for arm, trials in arms.items():
+            name = "start" if arm == start_arm else arm
+            chosen[name] = self._trial_params(state, self._pick(state, trials))
+            candidates = [self._trial_scores(state, t) for t in trials]
+            finalists.insert(
+                0 if name == "start" else len(finalists),
+                Finalist(name=name, candidates=candidates, params=chosen[name]),
+            )
         target = "balanced_accuracy" if self.objective == "auroc" else self.objective
-        fixed = float(student.get_params().get("threshold", 0.5))
-        y = state.labels
+        fixed = float(state.student.get_params().get("threshold", 0.5))
 
         def refit(scores: np.ndarray, labels: np.ndarray, current: float) -> tuple[float, float]:
             if "threshold" in state.policy_space:
@@ -643,15 +655,67 @@ class JudgeOptimizer(Teleprompter):
 
         selection = select_finalist(
             finalists,
-            y,
+            state.labels,
             [group_key(r, self.group_by) for r in state.tune_rows],
             refit=refit,
             rule=self.select_rule,
             n_boot=min(self.n_boot, 500),
             seed=self.seed,
+            start_label="the starting judge"
+            if start_arm is None
+            else f"the starting judge ({start_arm}, its policies tuned)",
         )
         logger.info("selection: %s (%s)", selection.chosen, selection.reason)
         return selection, chosen.get(selection.chosen)
+
+    def _arms(self, state: CompileState) -> dict[str, list[optuna.trial.FrozenTrial]]:
+        """The complete trials within `max_lm_calls_per_row`, by arm (in mode order)."""
+        assert state.study is not None
+        arms: dict[str, list[optuna.trial.FrozenTrial]] = {}
+        for trial in state.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+            if trial.values is None or not self._affordable(trial):
+                continue
+            arm = state.student.arm(_full_params(trial, state.policy_space, state.student, False))
+            arms.setdefault(arm, []).append(trial)
+        order = {m: i for i, m in enumerate(_mode_choices(state.student, self.modes))}
+        return dict(sorted(arms.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+    def _start_arm(self, state: CompileState) -> str | None:
+        """The arm of the starting judge when the study tunes it (`Judge.tuned_start`)."""
+        if state.init is not None or not state.student.tuned_start:
+            return None
+        return state.student.arm(self.start(state).get_params())
+
+    def _pick(
+        self, state: CompileState, trials: Sequence[optuna.trial.FrozenTrial]
+    ) -> optuna.trial.FrozenTrial:
+        """The best of an arm's trials (`_best_trial`'s rule)."""
+        assert state.study is not None
+        members = {t.number for t in trials}
+        best = _best_trial(state.study, keep=lambda t: t.number in members)
+        assert best is not None
+        return best
+
+    def _trial_params(self, state: CompileState, trial: optuna.trial.FrozenTrial) -> dict[str, Any]:
+        params = _full_params(trial, state.policy_space, state.student, state.search_demos)
+        params["best_trial"] = trial.number
+        return params
+
+    def _affordable(self, trial: optuna.trial.FrozenTrial) -> bool:
+        """True when the trial's LM calls per row are within `max_lm_calls_per_row`."""
+        cap = self.max_lm_calls_per_row
+        return cap is None or float(trial.user_attrs.get("lm_calls_per_row", 0.0)) <= cap + 1e-9
+
+    def _unaffordable(self, state: CompileState) -> ConfigurationError:
+        assert state.study is not None
+        costs = [
+            float(t.user_attrs.get("lm_calls_per_row", 0.0))
+            for t in state.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        ]
+        return ConfigurationError(
+            f"`max_lm_calls_per_row` {self.max_lm_calls_per_row}: no trial of the study is "
+            f"within it (the cheapest takes {min(costs, default=math.nan):.2f} LM calls a row)"
+        )
 
     def _trial_scores(self, state: CompileState, trial: optuna.trial.FrozenTrial) -> np.ndarray:
         """A trial's unscaled scores on the tuning rows (rescored again for a trial another
@@ -666,11 +730,12 @@ class JudgeOptimizer(Teleprompter):
         """The judge compile starts from: `init` when given, else the student as it is."""
         if state.init is not None:
             return state.init
-        mode = student_mode = state.student.get_params().get("mode")
+        start = state.student.starting_judge()
+        mode = student_mode = start.get_params().get("mode")
         choices = _mode_choices(state.student, self.modes)
         if choices and mode is not None and mode not in choices:
             student_mode = choices[0]
-        return state.student if student_mode == mode else state.student.clone(mode=student_mode)
+        return start if student_mode == mode else start.clone(mode=student_mode)
 
     def _start_outputs(self, state: CompileState) -> list[JudgeResult]:
         """The starting judge's results on the tuning rows (from the raw outputs the study has
@@ -726,7 +791,7 @@ class JudgeOptimizer(Teleprompter):
                 else None
             ),
         )
-        if state.reads_demos:
+        if state.reads_demos and state.student.rescores_every_policy:
             # Which choice bought the gain, and the offline judge on the same rows.
             validation.ablation = ablation(
                 baseline=baseline,
@@ -1006,7 +1071,7 @@ class _RawCache:
         try:
             for fold in sorted(set(folds)):
                 index = [i for i, f in enumerate(folds) if f == fold]
-                judge = self.make(mode, demos, fold)
+                judge = self.make(mode, demos, fold).for_raw_outputs()
                 part = judge_within_budget(
                     judge,
                     [self.rows[i] for i in index],
@@ -1040,6 +1105,16 @@ def _plain(params: dict[str, Any]) -> dict[str, Any]:
     if lm is not None and not isinstance(lm, str):
         params = {**params, "lm": str(getattr(lm, "model", type(lm).__name__))}
     return params
+
+
+def _tune_folds(state: CompileState) -> list[int] | None:
+    """The learner's fold of each tuning row (the tuning rows are train rows, all of them or
+    those left after the demo pool), so that every raw output is out of fold; None when the
+    learner does not cross-fit."""
+    if state.learner is None or state.learner.folds is None:
+        return None
+    fold_of = {id(row): fold for row, fold in zip(state.train, state.learner.folds, strict=True)}
+    return [fold_of[id(row)] for row in state.tune_rows]
 
 
 def _carve_pool(
@@ -1158,14 +1233,22 @@ def _init_params(state: CompileState, space: dict[str, Any], demo_index: int) ->
 TIE_TOLERANCE = 0.005
 
 
-def _best_trial(study: optuna.Study, *, mode: str | None = None) -> optuna.trial.FrozenTrial | None:
-    """The best complete trial (of `mode`, when given); among trials within `TIE_TOLERANCE` of
-    the best value (noise on the tuning rows), the one whose scores rank the rows best (AUROC)
-    wins. Multi-objective: the highest agreement on the Pareto front, then the fewest calls."""
+def _best_trial(
+    study: optuna.Study,
+    *,
+    mode: str | None = None,
+    keep: Callable[[optuna.trial.FrozenTrial], bool] | None = None,
+) -> optuna.trial.FrozenTrial | None:
+    """The best complete trial (of `mode`, and that `keep` accepts, when given); among trials
+    within `TIE_TOLERANCE` of the best value (noise on the tuning rows), the one whose scores
+    rank the rows best (AUROC) wins. Multi-objective: the highest agreement on the Pareto
+    front, then the fewest calls."""
     complete = [
         t
         for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-        if t.values is not None and (mode is None or t.params.get("mode", mode) == mode)
+        if t.values is not None
+        and (mode is None or t.params.get("mode", mode) == mode)
+        and (keep is None or keep(t))
     ]
     if not complete:
         return None
@@ -1173,7 +1256,8 @@ def _best_trial(study: optuna.Study, *, mode: str | None = None) -> optuna.trial
         top = max(t.values[0] for t in complete)
         near = [t for t in complete if t.values[0] >= top - TIE_TOLERANCE]
         return max(near, key=lambda t: (float(t.user_attrs.get("auroc", 0.0)), t.values[0]))
-    front = [t for t in study.best_trials if t in complete] or complete
+    numbers = {t.number for t in complete}
+    front = [t for t in study.best_trials if t.number in numbers] or complete
     return max(front, key=lambda t: (t.values[0], -t.values[1]))
 
 

@@ -88,6 +88,7 @@ def select_finalist(
     folds: int = 5,
     n_boot: int = 1000,
     seed: int = 0,
+    start_label: str = "the starting judge",
 ) -> Selection:
     """Score every finalist on the same grouped folds and choose the one to ship.
 
@@ -102,6 +103,7 @@ def select_finalist(
         folds: Number of grouped folds.
         n_boot: Bootstrap resamples (over groups) for the intervals and the standard error.
         seed: Seeds the folds and the bootstrap.
+        start_label: How the reason names the start (e.g. "the offline judge alone").
 
     Returns:
         The selection: every finalist's agreement with its interval, the chosen one, the reason.
@@ -116,7 +118,7 @@ def select_finalist(
             finalists=[],
             chosen="start" if any(f.name == "start" for f in finalists) else finalists[-1].name,
             reason=f"too few tuning rows to cross-validate ({len(y)} rows, {int(counts.min())} of "
-            "the rarer label): the starting judge ships",
+            f"the rarer label): {start_label} ships",
         )
     fold_of = group_folds(list(groups), y, folds=folds, seed=seed)
     passed = {f.name: _out_of_fold(f, y, fold_of, refit) for f in finalists}
@@ -142,7 +144,7 @@ def select_finalist(
                 se=None if se is None else round(se, 4),
             )
         )
-    chosen, reason = _decide(scores, rule=rule)
+    chosen, reason = _decide(scores, rule=rule, start_label=start_label)
     return Selection(
         rule=rule,
         folds=int(fold_of.max()) + 1,
@@ -153,7 +155,7 @@ def select_finalist(
     )
 
 
-def _decide(scores: list[FinalistScore], *, rule: SelectRule) -> tuple[str, str]:
+def _decide(scores: list[FinalistScore], *, rule: SelectRule, start_label: str) -> tuple[str, str]:
     tuned = [s for s in scores if s.name != "start"]
     start = next((s for s in scores if s.name == "start"), None)
     if not tuned:
@@ -164,19 +166,19 @@ def _decide(scores: list[FinalistScore], *, rule: SelectRule) -> tuple[str, str]
     if rule == "best":
         if start.balanced_accuracy > best.balanced_accuracy:
             return "start", (
-                f"the starting judge agrees best out of fold ({start.balanced_accuracy:.3f} vs "
+                f"{start_label} agrees best out of fold ({start.balanced_accuracy:.3f} vs "
                 f"{best.balanced_accuracy:.3f} for {best.name}; --select best)"
             )
         return best.name, f"highest out-of-fold agreement ({best.balanced_accuracy:.3f}; best)"
     diff, se = best.difference or 0.0, best.se or 0.0
     if diff > se and diff > 0:
         return best.name, (
-            f"{best.name} beats the starting judge by {diff:+.3f} out of fold, more than one "
+            f"{best.name} beats {start_label} by {diff:+.3f} out of fold, more than one "
             f"standard error ({se:.3f})"
         )
     return "start", (
-        f"the best tuned judge ({best.name}) is {diff:+.3f} against the starting judge out of "
-        f"fold, within one standard error ({se:.3f}): the starting judge ships"
+        f"the best tuned judge ({best.name}) is {diff:+.3f} against {start_label} out of "
+        f"fold, within one standard error ({se:.3f}): {start_label} ships"
     )
 
 

@@ -4,6 +4,7 @@ from ragjudge.programs._base import Judge
 from ragjudge.programs._build import build_judge, default_concurrency
 from ragjudge.programs._results import JudgeResult, StatementResult
 from ragjudge.programs._serialization import load, register_judge, registry, save_judge
+from ragjudge.programs.cascade import Cascade
 from ragjudge.programs.deterministic import DeterministicJudge
 from ragjudge.programs.ensemble import Ensemble
 from ragjudge.programs.faithfulness import Faithfulness, score_statements
@@ -13,6 +14,7 @@ from ragjudge.programs.suite import Suite, SuiteResult
 
 __all__ = [
     "AnswerRelevancy",
+    "Cascade",
     "ContextRecall",
     "DeterministicJudge",
     "Ensemble",

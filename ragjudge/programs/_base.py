@@ -163,6 +163,14 @@ class Judge(dspy.Module):
     #: True when the judge reads the retrieved passages: a row without `contexts` is refused
     #: when loaded for it (an empty list is allowed: it is a row whose retrieval found nothing).
     needs_contexts: ClassVar[bool] = False
+    #: True when a result holds everything any policy needs: `rescore` under any policy then
+    #: equals judging again. False for a judge whose policies decide which LM calls happen
+    #: (`Cascade`): a result keeps only the LM outputs its own policy asked for.
+    rescores_every_policy: ClassVar[bool] = True
+    #: True when compile tunes the starting judge's arm too (`starting_judge`, `arm`) and a
+    #: tuned judge must beat that arm, tuned: a cascade's LM must beat the offline judge alone
+    #: with its own threshold fitted, not as it comes.
+    tuned_start: ClassVar[bool] = False
     lm: str | dspy.BaseLM | None
     offline_params_: OfflineParams | None
     #: What compiling recorded (a `CompileReport` as a dict); None for an uncompiled judge.
@@ -546,6 +554,27 @@ class Judge(dspy.Module):
                 "offline": result.offline,
             }
         )
+
+    # -- compile's hooks ---------------------------------------------------------------------
+    def for_raw_outputs(self) -> Judge:
+        """The judge whose raw outputs every policy of `policy_space` can score: compile
+        computes the tuning rows' raw outputs with it. This judge itself, for most."""
+        return self
+
+    def expected_lm_calls(self, result: JudgeResult, mode: str | None = None) -> float:
+        """The LM calls a row costs under the policy that scored `result` (the cost objective
+        of a multi-objective compile): the calls it made, for most judges."""
+        return float(result.lm_calls)
+
+    def arm(self, params: Mapping[str, Any]) -> str:
+        """The finalist a trial's parameters belong to in compile's selection: the best trial
+        of each arm is cross-validated against the starting judge. The mode, for most."""
+        return str(params.get("mode", getattr(self, "mode", "")))
+
+    def starting_judge(self) -> Judge:
+        """The judge compile must beat when it is not given one (`init`): this judge as it is,
+        for most."""
+        return self
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
         """The raw output of a result written before results carried it (results format 1):

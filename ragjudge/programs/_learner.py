@@ -66,11 +66,19 @@ class OfflineLearner(Learner):
         head: Train a tree head for the answer model: True, False, or None (kept when
             cross-validation says it ranks answers better).
         paraphrase: Fit with the MiniLM paraphrase evidence.
+        support: Search the support threshold in statement mode (False for a judge whose
+            offline judge is a member, such as `Cascade`, whose mode is its LM's).
     """
 
     def __init__(
-        self, *, regularization: float | None = None, head: bool | None = None, paraphrase: bool
+        self,
+        *,
+        regularization: float | None = None,
+        head: bool | None = None,
+        paraphrase: bool,
+        support: bool = True,
     ) -> None:
+        self.support = support
         self.regularization = regularization
         self.head = head
         self.paraphrase = paraphrase
@@ -112,11 +120,15 @@ class OfflineLearner(Learner):
         """The support threshold, in statement mode."""
         from optuna.distributions import FloatDistribution
 
-        return {"support_threshold": FloatDistribution(0.05, 0.95)} if mode == "statement" else {}
+        if not (self.support and mode == "statement"):
+            return {}
+        return {"support_threshold": FloatDistribution(0.05, 0.95)}
 
     def start_params(self, init: Judge) -> dict[str, Any]:
         """The warm-start judge's support threshold, in statement mode."""
-        if init.get_params().get("mode") != "statement" or init.offline_params_ is None:
+        if not self.support or init.get_params().get("mode") != "statement":
+            return {}
+        if init.offline_params_ is None:
             return {}
         return {"support_threshold": init.offline_params_.support_threshold}
 

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 import pydantic
 
 __all__ = [
+    "CascadeOutput",
     "JudgeResult",
     "MemberOutput",
     "MembersOutput",
@@ -119,6 +120,15 @@ class MembersOutput(pydantic.BaseModel):
     members: list[MemberOutput] = pydantic.Field(default_factory=list)
 
 
+class CascadeOutput(pydantic.BaseModel):
+    """A cascade's two judges: the offline judge's result on the row, and the LM judge's where
+    the LM was asked (None where the route did not send the row to it)."""
+
+    kind: Literal["cascade"] = "cascade"
+    offline: JudgeResult
+    lm: JudgeResult | None = None
+
+
 RawOutput = Annotated[
     StatementsOutput
     | WholeOutput
@@ -126,7 +136,8 @@ RawOutput = Annotated[
     | QuestionsOutput
     | SentencesOutput
     | UnscoredOutput
-    | MembersOutput,
+    | MembersOutput
+    | CascadeOutput,
     pydantic.Field(discriminator="kind"),
 ]
 
@@ -221,4 +232,5 @@ class JudgeResult(pydantic.BaseModel):
 
 MemberOutput.model_rebuild()
 MembersOutput.model_rebuild()
+CascadeOutput.model_rebuild()
 JudgeResult.model_rebuild()

@@ -14,19 +14,23 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS = {
     "FAULTS": "ragjudge.testing._server",
     "ScriptedEngine": "ragjudge.testing._scripted",
+    "SimulatedJudgeEngine": "ragjudge.testing._simulated",
     "TestServer": "ragjudge.testing._server",
     "assert_faithful": "ragjudge.testing._assertions",
     "scripted_lm": "ragjudge.testing._scripted",
+    "simulated_lm": "ragjudge.testing._simulated",
     "session_judge": "ragjudge.testing._assertions",
 }
 
 __all__ = [
     "FAULTS",
     "ScriptedEngine",
+    "SimulatedJudgeEngine",
     "TestServer",
     "assert_faithful",
     "scripted_lm",
     "session_judge",
+    "simulated_lm",
 ]
 
 
@@ -47,3 +51,4 @@ if TYPE_CHECKING:
     from ragjudge.testing._assertions import assert_faithful, session_judge
     from ragjudge.testing._scripted import ScriptedEngine, scripted_lm
     from ragjudge.testing._server import FAULTS, TestServer
+    from ragjudge.testing._simulated import SimulatedJudgeEngine, simulated_lm

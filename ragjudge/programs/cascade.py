@@ -1,0 +1,421 @@
+"""A cascade from the offline judge to an LM: the LM judges only the rows the offline judge
+finds unclear.
+
+The offline judge scores every row (no LM call). Its score `s` in [0, 1] decides the route:
+
+- `route="offline"`: the offline score is final; no LM call.
+- `route="lm"`: the LM judges every row; its probability `p` is final.
+- `route="cascade"`: a row whose offline score lies in the band `[low, high]` goes to the LM and
+  takes its probability; the others keep the offline score.
+- `route="combined"`: a row in the band goes to the LM and its score is
+  `weight * p + (1 - weight) * s`; the others keep the offline score.
+
+The row passes when the final score is at least `threshold`. `p` is the LM judge's score under
+`lm_aggregation` and `lm_unsure` (`"mean"`: its confidence, P(yes) from logprobs where the LM
+gives them; `"fraction"`: its verdict). A row whose offline score is missing (no statement it
+could check) is unclear: it goes to the LM under `"cascade"` and `"combined"`.
+
+The raw output (`CascadeOutput`) keeps both judges' results; the LM's is None for a row the LM
+was not asked about. Compile asks the LM on every tuning row (`for_raw_outputs`), so every
+route and band is scored from one set of LM calls; a result judged under a band keeps only the
+LM outputs that band needed, and rescoring it under a wider band is an error for the rows it
+would send to the LM (`score` says so), never a made-up verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import dspy
+
+from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._resolve import LOCAL
+from ragjudge.offline.model import OfflineParams
+from ragjudge.programs._base import Judge, check_choice, check_inputs
+from ragjudge.programs._results import CascadeOutput, JudgeResult, RawOutput
+from ragjudge.programs._serialization import register_judge
+from ragjudge.programs.faithfulness import AGGREGATIONS, UNSURE, Faithfulness
+
+if TYPE_CHECKING:
+    from optuna.distributions import BaseDistribution
+
+    from ragjudge.programs._learner import Learner
+
+__all__ = ["ROUTES", "Cascade"]
+
+#: How a cascade decides a row (see the module docs).
+ROUTES = ("offline", "lm", "cascade", "combined")
+#: The LM judge's modes a cascade can use (rubric ratings are not probabilities).
+LM_MODES = ("statement", "whole")
+#: The offline judge's parameters by default: whole-answer mode, its confidence as the score
+#: (a probability to route on, not a 0/1 verdict).
+OFFLINE_DEFAULTS: dict[str, Any] = {"mode": "whole", "aggregation": "mean"}
+
+
+@register_judge
+class Cascade(Judge):
+    """Faithfulness from the offline judge, with an LM asked only where the offline judge is
+    unclear (see the module docs for the routes).
+
+    Args:
+        mode: The LM judge's mode: `"whole"` (one call a row) or `"statement"` (two).
+        route: `"offline"`, `"lm"`, `"cascade"` or `"combined"`.
+        low: The lower end of the band of offline scores sent to the LM.
+        high: The upper end of that band (the band is `[min(low, high), max(low, high)]`).
+        weight: The LM's weight in a `"combined"` score (0: the offline score, 1: the LM's).
+        threshold: Pass when the final score is at least this.
+        lm_aggregation: How the LM judge's output becomes its probability (`Faithfulness`'s
+            `aggregation`: `"mean"` reads its confidence, `"fraction"` its verdict).
+        lm_unsure: How the LM judge counts an "unsure" statement (statement mode).
+        lm: The LM: a model string such as `"openai/gpt-4o-mini"`, a `dspy.LM`, or None (the
+            configured LM).
+        offline: The offline judge's parameters (`Faithfulness`, without `lm`); None: whole
+            mode scored by its confidence.
+        lm_params: Other parameters of the LM judge (`max_tokens`, `temperature`, `timeout`).
+
+    Example:
+        >>> from ragjudge.testing import scripted_lm
+        >>> lm, _ = scripted_lm([{"reasoning": "r", "verdict": "no", "confidence": 0.1}])
+        >>> judge = Cascade(lm=lm, low=0.0, high=1.0)
+        >>> r = judge(contexts=["Einstein was born in Ulm in 1879."],
+        ...           answer="Einstein was born in Berlin.")
+        >>> r.details["routed"], r.passed, r.lm_calls
+        (True, False, 1)
+    """
+
+    metric: ClassVar[str] = "faithfulness"
+    metric_option: ClassVar[str | None] = None
+    modes: ClassVar[tuple[str, ...]] = LM_MODES
+    memoize_results: ClassVar[bool] = False  # two judges decide a result
+    fits_offline_model: ClassVar[bool] = True
+    needs_contexts: ClassVar[bool] = True
+    rescores_every_policy: ClassVar[bool] = False
+    tuned_start: ClassVar[bool] = True
+    policy_names: ClassVar[tuple[str, ...]] = (
+        "route",
+        "low",
+        "high",
+        "weight",
+        "threshold",
+        "lm_aggregation",
+        "lm_unsure",
+    )
+
+    def __init__(
+        self,
+        *,
+        mode: str = "whole",
+        route: str = "cascade",
+        low: float = 0.3,
+        high: float = 0.7,
+        weight: float = 0.5,
+        threshold: float = 0.5,
+        lm_aggregation: str = "mean",
+        lm_unsure: str = "unsupported",
+        lm: str | dspy.BaseLM | None = None,
+        offline: dict[str, Any] | None = None,
+        lm_params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__()
+        owner = "Cascade"
+        check_choice(owner, "mode", mode, LM_MODES)
+        check_choice(owner, "route", route, ROUTES)
+        check_choice(owner, "lm_aggregation", lm_aggregation, AGGREGATIONS)
+        check_choice(owner, "lm_unsure", lm_unsure, UNSURE)
+        bounded = {"low": low, "high": high, "weight": weight, "threshold": threshold}
+        for name, value in bounded.items():
+            if not 0.0 <= float(value) <= 1.0:
+                raise ConfigurationError(
+                    f"The `{name}` parameter of {owner} must be in [0, 1]. Got {value!r} instead."
+                )
+        if offline is not None and "lm" in offline:
+            raise ConfigurationError(
+                f"The `offline` parameter of {owner} holds the offline judge's other parameters; "
+                "its LM is always the offline judge"
+            )
+        taken = sorted({"lm", "mode", "aggregation", "unsure"} & set(lm_params or {}))
+        if taken:
+            raise ConfigurationError(
+                f"The `lm_params` parameter of {owner} cannot set {', '.join(taken)}: pass them "
+                "as the cascade's lm=, mode=, lm_aggregation= and lm_unsure="
+            )
+        self.mode = mode
+        self.route = route
+        self.low = low
+        self.high = high
+        self.weight = weight
+        self.threshold = threshold
+        self.lm_aggregation = lm_aggregation
+        self.lm_unsure = lm_unsure
+        self.lm = lm
+        self.offline = offline
+        self.lm_params = lm_params
+        try:
+            self.offline_judge = Faithfulness(**{**OFFLINE_DEFAULTS, **(offline or {})}, lm=LOCAL)
+            self.lm_judge = Faithfulness(
+                **(lm_params or {}),
+                mode=mode,  # type: ignore[arg-type]
+                aggregation=lm_aggregation,  # type: ignore[arg-type]
+                unsure=lm_unsure,  # type: ignore[arg-type]
+                lm=lm,
+            )
+        except TypeError as exc:
+            raise ConfigurationError(f"Invalid member parameters for {owner}: {exc}") from None
+
+    @classmethod
+    def of(cls, offline: Judge, *, lm: str | dspy.BaseLM | None = None, **params: Any) -> Cascade:
+        """A cascade whose offline judge is `offline` (a compiled offline judge, say): its
+        parameters and fitted weights.
+
+        Args:
+            offline: A `Faithfulness` judge on the offline judge.
+            lm: The LM of the cascade.
+            **params: The cascade's other parameters (`mode`, `route`, `low`, ...).
+
+        Returns:
+            The cascade.
+        """
+        if not isinstance(offline, Faithfulness) or not offline.runs_offline():
+            raise ConfigurationError(
+                "Cascade.of() takes a Faithfulness judge on the offline judge (lm='local')"
+            )
+        kept = {k: v for k, v in offline.get_params().items() if k not in ("lm",)}
+        kept = {k: v for k, v in kept.items() if k not in ("max_tokens", "temperature", "timeout")}
+        cascade = cls(lm=lm, offline=kept, **params)
+        cascade.offline_judge.load_state(offline.dump_state())
+        return cascade
+
+    # -- the offline judge's fitted weights are the cascade's ---------------------------------
+    @property
+    def offline_params_(self) -> OfflineParams | None:
+        """The offline judge's fitted weights (compile fits them through `learner`)."""
+        return self.offline_judge.offline_params_
+
+    @offline_params_.setter
+    def offline_params_(self, value: OfflineParams | None) -> None:
+        self.offline_judge.offline_params_ = value
+
+    def learner(
+        self, *, regularization: float | None = None, head: bool | None = None
+    ) -> Learner | None:
+        """The offline judge's learner: compile fits its weights (cross-fitted per fold)."""
+        from ragjudge.programs._learner import OfflineLearner
+
+        return OfflineLearner(
+            regularization=regularization, head=head, paraphrase=False, support=False
+        )
+
+    # -- judging ---------------------------------------------------------------------------
+    def band(self, p: Mapping[str, Any] | None = None) -> tuple[float, float]:
+        """The band of offline scores sent to the LM under policies `p` (default: own)."""
+        p = self.policy() if p is None else p
+        low, high = float(p["low"]), float(p["high"])
+        return min(low, high), max(low, high)
+
+    def needs_lm(self, offline_score: float, p: Mapping[str, Any] | None = None) -> bool:
+        """True when a row with this offline score goes to the LM under policies `p`."""
+        p = self.policy() if p is None else p
+        if p["route"] == "offline":
+            return False
+        if p["route"] == "lm" or math.isnan(offline_score):
+            return True
+        low, high = self.band(p)
+        return low <= offline_score <= high
+
+    def judge_item(
+        self,
+        *,
+        answer: str,
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | None = None,
+    ) -> JudgeResult:
+        """The offline judge on the row, the LM where the route sends it, scored."""
+        raw = self.raw_item(
+            answer=answer, contexts=contexts, question=question, reference=reference
+        )
+        return self.score(raw, self.policy())
+
+    def raw_item(
+        self,
+        *,
+        answer: str,
+        contexts: Sequence[str] | str = (),
+        question: str = "",
+        reference: str | None = None,
+    ) -> CascadeOutput:
+        """Both judges' results (the LM's only where this cascade's route needs it)."""
+        inputs = {"answer": answer, "contexts": contexts, "question": question}
+        offline = self.offline_judge(**inputs)
+        needed = self.needs_lm(_unit(offline, self.offline_judge))
+        lm = self.lm_judge(**inputs) if needed else None
+        return CascadeOutput(offline=offline, lm=lm)
+
+    def forward(self, **inputs: Any) -> JudgeResult:
+        """Judge one item; each member counts its own calls (never raises for LM failures)."""
+        check_inputs(self, inputs)
+        if "answer" not in inputs:
+            raise TypeError("Cascade() missing required keyword argument: 'answer'")
+        return self.judge_item(**inputs)
+
+    def for_raw_outputs(self) -> Judge:
+        """The LM asked on every row, so that every route and band can be scored."""
+        return self.clone(route="lm")
+
+    # -- scoring -----------------------------------------------------------------------------
+    def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
+        """The result of both judges' outputs under `policy` (see the module docs).
+
+        `lm_calls` and `tokens` are the LM's where the row goes to it, else 0: what this
+        policy spends on the row. `details` records the route, whether the row went to the
+        LM, and both scores.
+        """
+        if not isinstance(raw, CascadeOutput):
+            raise TypeError(f"Cascade cannot score a {type(raw).__name__}")
+        p = dict(policy)
+        offline = raw.offline
+        if offline.error:
+            return self._failed(raw, f"offline judge: {offline.error}")
+        s = _unit(offline, self.offline_judge)
+        routed = self.needs_lm(s, p)
+        details: dict[str, Any] = {"route": p["route"], "routed": routed, "offline_score": s}
+        if not routed:
+            return self._final(raw, s, p, offline, details, lm_used=False)
+        if raw.lm is None:
+            return self._failed(
+                raw,
+                "the LM was not asked about this row under the band it was judged with; "
+                "judge it again under this policy",
+            )
+        if raw.lm.error:
+            return self._failed(raw, raw.lm.error, lm=raw.lm)
+        lm_result = self.lm_judge.rescore(
+            raw.lm, aggregation=p["lm_aggregation"], unsure=p["lm_unsure"], threshold=0.5
+        )
+        q = _unit(lm_result, self.lm_judge)
+        details["lm_score"] = None if math.isnan(q) else q
+        if math.isnan(q):
+            value = math.nan
+        elif p["route"] == "combined" and not math.isnan(s):
+            value = float(p["weight"]) * q + (1.0 - float(p["weight"])) * s
+        else:
+            value = q
+        return self._final(raw, value, p, lm_result, details, lm_used=True)
+
+    def _final(
+        self,
+        raw: CascadeOutput,
+        value: float,
+        p: Mapping[str, Any],
+        decider: JudgeResult,
+        details: dict[str, Any],
+        *,
+        lm_used: bool,
+    ) -> JudgeResult:
+        passed = None if math.isnan(value) else value >= float(p["threshold"])
+        lm = raw.lm if lm_used else None
+        if lm_used:
+            low, high = self.band(p)
+            why = (
+                "the LM judged it"
+                if p["route"] == "lm"
+                else f"offline score {_shown(details['offline_score'])} in the band "
+                f"[{low:.2f}, {high:.2f}], so the LM judged it"
+            )
+            if p["route"] == "combined":
+                why += f" (combined, LM weight {float(p['weight']):.2f})"
+        else:
+            why = "the offline judge decided it" + (
+                "" if p["route"] == "offline" else " (outside the band)"
+            )
+        shown = "" if math.isnan(value) else f"{value:.2f}: "
+        reason = f"{shown}{why}; {decider.reason}".strip()
+        return JudgeResult(
+            metric=self.metric,
+            score=value,
+            passed=passed,
+            mode="cascade",
+            reason=reason,
+            statements=list(decider.statements),
+            confidence=None if math.isnan(value) else value,
+            confidence_source=decider.confidence_source if lm_used else None,
+            details=details,
+            raw=raw,
+            lm_calls=lm.lm_calls if lm is not None else 0,
+            tokens=lm.tokens if lm is not None else 0,
+            lm_stats=lm.lm_stats if lm is not None else None,
+            offline=not lm_used,
+        )
+
+    def _failed(
+        self, raw: CascadeOutput, error: str, *, lm: JudgeResult | None = None
+    ) -> JudgeResult:
+        return JudgeResult(
+            metric=self.metric,
+            mode="cascade",
+            error=error,
+            raw=raw,
+            lm_calls=0 if lm is None else lm.lm_calls,
+            tokens=0 if lm is None else lm.tokens,
+        )
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """Score a result's raw output again under other policies (no LM call); `lm_calls`
+        and `tokens` become what those policies spend (see `score`)."""
+        unknown = sorted(set(policy) - set(self.policy_names))
+        if unknown:
+            raise TypeError(f"Cascade.rescore() got unknown policies {unknown}")
+        if not isinstance(result.raw, CascadeOutput):
+            return result
+        return self.score(result.raw, {**self.policy(), **policy}).model_copy(
+            update={"id": result.id}
+        )
+
+    def expected_lm_calls(self, result: JudgeResult, mode: str | None = None) -> float:
+        """The LM calls the row needs under the policy that scored it: the LM judge's calls
+        per item where the row goes to the LM, else none."""
+        return float(self.lm_judge.lm_calls_per_item(mode)) if result.details.get("routed") else 0.0
+
+    def lm_calls_per_item(self, mode: str | None = None) -> int:
+        """The LM judge's calls for a row that goes to it (the most a row can cost); none
+        for the offline route."""
+        return 0 if self.route == "offline" else self.lm_judge.lm_calls_per_item(mode)
+
+    def arm(self, params: Mapping[str, Any]) -> str:
+        """The finalist a trial's parameters belong to: `"offline"` (no LM, whatever the LM's
+        mode), else the route and the LM's mode, e.g. `"cascade:whole"`."""
+        route = params.get("route", self.route)
+        return "offline" if route == "offline" else f"{route}:{params.get('mode', self.mode)}"
+
+    def starting_judge(self) -> Judge:
+        """What compile must beat: the offline judge alone. An LM is worth its calls only when
+        a route that uses it agrees better, out of fold, by more than the noise."""
+        return self.clone(route="offline")
+
+    @classmethod
+    def policy_space(cls) -> dict[str, BaseDistribution]:
+        """The route, the band, the LM's weight, the threshold and the LM judge's scoring."""
+        from optuna.distributions import CategoricalDistribution, FloatDistribution
+
+        return {
+            "route": CategoricalDistribution(ROUTES),
+            "low": FloatDistribution(0.0, 1.0),
+            "high": FloatDistribution(0.0, 1.0),
+            "weight": FloatDistribution(0.0, 1.0),
+            "threshold": FloatDistribution(0.0, 1.0),
+            "lm_aggregation": CategoricalDistribution(("fraction", "mean")),
+            "lm_unsure": CategoricalDistribution(UNSURE),
+        }
+
+
+def _unit(result: JudgeResult, judge: Faithfulness) -> float:
+    """A member's score in [0, 1] (NaN when it has none)."""
+    if result.error or math.isnan(result.score):
+        return math.nan
+    return float(result.score) / float(judge.scale or 1.0)
+
+
+def _shown(value: float) -> str:
+    return "none" if math.isnan(value) else f"{value:.2f}"
