@@ -184,7 +184,9 @@ class JudgeOptimizer(Teleprompter):
             and the starting judge (the uncompiled student, or `init`), all scored out of fold
             on the same grouped folds of the training rows: `"one-se"` ships a tuned judge only
             when it beats the start by more than one standard error of the paired difference,
-            else the start; `"best"` ships the highest out-of-fold agreement.
+            else the start (by two standard errors for a finalist that makes more LM calls a
+            row than the start: a cascade's routes against the offline judge alone);
+            `"best"` ships the highest out-of-fold agreement.
         max_lm_calls_per_row: The most LM calls a row may cost the judge that ships (a
             trial's mean over the tuning rows, `Judge.expected_lm_calls`): only trials within it
             are chosen (for `Cascade`, the best route and band under that budget). None: any.
@@ -639,11 +641,13 @@ class JudgeOptimizer(Teleprompter):
             finalists.append(Finalist(name="start", passed=passed))
         for arm, trials in arms.items():
             name = "start" if arm == start_arm else arm
-            chosen[name] = self._trial_params(state, self._pick(state, trials))
+            best = self._pick(state, trials)
+            chosen[name] = self._trial_params(state, best)
             candidates = [self._trial_scores(state, t) for t in trials]
+            cost = best.user_attrs.get("lm_calls_per_row") if start_arm is not None else None
             finalists.insert(
                 0 if name == "start" else len(finalists),
-                Finalist(name=name, candidates=candidates, params=chosen[name]),
+                Finalist(name=name, candidates=candidates, params=chosen[name], cost=cost),
             )
         target = "balanced_accuracy" if self.objective == "auroc" else self.objective
         fixed = float(state.student.get_params().get("threshold", 0.5))
@@ -792,7 +796,8 @@ class JudgeOptimizer(Teleprompter):
             ),
         )
         if state.reads_demos and state.student.rescores_every_policy:
-            # Which choice bought the gain, and the offline judge on the same rows.
+            # Which choice bought the gain (rescoring the baseline's outputs under the compiled
+            # policies: not for a judge whose outputs hold only what its own policy asked for).
             validation.ablation = ablation(
                 baseline=baseline,
                 compiled=compiled,
@@ -809,6 +814,7 @@ class JudgeOptimizer(Teleprompter):
                 n_boot=self.n_boot,
                 seed=self.seed,
             )
+        if state.reads_demos:  # the offline judge on the same rows
             offline = baseline.clone(lm=LOCAL)
             validation.offline = _run(
                 offline, state.valid, 1, self.progress, "validation (offline)"
@@ -888,7 +894,7 @@ class JudgeOptimizer(Teleprompter):
                 "demo_sets": len(state.demo_sets),
             },
             study=summary,
-            lm_calls=_lm_calls(state, summary, validation),
+            lm_calls=_lm_calls(state, summary, validation, self.max_lm_calls_per_row),
             demos={name: len(p.demos) for name, p in compiled.named_predictors()},
             seconds=state.timings,
             versions=_versions(),
@@ -955,7 +961,9 @@ def _report_params(
     }
 
 
-def _lm_calls(state: CompileState, summary: Any, validation: Validation) -> dict[str, Any]:
+def _lm_calls(
+    state: CompileState, summary: Any, validation: Validation, max_per_row: float | None
+) -> dict[str, Any]:
     """What the report says of LM calls: raw outputs, per trial, validation, the budget."""
     assert state.raw is not None and state.study is not None
     return {
@@ -967,6 +975,7 @@ def _lm_calls(state: CompileState, summary: Any, validation: Validation) -> dict
         + sum(r.lm_calls for r in validation.uncompiled)
         + sum(s.lm_calls for s in validation.ablation if s.step == "+mode"),
         "budget": state.budget.record(),
+        "max_per_row": max_per_row,
         "pruned_trials": len(state.study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))),
     }
 

@@ -23,6 +23,9 @@ class TrialRecord(pydantic.BaseModel):
     params: dict[str, Any]
     values: list[float] | None = None
     lm_calls: int = 0
+    lm_calls_per_row: float | None = pydantic.Field(
+        default=None, description="LM calls a row costs under the trial's choices"
+    )
     seconds: float = 0.0
 
 

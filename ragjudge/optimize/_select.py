@@ -10,6 +10,12 @@ this way, the choice itself is out of fold. Every finalist is scored on the same
 comparison is paired. A tuned finalist ships only when its out-of-fold agreement beats the
 start's by more than one standard error of the paired difference (a bootstrap over groups);
 otherwise the starting judge ships, and the report says why.
+
+Where finalists differ in cost (a cascade: the offline judge alone is the start, its threshold
+tuned like any finalist's, and each route that asks the LM is a finalist with its LM calls per
+row), a finalist that makes more LM calls than the start must beat it by `COSTLIER_SE` standard
+errors: its calls cost, and several routes and bands were tried against one start. The most
+agreeing finalist that clears its bar ships.
 """
 
 from __future__ import annotations
@@ -44,12 +50,15 @@ class Finalist:
         candidates: A tuned finalist's configurations (the study's trials of its mode): each
             one's unscaled scores on the tuning rows (`UNSCORED` for rows without one).
         params: The parameters that ship if this finalist wins.
+        cost: LM calls a row costs the finalist (its chosen trial's), when compile compares
+            finalists of different costs (a cascade's routes); None otherwise.
     """
 
     name: str
     passed: np.ndarray | None = None
     candidates: list[np.ndarray] = field(default_factory=list)
     params: dict[str, Any] | None = None
+    cost: float | None = None
 
 
 class FinalistScore(pydantic.BaseModel):
@@ -64,6 +73,9 @@ class FinalistScore(pydantic.BaseModel):
     )
     se: float | None = pydantic.Field(
         default=None, description="standard error of the paired difference (group bootstrap)"
+    )
+    lm_calls_per_row: float | None = pydantic.Field(
+        default=None, description="LM calls a row costs (where finalists differ in cost)"
     )
 
 
@@ -142,6 +154,7 @@ def select_finalist(
                 ci=(round(float(low), 4), round(float(high), 4)),
                 difference=None if diff is None else round(float(diff), 4),
                 se=None if se is None else round(se, 4),
+                lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
             )
         )
     chosen, reason = _decide(scores, rule=rule, start_label=start_label)
@@ -170,6 +183,8 @@ def _decide(scores: list[FinalistScore], *, rule: SelectRule, start_label: str) 
                 f"{best.balanced_accuracy:.3f} for {best.name}; --select best)"
             )
         return best.name, f"highest out-of-fold agreement ({best.balanced_accuracy:.3f}; best)"
+    if start.lm_calls_per_row is not None:
+        return _decide_by_cost(tuned, start, start_label=start_label)
     diff, se = best.difference or 0.0, best.se or 0.0
     if diff > se and diff > 0:
         return best.name, (
@@ -179,6 +194,40 @@ def _decide(scores: list[FinalistScore], *, rule: SelectRule, start_label: str) 
     return "start", (
         f"the best tuned judge ({best.name}) is {diff:+.3f} against {start_label} out of "
         f"fold, within one standard error ({se:.3f}): {start_label} ships"
+    )
+
+
+#: How many standard errors a finalist that makes more LM calls than the start must win by:
+#: its calls cost, and several routes and bands were tried against one start.
+COSTLIER_SE = 2.0
+
+
+def _decide_by_cost(
+    tuned: list[FinalistScore], start: FinalistScore, *, start_label: str
+) -> tuple[str, str]:
+    """The most agreeing finalist that beats the start by more than its bar: one standard
+    error for one that costs no more LM calls a row, `COSTLIER_SE` for a costlier one."""
+
+    def bar(s: FinalistScore) -> float:
+        costlier = (s.lm_calls_per_row or 0.0) > (start.lm_calls_per_row or 0.0) + 1e-9
+        return (COSTLIER_SE if costlier else 1.0) * (s.se or 0.0)
+
+    passing = [s for s in tuned if (s.difference or 0.0) > max(bar(s), 0.0)]
+    if passing:
+        best = max(passing, key=lambda s: s.balanced_accuracy)
+        times = bar(best) / best.se if best.se else 1.0
+        return best.name, (
+            f"{best.name} beats {start_label} by {best.difference:+.3f} out of fold, more than "
+            f"{times:g} standard error(s) ({best.se or 0.0:.3f}) at "
+            f"{best.lm_calls_per_row or 0.0:.2f} LM calls a row"
+        )
+    best = max(tuned, key=lambda s: s.balanced_accuracy)
+    times = bar(best) / best.se if best.se else 1.0
+    return "start", (
+        f"no tuned judge beats {start_label} by its bar (the best, {best.name}, by "
+        f"{best.difference or 0.0:+.3f} out of fold at {best.lm_calls_per_row or 0.0:.2f} LM "
+        f"calls a row, against {times:g} standard error(s) of {best.se or 0.0:.3f}): "
+        f"{start_label} ships"
     )
 
 

@@ -87,6 +87,11 @@ def _record(trial: optuna.trial.FrozenTrial) -> TrialRecord:
         },
         values=list(trial.values) if trial.values is not None else None,
         lm_calls=int(trial.user_attrs.get("lm_calls", 0)),
+        lm_calls_per_row=(
+            round(float(trial.user_attrs["lm_calls_per_row"]), 4)
+            if "lm_calls_per_row" in trial.user_attrs
+            else None
+        ),
         seconds=(end - start).total_seconds() if start and end else 0.0,
     )
 

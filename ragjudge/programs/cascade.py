@@ -4,13 +4,16 @@ finds unclear.
 The offline judge scores every row (no LM call). Its score `s` in [0, 1] decides the route:
 
 - `route="offline"`: the offline score is final; no LM call.
-- `route="lm"`: the LM judges every row; its probability `p` is final.
-- `route="cascade"`: a row whose offline score lies in the band `[low, high]` goes to the LM and
-  takes its probability; the others keep the offline score.
-- `route="combined"`: a row in the band goes to the LM and its score is
-  `weight * p + (1 - weight) * s`; the others keep the offline score.
+- `route="lm"`: the LM judges every row; its probability `q` is final.
+- `route="cascade"`: a row whose offline score lies in the band `[low, high]` goes to the LM;
+  the others keep the offline score. A row the LM judged scores `low + q * (high - low)`: the LM
+  orders the rows of the band among themselves, and a row never moves past one outside the
+  band. So the final score is monotone in the offline score outside the band, and an LM that
+  only guesses cannot make a band pay by carving out rows the offline score orders badly.
+- `route="combined"`: as `"cascade"`, with `weight * q + (1 - weight) * (s - low) / (high -
+  low)` in place of `q`: the LM's probability and the offline score's place in the band.
 
-The row passes when the final score is at least `threshold`. `p` is the LM judge's score under
+The row passes when the final score is at least `threshold`. `q` is the LM judge's score under
 `lm_aggregation` and `lm_unsure` (`"mean"`: its confidence, P(yes) from logprobs where the LM
 gives them; `"fraction"`: its verdict). A row whose offline score is missing (no statement it
 could check) is unclear: it goes to the LM under `"cascade"` and `"combined"`.
@@ -296,12 +299,7 @@ class Cascade(Judge):
         )
         q = _unit(lm_result, self.lm_judge)
         details["lm_score"] = None if math.isnan(q) else q
-        if math.isnan(q):
-            value = math.nan
-        elif p["route"] == "combined" and not math.isnan(s):
-            value = float(p["weight"]) * q + (1.0 - float(p["weight"])) * s
-        else:
-            value = q
+        value = _in_band(s, q, p, self.band(p))
         return self._final(raw, value, p, lm_result, details, lm_used=True)
 
     def _final(
@@ -408,6 +406,20 @@ class Cascade(Judge):
             "lm_aggregation": CategoricalDistribution(("fraction", "mean")),
             "lm_unsure": CategoricalDistribution(UNSURE),
         }
+
+
+def _in_band(s: float, q: float, p: Mapping[str, Any], band: tuple[float, float]) -> float:
+    """The final score of a row the LM judged: its probability `q` (with the offline score
+    `s`, combined) placed inside the band, so that the LM orders the rows of the band among
+    themselves and never moves a row past one outside it; the whole range for `route="lm"`."""
+    if math.isnan(q):
+        return math.nan
+    low, high = (0.0, 1.0) if p["route"] == "lm" else band
+    inside = q
+    if p["route"] == "combined" and not math.isnan(s) and high > low:
+        weight = float(p["weight"])
+        inside = weight * q + (1.0 - weight) * (s - low) / (high - low)
+    return low + inside * (high - low)
 
 
 def _unit(result: JudgeResult, judge: Faithfulness) -> float:

@@ -1,9 +1,10 @@
 """Rescoring is judging: `judge.rescore(judge(**row), **p)` equals `judge.clone(**p)(**row)`.
 
-For every registered judge, each of its modes and policies drawn from its own policy space
-(hypothesis), on gold rows: with the offline judge, the deterministic judge and a scripted LM
-whose replies are a fixed function of the prompt. Compile tunes by rescoring; a judge that
-rescored differently from how it judges would ship a judge the study never scored.
+For every registered judge (a cascade judged with its LM on every row), each of its modes and
+policies drawn from its own policy space (hypothesis), on gold rows: with the offline judge,
+the deterministic judge and a scripted LM whose replies are a fixed function of the prompt.
+Compile tunes by rescoring; a judge that rescored differently from how it judges would ship a
+judge the study never scored.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.offline.engine import _render, parse_prompt
 from ragjudge.programs import (
     AnswerRelevancy,
+    Cascade,
     ContextRecall,
     DeterministicJudge,
     Ensemble,
@@ -120,6 +122,8 @@ def _judges(lm: str | dspy.BaseLM | None) -> list[Judge]:
     for mode in Faithfulness.modes:
         judges.append(Faithfulness(mode=mode, lm=lm))
         judges.append(Ensemble.of(Faithfulness(mode=mode, lm=lm), repeat=2))
+    # A cascade judged with the LM on every row holds what every route and band needs.
+    judges += [Cascade(mode=m, lm=lm, route="lm") for m in Cascade.modes]
     judges += [ContextRecall(mode=m, lm=lm) for m in ContextRecall.modes]
     judges += [AnswerRelevancy(mode=m, lm=lm, similarity="lexical") for m in AnswerRelevancy.modes]
     return judges
