@@ -22,6 +22,7 @@ from ragjudge._version import __version__
 _EXPORTS = {
     "Agreement": "ragjudge.stats",
     "AnswerRelevancy": "ragjudge.programs",
+    "Cascade": "ragjudge.programs",
     "CompileReport": "ragjudge.optimize",
     "ConfigurationError": "ragjudge.exceptions",
     "ContextRecall": "ragjudge.programs",
@@ -87,6 +88,7 @@ if TYPE_CHECKING:
     from ragjudge.optimize import CompileReport, JudgeOptimizer, compile
     from ragjudge.programs import (
         AnswerRelevancy,
+        Cascade,
         ContextRecall,
         Ensemble,
         Faithfulness,
@@ -103,6 +105,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Agreement",
     "AnswerRelevancy",
+    "Cascade",
     "CompileReport",
     "ConfigurationError",
     "ContextRecall",

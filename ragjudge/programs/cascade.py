@@ -66,7 +66,8 @@ class Cascade(Judge):
         mode: The LM judge's mode: `"whole"` (one call a row) or `"statement"` (two).
         route: `"offline"`, `"lm"`, `"cascade"` or `"combined"`.
         low: The lower end of the band of offline scores sent to the LM.
-        high: The upper end of that band (the band is `[min(low, high), max(low, high)]`).
+        high: The upper end of that band (given in either order, the two are kept sorted:
+            compile searches them independently).
         weight: The LM's weight in a `"combined"` score (0: the offline score, 1: the LM's).
         threshold: Pass when the final score is at least this.
         lm_aggregation: How the LM judge's output becomes its probability (`Faithfulness`'s
@@ -146,8 +147,7 @@ class Cascade(Judge):
             )
         self.mode = mode
         self.route = route
-        self.low = low
-        self.high = high
+        self.low, self.high = min(low, high), max(low, high)  # either order: a band
         self.weight = weight
         self.threshold = threshold
         self.lm_aggregation = lm_aggregation

@@ -137,6 +137,10 @@ def _style(fig: go.Figure, *, title: str, height: int = 380) -> go.Figure:
     return fig
 
 
+#: Axis titles of the objectives a multi-objective compile records.
+_AXIS = {"cost": "LM calls per row"}
+
+
 def study_figures(summary: StudySummary) -> tuple[dict[str, go.Figure], list[str]]:
     """Optuna's optimization history, parameter importances and Pareto front for a study.
 
@@ -185,6 +189,7 @@ def study_figures(summary: StudySummary) -> tuple[dict[str, go.Figure], list[str
             except (ValueError, RuntimeError) as exc:
                 notes.append(f"parameter importances could not be computed ({exc})")
         if multi and len(study.directions) <= 3:
-            fig = plot_pareto_front(study, target_names=objectives[: len(study.directions)])
+            names = [_AXIS.get(name, name) for name in objectives[: len(study.directions)]]
+            fig = plot_pareto_front(study, target_names=names)
             figures["pareto"] = _style(fig, title="Pareto front", height=420)
     return figures, notes
