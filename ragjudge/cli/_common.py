@@ -17,6 +17,7 @@ from ragjudge.data._presets import detect_preset, load_spans, preset_mapping
 from ragjudge.exceptions import ConfigurationError
 
 __all__ = [
+    "add_cascade_option",
     "add_data_options",
     "add_lm_options",
     "emit",
@@ -85,6 +86,23 @@ def add_lm_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="folder of the on-disk LM response cache (default: $RAGJUDGE_CACHE_DIR, "
         "$DSPY_CACHEDIR or ~/.cache/ragjudge)",
+    )
+
+
+def add_cascade_option(parser: argparse.ArgumentParser, *, compiling: bool = False) -> None:
+    """`--cascade`: the offline judge on every row, --lm on the rows it finds unclear."""
+    tuned = (
+        "; compile tunes the route (offline, lm, cascade, combined), the band, the LM's weight "
+        "and its mode (--modes), and ships the offline judge alone unless the LM beats it"
+        if compiling
+        else "; --mode is the LM judge's (whole: one call a row, statement: two)"
+    )
+    parser.add_argument(
+        "--cascade",
+        action="store_true",
+        help="faithfulness from the offline judge on every row, with --lm (a model, e.g. "
+        "--lm openai/gpt-4o-mini --cascade) asked only on the rows whose offline score is "
+        f"in a band (default [0.3, 0.7]){tuned}",
     )
 
 

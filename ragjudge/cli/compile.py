@@ -9,6 +9,7 @@ from typing import Any
 
 from ragjudge.cli._common import (
     HelpFormatter,
+    add_cascade_option,
     add_data_options,
     add_deterministic_options,
     add_lm_options,
@@ -57,6 +58,7 @@ def add_parser(sub: Any) -> None:
         default="faithfulness",
         help="the metric to compile: faithfulness, deterministic",
     )
+    add_cascade_option(parser, compiling=True)
     add_deterministic_options(parser)
     parser.add_argument("--trials", type=int, default=60, help="Optuna trials (total)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the split, demos and study")
@@ -69,7 +71,8 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--objectives",
         default="agreement",
-        help="'agreement' or 'agreement,cost' (multi-objective: agreement vs LM calls per item)",
+        help="'agreement' or 'agreement,cost' (multi-objective: agreement vs LM calls per "
+        "row; for --cascade, the calls its route and band cost)",
     )
     parser.add_argument(
         "--valid-fraction", type=float, default=0.3, help="share of rows held out for validation"
@@ -92,6 +95,15 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="most LM calls for the study's raw outputs (cache hits are free); demo sets and "
         "modes the rest cannot pay for are skipped and listed in the report",
+    )
+    parser.add_argument(
+        "--max-lm-calls-per-row",
+        type=float,
+        default=None,
+        metavar="CALLS",
+        help="most LM calls a row may cost the judge that ships, measured on the train rows "
+        "(default: any); e.g. 0.2 with --cascade: the best route and band that send about a "
+        "fifth of the rows to a one-call LM judge, or the offline judge alone (0 calls)",
     )
     parser.add_argument(
         "--modes",
@@ -140,6 +152,7 @@ def _start_judge(args: argparse.Namespace) -> Judge:
         api_base=args.api_base,
         cache=not args.no_cache,
         max_retries=getattr(args, "max_retries", None),
+        cascade=args.cascade,
         **(deterministic_options(args) if args.metric == "deterministic" and not args.init else {}),
     )
 
@@ -148,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
     """Run `ragjudge compile`."""
     if args.max_lm_calls is not None and args.max_lm_calls < 1:
         raise ConfigurationError(f"--max-lm-calls must be at least 1, got {args.max_lm_calls}")
+    per_row = args.max_lm_calls_per_row
+    if per_row is not None and not 0 <= per_row < float("inf"):  # NaN too
+        raise ConfigurationError(f"--max-lm-calls-per-row must be 0 or more, got {per_row}")
     if args.concurrency is not None and args.concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     check_judge_path(args.out)  # before any work: a folder or a wrong suffix loses nothing
@@ -183,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
             concurrency=concurrency,
             progress=progress_factory(),
             select=args.select,
+            max_lm_calls_per_row=per_row,
         )
     for warning in caught:
         if isinstance(warning.message, UngroupedRowsWarning):

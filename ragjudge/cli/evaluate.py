@@ -10,6 +10,7 @@ from typing import Any
 from ragjudge.cli._common import (
     DETERMINISTIC_SCORES,
     HelpFormatter,
+    add_cascade_option,
     add_data_options,
     add_deterministic_options,
     add_lm_options,
@@ -68,6 +69,7 @@ def add_parser(sub: Any) -> None:
         help="judge mode; 'statement' means 'questions' for answer_relevancy; for "
         "--metric deterministic the per-sentence score (rouge, token_overlap, bleu, mean)",
     )
+    add_cascade_option(parser)
     add_deterministic_options(parser)
     parser.add_argument(
         "--repeat",
@@ -131,6 +133,7 @@ def build_judge(args: argparse.Namespace, metric: str | None = None) -> Judge:
         cache=not args.no_cache,
         max_retries=getattr(args, "max_retries", None),
         trust_modified=args.trust_modified,
+        cascade=getattr(args, "cascade", False),
         **(deterministic_options(args) if (metric or args.metric) == "deterministic" else {}),
     )
 

@@ -17,6 +17,7 @@ from ragjudge.evaluation._runner import run_rows
 from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
+from ragjudge.programs.cascade import Cascade
 from ragjudge.stats._agreement import Agreement, RatingAgreement, agreement, rating_agreement
 from ragjudge.stats._summary import ScoreSummary, score_summary
 from ragjudge.stats._threshold import UNSCORED
@@ -56,6 +57,8 @@ class EvaluationReport(pydantic.BaseModel):
     #: "between_repeats" (see `rating_stats`).
     ratings: dict[str, RatingAgreement] = pydantic.Field(default_factory=dict)
     lm_calls: int
+    #: The rows a cascade (`ragjudge.programs.Cascade`) sent to its LM; None for other judges.
+    lm_rows: int | None = None
     tokens: int
     errors: int
     unscored: int
@@ -123,6 +126,8 @@ class EvaluationReport(pydantic.BaseModel):
         agreement with the labels where rows carry them (every figure rounded, with its 95%
         interval)."""
         lines = [self.headline()]
+        if self.lm_rows is not None:
+            lines.append(self._cascade_line())
         if self.labels != "none" and self.agreement is not None:
             lines.append(f"labels: {self.labels}")
         if self.lm_stats:
@@ -186,6 +191,14 @@ class EvaluationReport(pydantic.BaseModel):
         out += [f"| {name} | {value} | {ci} |" for name, value, ci in rows]
         return "\n".join(out)
 
+    def _cascade_line(self) -> str:
+        rows = max(1, self.rows)
+        return (
+            f"cascade: {self.lm_rows} of {self.rows} rows went to the LM "
+            f"({100 * (self.lm_rows or 0) / rows:.1f}%), {self.lm_calls / rows:.2f} LM calls "
+            "per row; the offline judge decided the others"
+        )
+
     def _replies_line(self) -> str:
         s, rates = self.lm_stats, self.reply_rates()
 
@@ -226,6 +239,9 @@ class EvaluationReport(pydantic.BaseModel):
         }
         out["labels"] = self.labels
         out["offline"] = self.offline
+        if self.lm_rows is not None:
+            out["lm_rows"] = self.lm_rows
+            out["lm_calls_per_row"] = round(self.lm_calls / self.rows, 4) if self.rows else None
         if self.scores is not None:
             out["pass_rate"] = self.scores.pass_rate
             out["mean_score"] = self.scores.mean_score
@@ -517,6 +533,7 @@ def evaluation_report(
         offline=offline,
         ratings=rating_stats(rows, results, metric=judge.metric, n_boot=n_boot),
         lm_calls=0 if offline else sum(r.lm_calls for r in results),
+        lm_rows=_lm_rows(judge, results),
         tokens=0 if offline else sum(r.tokens for r in results),
         errors=errors,
         unscored=unscored,
@@ -524,6 +541,14 @@ def evaluation_report(
         error_messages=dict(Counter(r.error for r in results if r.error).most_common(5)),
         lm_stats={} if offline else _sum_stats(results),
     )
+
+
+def _lm_rows(judge: Judge, results: Sequence[JudgeResult]) -> int | None:
+    """The rows a cascade sent to its LM (its result says so, or it failed after LM calls);
+    None for a judge that is not a cascade."""
+    if not isinstance(judge, Cascade):
+        return None
+    return sum(1 for r in results if r.details.get("routed") or (r.error and r.lm_calls))
 
 
 def _sum_stats(results: Sequence[JudgeResult]) -> dict[str, int]:

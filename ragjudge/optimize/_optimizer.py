@@ -615,9 +615,7 @@ class JudgeOptimizer(Teleprompter):
         best = _best_trial(state.study, keep=self._affordable)
         if best is None:
             raise self._unaffordable(state)
-        params = _full_params(best, state.policy_space, state.student, state.search_demos)
-        params["best_trial"] = best.number
-        return params
+        return self._trial_params(state, best)
 
     def select(self, state: CompileState) -> tuple[Selection, dict[str, Any] | None]:
         """The tuned judge of each arm (`Judge.arm`: each mode, for most judges) against the
@@ -701,7 +699,9 @@ class JudgeOptimizer(Teleprompter):
         return best
 
     def _trial_params(self, state: CompileState, trial: optuna.trial.FrozenTrial) -> dict[str, Any]:
+        """Every parameter of a trial, as it would ship (`Judge.settled`)."""
         params = _full_params(trial, state.policy_space, state.student, state.search_demos)
+        params = state.student.settled(params, trial.user_attrs.get("lm_calls_per_row"))
         params["best_trial"] = trial.number
         return params
 

@@ -8,7 +8,7 @@ import pydantic
 
 from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.optimize._ablation import AblationStep
-from ragjudge.optimize._select import Selection
+from ragjudge.optimize._select import FinalistScore, Selection
 from ragjudge.stats._agreement import Agreement, paired_difference
 from ragjudge.stats._threshold import UNSCORED
 
@@ -272,12 +272,15 @@ class CompileReport(pydantic.BaseModel):
             f"  finalists, {selection.folds}-fold cross-validated on {selection.rows} train "
             f"rows (balanced accuracy, 95% interval; rule {selection.rule}):"
         ]
-        for f in selection.finalists:
-            name = "starting judge" if f.name == "start" else f"tuned, {f.name} mode"
+        names = [_finalist_name(f) for f in selection.finalists]
+        width = max([24, *(len(n) for n in names)])
+        for f, name in zip(selection.finalists, names, strict=True):
             low, high = f.ci
-            line = f"    {name:<24} {f.balanced_accuracy:.3f} [{low:.3f}, {high:.3f}]"
+            line = f"    {name:<{width}} {f.balanced_accuracy:.3f} [{low:.3f}, {high:.3f}]"
             if f.difference is not None and f.se is not None:
                 line += f"   {f.difference:+.3f} vs start (se {f.se:.3f})"
+            if f.lm_calls_per_row is not None:
+                line += f"   {f.lm_calls_per_row:.2f} LM calls/row"
             if f.name == selection.chosen:
                 line += "   <- ships"
             lines.append(line)
@@ -307,6 +310,16 @@ def _num(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_num(v) for v in value) + "]"
     return str(value)
+
+
+def _finalist_name(finalist: FinalistScore) -> str:
+    """How the finalists table names a finalist: the start, a mode, or a cascade's route."""
+    if finalist.name == "start":
+        return "starting judge" if finalist.lm_calls_per_row is None else "starting judge, tuned"
+    route, _, mode = finalist.name.partition(":")
+    if mode:  # a cascade's arm, "route:mode"
+        return f"tuned, {route} route, {mode} mode" if route != "offline" else "tuned, offline"
+    return f"tuned, {finalist.name} mode"
 
 
 def _cell(a: Agreement | None, key: str) -> str:

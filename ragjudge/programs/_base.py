@@ -571,6 +571,10 @@ class Judge(dspy.Module):
         of each arm is cross-validated against the starting judge. The mode, for most."""
         return str(params.get("mode", getattr(self, "mode", "")))
 
+    def settled(self, params: dict[str, Any], lm_calls_per_row: float | None) -> dict[str, Any]:
+        """The parameters a trial ships with, given what its rows cost: `params`, for most."""
+        return params
+
     def starting_judge(self) -> Judge:
         """The judge compile must beat when it is not given one (`init`): this judge as it is,
         for most."""

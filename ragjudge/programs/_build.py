@@ -16,6 +16,7 @@ from ragjudge.lm._resolve import CONNECTION_KEYS, is_offline_lm, is_offline_name
 from ragjudge.lm._retry import lm_options
 from ragjudge.programs._base import GENERATION_PARAMS, Judge
 from ragjudge.programs._serialization import judge_class, load, metric_names
+from ragjudge.programs.cascade import Cascade
 from ragjudge.programs.ensemble import Ensemble
 
 __all__ = ["build_judge", "default_concurrency", "with_lm_options"]
@@ -30,7 +31,8 @@ LM_CONCURRENCY = 8
 def default_concurrency(judge: Judge) -> int:
     """How many items a judge should have in flight when the caller does not say: 1 for a
     judge that computes in this process (the offline judge, deterministic metrics, a GGUF
-    model), `LM_CONCURRENCY` for one that waits on an LM server.
+    model), `LM_CONCURRENCY` for one that waits on an LM server. A cascade counts as its LM
+    (the offline judge it runs first is cheap beside the calls it waits on).
 
     Example:
         >>> from ragjudge.programs import Faithfulness
@@ -69,6 +71,7 @@ def build_judge(
     cache: bool = True,
     max_retries: int | None = None,
     trust_modified: bool = False,
+    cascade: bool = False,
     **options: Any,
 ) -> Judge:
     """The judge a set of options describes.
@@ -90,8 +93,13 @@ def build_judge(
         cache: Use the LM response cache.
         max_retries: Retries of an LM call after a timeout, HTTP 429 or 5xx.
         trust_modified: Load a judge file whose checksum does not match (edited by hand).
+        cascade: Build a `Cascade` (faithfulness only): the offline judge scores every row
+            and `lm`, which must name a model, judges the rows it finds unclear; `mode` is
+            the LM judge's (`"whole"` or `"statement"`) and the bounds go to its LM judge. A
+            judge file that holds a cascade loads as one without it.
         **options: Further constructor arguments of the metric's judge class (for
-            `deterministic`: `variant`, `compat`, `workers`).
+            `deterministic`: `variant`, `compat`, `workers`; for a cascade: `route`, `low`,
+            `high`, `weight`, ...).
 
     Returns:
         The judge.
@@ -103,10 +111,14 @@ def build_judge(
     Example:
         >>> build_judge(metric="faithfulness", mode="whole", threshold=0.6)
         Faithfulness(mode='whole', lm='local', threshold=0.6)
+        >>> build_judge(lm="openai/gpt-4o-mini", cascade=True, mode="statement", cache=False)
+        Cascade(mode='statement', lm='openai/gpt-4o-mini')
     """
     if repeat < 1:
         raise ConfigurationError(f"The `repeat` parameter must be at least 1. Got {repeat}.")
     lms = list(lm) if isinstance(lm, (list, tuple)) else [] if lm is None else [lm]
+    if cascade and judge is None:
+        _check_cascade(metric=metric, lms=lms, repeat=repeat)
     overrides: dict[str, Any] = {}
     if threshold is not None:
         overrides["threshold"] = threshold
@@ -114,11 +126,18 @@ def build_judge(
         overrides["lm"] = lms[0]
     if judge is not None:
         base = judge if isinstance(judge, Judge) else load(judge, trust_modified=trust_modified)
+        if cascade and not isinstance(base, Cascade):
+            raise ConfigurationError(
+                f"The `cascade` parameter builds a new cascade, but the judge given is a "
+                f"{type(base).__name__} (a judge file of a cascade is one already: drop `cascade`)"
+            )
+        if isinstance(base, Cascade):  # its own LM, unless `lm` names another
+            _check_cascade(metric=base.metric, lms=lms, repeat=repeat, own_lm=True)
         if mode is not None:
             overrides["mode"] = _mode_for(type(base), base.metric, mode)
         made = _clone(base, **overrides, **options)
     else:
-        cls = judge_class(metric)
+        cls: type[Judge] = Cascade if cascade else judge_class(metric)
         if mode is not None:
             overrides["mode"] = _mode_for(cls, metric, mode)
         if cls.uses_lm:
@@ -145,12 +164,37 @@ def build_judge(
     return Ensemble.of(made, repeat=repeat, lms=members or None)
 
 
+def _check_cascade(
+    *, metric: str, lms: Sequence[str | dspy.BaseLM], repeat: int, own_lm: bool = False
+) -> None:
+    """Refuse a cascade the other options contradict: it needs one LM that names a model
+    (`own_lm`: a loaded cascade keeps its own when `lms` is empty)."""
+    if metric != Cascade.metric:
+        raise ConfigurationError(
+            f"The `cascade` parameter applies to faithfulness; got `metric` {metric!r}"
+        )
+    if len(lms) > 1 or repeat != 1:
+        raise ConfigurationError(
+            "A cascade (`cascade`) sends the unclear rows to one LM, asked once: pass one `lm` "
+            "and leave `repeat` at 1"
+        )
+    if own_lm and not lms:
+        return
+    if not lms or is_offline_name(lms[0]) or is_offline_lm(lms[0]):
+        shown = "" if not lms or not isinstance(lms[0], str) else f"; got {lms[0]!r}"
+        raise ConfigurationError(
+            "A cascade (`cascade`) needs an `lm` that names a model (e.g. 'openai/gpt-4o-mini'): "
+            f"the offline judge is its first judge already{shown}"
+        )
+
+
 def _mode_for(cls: type[Judge], metric: str, mode: str) -> str:
     if metric == "answer_relevancy" and mode == "statement":
         return "questions"
     if cls.modes and mode not in cls.modes:
+        what = "a cascade's LM judge" if issubclass(cls, Cascade) else metric
         raise ConfigurationError(
-            f"`mode` {mode} does not apply to {metric}; choose from: {', '.join(cls.modes)}"
+            f"`mode` {mode} does not apply to {what}; choose from: {', '.join(cls.modes)}"
         )
     return mode
 
@@ -192,8 +236,12 @@ def with_lm_options(
         ConfigurationError: For `api_base` with the offline judge.
     """
     bounds = dict(bounds or {})
-    if bounds and "max_tokens" in judge.get_params():
-        judge = _clone(judge, **{k: v for k, v in bounds.items() if k in GENERATION_PARAMS})
+    generation = {k: v for k, v in bounds.items() if k in GENERATION_PARAMS}
+    params = judge.get_params()
+    if generation and "max_tokens" in params:
+        judge = _clone(judge, **generation)
+    elif generation and "lm_params" in params:  # a cascade: its LM judge's parameters
+        judge = _clone(judge, lm_params={**(params["lm_params"] or {}), **generation})
     options: dict[str, Any] = lm_options(max_retries=max_retries, timeout=bounds.get("timeout"))
     name = judge.lm
     if not judge.uses_lm:

@@ -387,6 +387,13 @@ class Cascade(Judge):
         route = params.get("route", self.route)
         return "offline" if route == "offline" else f"{route}:{params.get('mode', self.mode)}"
 
+    def settled(self, params: dict[str, Any], lm_calls_per_row: float | None) -> dict[str, Any]:
+        """A route whose band sent no tuning row to the LM ships as the offline judge alone:
+        it scored those rows the same, and it never sends a new row to the LM."""
+        if params.get("route") in ("cascade", "combined") and lm_calls_per_row == 0:
+            return {**params, "route": "offline"}
+        return params
+
     def starting_judge(self) -> Judge:
         """What compile must beat: the offline judge alone. An LM is worth its calls only when
         a route that uses it agrees better, out of fold, by more than the noise."""
