@@ -381,10 +381,11 @@ class JudgeOptimizer(Teleprompter):
         """Tuning rows, the demo pool and the demo sets the study chooses among.
 
         An LM sees its demos, so LM judges draw them from a slice of train kept out of tuning;
-        the offline judge does not read demos, so all of train tunes.
+        the offline judge does not read demos, and `max_demos=0` searches none, so then all of
+        train tunes.
         """
         tune_rows, pool_rows = _carve_pool(
-            state.train, reads_demos=state.reads_demos, seed=self.seed
+            state.train, reads_demos=state.reads_demos and self.max_demos > 0, seed=self.seed
         )
         pool = demo_pool(pool_rows) if list(state.student.named_predictors()) else []
         sets: list[list[dspy.Example]]

@@ -77,6 +77,9 @@ class FinalistScore(pydantic.BaseModel):
     lm_calls_per_row: float | None = pydantic.Field(
         default=None, description="LM calls a row costs (where finalists differ in cost)"
     )
+    params: dict[str, Any] | None = pydantic.Field(
+        default=None, description="the parameters that ship if it wins (its best trial's)"
+    )
 
 
 class Selection(pydantic.BaseModel):
@@ -155,6 +158,7 @@ def select_finalist(
                 difference=None if diff is None else round(float(diff), 4),
                 se=None if se is None else round(se, 4),
                 lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
+                params=f.params,
             )
         )
     chosen, reason = _decide(scores, rule=rule, start_label=start_label)

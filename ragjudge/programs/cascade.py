@@ -227,20 +227,6 @@ class Cascade(Judge):
         low, high = self.band(p)
         return low <= offline_score <= high
 
-    def judge_item(
-        self,
-        *,
-        answer: str,
-        contexts: Sequence[str] | str = (),
-        question: str = "",
-        reference: str | None = None,
-    ) -> JudgeResult:
-        """The offline judge on the row, the LM where the route sends it, scored."""
-        raw = self.raw_item(
-            answer=answer, contexts=contexts, question=question, reference=reference
-        )
-        return self.score(raw, self.policy())
-
     def raw_item(
         self,
         *,
