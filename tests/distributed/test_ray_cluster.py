@@ -190,3 +190,23 @@ def test_killed_worker_costs_one_block_and_lm_limit_holds(
     assert len(list(out.glob("part-*.parquet"))) == 14
     assert stats["max_in_flight"] <= 2
     assert "at most 2 rows in flight" in err
+
+
+def test_a_cascade_on_ray_equals_one_process(sample_path: Path, tmp_path: Path) -> None:
+    """`--cascade` on the cluster: the same results and report as one process, and the same
+    rows sent to the LM (the test server counts them)."""
+    base = ["--gold", str(sample_path), "--lm", "openai/test", "--no-cache", "--cascade"]
+    with TestServer(max_seconds=300) as server:
+        one, _ = _evaluate(*base, "--api-base", server.api_base, "--out", str(tmp_path / "1.jsonl"))
+        alone = server.stats()["requests"]
+    out = tmp_path / "ray"
+    with TestServer(max_seconds=300) as server:
+        ray, _ = _evaluate(
+            *base, "--api-base", server.api_base, "--out", str(out), "--ray", ADDRESS,
+            "--block-rows", "8",
+        )  # fmt: skip
+        spread = server.stats()["requests"]
+    _same_report(one, ray)
+    assert _shards(out) == read_results(tmp_path / "1.jsonl")
+    assert 0 < spread == alone < len(load_gold(str(sample_path)))
+    assert one["lm_rows"] == ray["lm_rows"]

@@ -142,11 +142,15 @@ def _start_server_process(delay: float) -> tuple[subprocess.Popen[str], str]:
 
 @pytest.mark.slow
 def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
-    """SIGINT a real `ragjudge evaluate` mid-run: exit 130, no traceback, --resume completes."""
+    """SIGINT a real `ragjudge evaluate` mid-run: exit 130, no traceback, --resume completes.
+
+    Replies take 0.5 s, so the run has about 9 s left when the signal goes: on a loaded machine
+    (CI, two test workers and a Ray cluster on two cores) the signal must still find it running.
+    """
     rows = make_rows(40)
     gold = write_rows(tmp_path / "rows.jsonl", rows)
     out = tmp_path / "out.jsonl"
-    proc, api_base = _start_server_process(delay=0.15)
+    proc, api_base = _start_server_process(delay=0.5)
     try:
         cmd = [
             PYTHON,
