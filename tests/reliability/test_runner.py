@@ -140,17 +140,23 @@ def _start_server_process(delay: float) -> tuple[subprocess.Popen[str], str]:
     return proc, info["api_base"]
 
 
+def _default_sigint() -> None:
+    """In the child before exec: SIGINT's default action (an inherited "ignore" survives exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.slow
 def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
     """SIGINT a real `ragjudge evaluate` mid-run: exit 130, no traceback, --resume completes.
 
-    Replies take 0.5 s, so the run has about 9 s left when the signal goes: on a loaded machine
-    (CI, two test workers and a Ray cluster on two cores) the signal must still find it running.
+    The run starts with Ctrl-C's default action, as from a terminal: a test runner launched in
+    the background of a script (where the shell ignores SIGINT, and children inherit that) must
+    not make the signal a no-op.
     """
     rows = make_rows(40)
     gold = write_rows(tmp_path / "rows.jsonl", rows)
     out = tmp_path / "out.jsonl"
-    proc, api_base = _start_server_process(delay=0.5)
+    proc, api_base = _start_server_process(delay=0.15)
     try:
         cmd = [
             PYTHON,
@@ -169,7 +175,13 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
             "--out",
             str(out),
         ]
-        run = subprocess.Popen(cmd, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        run = subprocess.Popen(
+            cmd,
+            env=cli_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=_default_sigint,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and (not out.exists() or len(_ids(out)) < 3):
             time.sleep(0.05)
