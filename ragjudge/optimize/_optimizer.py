@@ -1244,21 +1244,16 @@ TIE_TOLERANCE = 0.005
 
 
 def _best_trial(
-    study: optuna.Study,
-    *,
-    mode: str | None = None,
-    keep: Callable[[optuna.trial.FrozenTrial], bool] | None = None,
+    study: optuna.Study, *, keep: Callable[[optuna.trial.FrozenTrial], bool] | None = None
 ) -> optuna.trial.FrozenTrial | None:
-    """The best complete trial (of `mode`, and that `keep` accepts, when given); among trials
-    within `TIE_TOLERANCE` of the best value (noise on the tuning rows), the one whose scores
-    rank the rows best (AUROC) wins. Multi-objective: the highest agreement on the Pareto
-    front, then the fewest calls."""
+    """The best complete trial (that `keep` accepts, when given); among trials within
+    `TIE_TOLERANCE` of the best value (noise on the tuning rows), the one whose scores rank the
+    rows best (AUROC) wins. Multi-objective: the highest agreement on the Pareto front, then
+    the fewest calls."""
     complete = [
         t
         for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-        if t.values is not None
-        and (mode is None or t.params.get("mode", mode) == mode)
-        and (keep is None or keep(t))
+        if t.values is not None and (keep is None or keep(t))
     ]
     if not complete:
         return None

@@ -36,7 +36,7 @@ import dspy
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._resolve import LOCAL
 from ragjudge.offline.model import OfflineParams
-from ragjudge.programs._base import Judge, check_choice, check_inputs
+from ragjudge.programs._base import GENERATION_PARAMS, Judge, check_choice, check_inputs
 from ragjudge.programs._results import CascadeOutput, JudgeResult, RawOutput
 from ragjudge.programs._serialization import register_judge
 from ragjudge.programs.faithfulness import AGGREGATIONS, UNSURE, Faithfulness
@@ -184,8 +184,9 @@ class Cascade(Judge):
             raise ConfigurationError(
                 "Cascade.of() takes a Faithfulness judge on the offline judge (lm='local')"
             )
-        kept = {k: v for k, v in offline.get_params().items() if k not in ("lm",)}
-        kept = {k: v for k, v in kept.items() if k not in ("max_tokens", "temperature", "timeout")}
+        kept = {
+            k: v for k, v in offline.get_params().items() if k not in ("lm", *GENERATION_PARAMS)
+        }
         cascade = cls(lm=lm, offline=kept, **params)
         cascade.offline_judge.load_state(offline.dump_state())
         return cascade

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _cli_helpers import refused as _refused
+from _cli_helpers import run_cli as _cli
 
 from ragjudge.cli import build_parser, main
 from ragjudge.cli.evaluate import build_judge as cli_build_judge
@@ -31,20 +33,6 @@ TRAIN_ROWS = EXAMPLES / "train.jsonl"
 def server() -> Iterator[TestServer]:
     with TestServer(delay=0.0) as running:
         yield running
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, list[str]]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, [line for line in err.splitlines() if line.strip()]
-
-
-def _refused(err: list[str], *parts: str) -> None:
-    """One line on stderr, naming every part, no traceback."""
-    assert len(err) == 1, err
-    assert "Traceback" not in err[0]
-    for part in parts:
-        assert part in err[0], (part, err[0])
 
 
 def _lm(server: TestServer) -> list[str]:

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _cli_helpers import refused as _refused
+from _cli_helpers import run_cli as _cli
 
 import ragjudge
 from ragjudge.cli import main
@@ -79,20 +81,6 @@ def _unlabeled(tmp_path: Path) -> Path:
         tmp_path / "unlabeled.jsonl",
         [{k: v for k, v in r.items() if k != "faithful"} for r in ROWS],
     )
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, list[str]]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, [line for line in err.splitlines() if line.strip()]
-
-
-def _refused(err: list[str], *parts: str) -> None:
-    """One line on stderr, naming every part, no traceback."""
-    assert len(err) == 1, err
-    assert "Traceback" not in err[0]
-    for part in parts:
-        assert part in err[0], (part, err[0])
 
 
 # -- output that tells the truth --------------------------------------------------------------

@@ -8,12 +8,13 @@ independently of the offline judge's errors.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.optimize import compile_judge
-from ragjudge.programs import Cascade, load
+from ragjudge.programs import Cascade, Judge, load
 from ragjudge.programs._base import judge_inputs
 from ragjudge.testing import simulated_lm
 
@@ -34,18 +35,27 @@ def _labels(*sets: list[GoldRecord]) -> dict[str, int]:
     return {r.answer: int(r.faithful or 0) for rows in sets for r in rows}
 
 
-def test_an_lm_that_is_always_right_ships_and_is_asked_once_per_row(
-    train: list[GoldRecord], test_rows: list[GoldRecord]
-) -> None:
-    lm, engine = simulated_lm(_labels(train, test_rows), accuracy=1.0)
-    compiled = compile_judge(
+def _compile(
+    lm: Any, train: list[GoldRecord], test_rows: list[GoldRecord], **options: Any
+) -> Judge:
+    """A cascade on `lm`, compiled on `train` (whole mode, no demos, 30 trials), validated on
+    `test_rows`."""
+    return compile_judge(
         Cascade(lm=lm),
         gold=train,
         validation=test_rows,
         n_trials=30,
         max_demos=0,
         modes=["whole"],
+        **options,
     )
+
+
+def test_an_lm_that_is_always_right_ships_and_is_asked_once_per_row(
+    train: list[GoldRecord], test_rows: list[GoldRecord]
+) -> None:
+    lm, engine = simulated_lm(_labels(train, test_rows), accuracy=1.0)
+    compiled = _compile(lm, train, test_rows)
     report = compiled.report_
     assert report is not None
     assert compiled.get_params()["route"] != "offline"
@@ -67,14 +77,7 @@ def test_an_lm_that_guesses_adds_nothing_and_the_offline_judge_ships(
     train = [r for r in train if r.source == "begin"]
     test_rows = [r for r in test_rows if r.source == "begin"]
     lm, _ = simulated_lm(_labels(train, test_rows), accuracy=0.5, seed=seed)
-    compiled = compile_judge(
-        Cascade(lm=lm),
-        gold=train,
-        validation=test_rows,
-        n_trials=30,
-        max_demos=0,
-        modes=["whole"],
-    )
+    compiled = _compile(lm, train, test_rows)
     report = compiled.report_
     assert report is not None
     assert compiled.get_params()["route"] == "offline", report["selection"]
@@ -90,15 +93,8 @@ def test_a_calls_per_row_budget_picks_the_best_point_within_it(
     train: list[GoldRecord], test_rows: list[GoldRecord], tmp_path: Path
 ) -> None:
     lm, _ = simulated_lm(_labels(train, test_rows), accuracy=1.0)
-    compiled = compile_judge(
-        Cascade(lm=lm),
-        gold=train,
-        validation=test_rows,
-        n_trials=30,
-        max_demos=0,
-        modes=["whole"],
-        objectives=["agreement", "cost"],
-        max_lm_calls_per_row=0.2,
+    compiled = _compile(
+        lm, train, test_rows, objectives=["agreement", "cost"], max_lm_calls_per_row=0.2
     )
     report = compiled.report_
     assert report is not None and report["lm_calls"]["max_per_row"] == 0.2
