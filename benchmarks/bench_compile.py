@@ -4,6 +4,7 @@
     python benchmarks/bench_compile.py --seeds 0 1 2 --skip-init     # three split seeds
     python benchmarks/bench_compile.py --select best                 # ship the study's best
     python benchmarks/bench_compile.py --judge deterministic-words   # the lexical judge
+    python benchmarks/bench_compile.py --seeds 0 1 2 --skip-init --defaults leave-one-out
 
 For each source, compiles on its dev rows (grouped, stratified split; everything fitted on
 train) and reports validation agreement of the compiled and the uncompiled default judge, the
@@ -16,6 +17,12 @@ Every figure counts every validation row: a row a judge leaves unscored (NaN, e.
 statements unsure and excluded) counts as the judge treats it, never passing and ranked below
 every score; `unsc` shows how many there were. (The compile report leaves such rows out, which
 flatters a judge that abstains on hard rows.)
+
+The offline judge's packaged answer weights (`benchmarks/fit_default_params.py`) were fitted on
+a sample of every source's dev rows, held-out rows included; compile pulls its fit toward the
+starting judge's weights. `--defaults leave-one-out` gives the starting judge, for each source,
+weights refitted the same way on the other five sources only, so neither the uncompiled judge
+nor compile's prior has seen a row of the source it is measured on (a new domain).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import time
 import dspy
 import numpy as np
 from _common import PEER_RAGAS_ROUGE_L, gold_args
+from fit_default_params import fit_defaults, load_dev
 
 import ragjudge
 from ragjudge.optimize import compile_judge, split_gold
@@ -74,7 +82,20 @@ def main() -> None:
         default="faithfulness",
         help="the offline faithfulness judge, or the lexical judge (variant='words')",
     )
+    parser.add_argument(
+        "--defaults",
+        choices=["packaged", "leave-one-out"],
+        default="packaged",
+        help="the starting judge's offline weights: the packaged ones, or refitted without the "
+        "source measured",
+    )
     args = parser.parse_args()
+    loo = args.defaults == "leave-one-out" and args.judge == "faithfulness"
+    dev = load_dev(args.gold_dir) if loo else {}
+    held_out_defaults = {
+        source: fit_defaults({k: v for k, v in dev.items() if k != source})
+        for source in (args.sources if dev else [])
+    }
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     print(
         f"{'source':<18} {'seed':>2} {'train':>5} {'valid':>5} {'BA':>6} {'AUROC':>6} {'unsc':>4} "
@@ -95,6 +116,8 @@ def main() -> None:
                 if args.judge == "deterministic-words"
                 else ragjudge.Faithfulness()
             )
+            if source in held_out_defaults:
+                start_judge.offline_params_ = held_out_defaults[source]
             compiled = compile_judge(
                 start_judge, gold=rows, n_trials=args.trials, seed=seed, **options
             )

@@ -39,7 +39,14 @@ from ragjudge.optimize._ablation import AblationStep, ablation
 from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
 from ragjudge.optimize._demos import demo_pool, demo_sets
 from ragjudge.optimize._report import CompileReport, RowPrediction
-from ragjudge.optimize._select import SELECT_RULES, Finalist, Selection, SelectRule, select_finalist
+from ragjudge.optimize._select import (
+    SELECT_REPEATS,
+    SELECT_RULES,
+    Finalist,
+    Selection,
+    SelectRule,
+    select_finalist,
+)
 from ragjudge.optimize._split import group_key, split_gold
 from ragjudge.optimize._study import open_storage, suggest, summarize_study
 from ragjudge.programs._base import Judge, calibrated
@@ -662,6 +669,7 @@ class JudgeOptimizer(Teleprompter):
             [group_key(r, self.group_by) for r in state.tune_rows],
             refit=refit,
             rule=self.select_rule,
+            repeats=SELECT_REPEATS,
             n_boot=min(self.n_boot, 500),
             seed=self.seed,
             start_label="the starting judge"

@@ -226,6 +226,7 @@ class CompileReport(pydantic.BaseModel):
                 f"    rows ending in an error    {v.errors:<26} {b.errors:<26} "
                 "(counted as failed, ranked lowest)"
             )
+        lines += self.source_lines()
         offline = self.offline
         if offline is not None:
             lines.append(
@@ -263,14 +264,35 @@ class CompileReport(pydantic.BaseModel):
         lines += self.selection_lines()
         return "\n".join(lines)
 
+    def source_lines(self) -> list[str]:
+        """Validation balanced accuracy per source, compiled against uncompiled (where the
+        rows come from several sources)."""
+        if len(self.by_source) < 2:
+            return []
+        width = max(len(s) for s in self.by_source)
+        lines = [
+            f"  per source, validation balanced accuracy:\n    {'source':<{width}}    n  "
+            "compiled  uncompiled    gain"
+        ]
+        for source, pair in self.by_source.items():
+            compiled, baseline = pair.get("compiled"), pair.get("baseline")
+            if compiled is None or baseline is None:
+                continue
+            a, b = compiled.balanced_accuracy, baseline.balanced_accuracy
+            gain = "n/a" if a is None or b is None else f"{a - b:+.3f}"
+            cells = f"{compiled.n:>3}  {_value(a):>8}  {_value(b):>10}  {gain:>6}"
+            lines.append(f"    {source:<{width}}  {cells}")
+        return lines
+
     def selection_lines(self) -> list[str]:
         """The finalists' cross-validated agreement on the train rows, and the decision."""
         selection = self.selection
         if selection is None:
             return []
+        repeats = f", {selection.repeats} fold assignments" if selection.repeats > 1 else ""
         lines = [
-            f"  finalists, {selection.folds}-fold cross-validated on {selection.rows} train "
-            f"rows (balanced accuracy, 95% interval; rule {selection.rule}):"
+            f"  finalists, {selection.folds}-fold cross-validated{repeats} on {selection.rows} "
+            f"train rows (balanced accuracy, 95% interval; rule {selection.rule}):"
         ]
         names = [_finalist_name(f) for f in selection.finalists]
         width = max([24, *(len(n) for n in names)])
@@ -320,6 +342,10 @@ def _finalist_name(finalist: FinalistScore) -> str:
     if mode:  # a cascade's arm, "route:mode"
         return f"tuned, {route} route, {mode} mode" if route != "offline" else "tuned, offline"
     return f"tuned, {finalist.name} mode"
+
+
+def _value(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.3f}"
 
 
 def _cell(a: Agreement | None, key: str) -> str:

@@ -7,9 +7,11 @@ cross-validated: on each grouped fold, the study's trial of that mode that agree
 the labels of the other folds (its pass threshold fitted on those rows) judges the held-out
 fold. Choosing among many trials flatters the chosen one on the rows it was chosen on; scored
 this way, the choice itself is out of fold. Every finalist is scored on the same folds, so the
-comparison is paired. A tuned finalist ships only when its out-of-fold agreement beats the
-start's by more than one standard error of the paired difference (a bootstrap over groups);
-otherwise the starting judge ships, and the report says why.
+comparison is paired; compile averages each finalist's out-of-fold verdicts over
+`SELECT_REPEATS` fold assignments, so the decision does not hinge on one. A tuned finalist
+ships only when its out-of-fold agreement beats the start's by more than one standard error
+of the paired difference (a bootstrap over groups); otherwise the starting judge ships, and
+the report says why.
 
 Where finalists differ in cost (a cascade: the offline judge alone is the start, its threshold
 tuned like any finalist's, and each route that asks the LM is a finalist with its LM calls per
@@ -35,6 +37,9 @@ __all__ = ["SELECT_RULES", "Finalist", "FinalistScore", "Selection", "select_fin
 
 SelectRule = Literal["one-se", "best"]
 SELECT_RULES: tuple[str, ...] = ("one-se", "best")
+
+#: Fold assignments compile averages each finalist's out-of-fold verdicts over.
+SELECT_REPEATS = 5
 
 #: `(scores, labels, current threshold) -> (fitted threshold, its objective value)`.
 Refit = Callable[[np.ndarray, np.ndarray, float], tuple[float, float]]
@@ -87,6 +92,9 @@ class Selection(pydantic.BaseModel):
 
     rule: str
     folds: int
+    repeats: int = pydantic.Field(
+        default=1, description="fold assignments a finalist's verdicts are averaged over"
+    )
     rows: int
     finalists: list[FinalistScore]
     chosen: str
@@ -101,6 +109,7 @@ def select_finalist(
     refit: Refit,
     rule: SelectRule = "one-se",
     folds: int = 5,
+    repeats: int = 1,
     n_boot: int = 1000,
     seed: int = 0,
     start_label: str = "the starting judge",
@@ -116,6 +125,8 @@ def select_finalist(
             than one standard error of the paired difference; `"best"`: the highest out-of-fold
             agreement ships, the start included.
         folds: Number of grouped folds.
+        repeats: How many fold assignments (seeds `seed`, `seed + 1`, ...) to average a
+            finalist's out-of-fold verdicts over, so the decision does not hinge on one.
         n_boot: Bootstrap resamples (over groups) for the intervals and the standard error.
         seed: Seeds the folds and the bootstrap.
         start_label: How the reason names the start (e.g. "the offline judge alone").
@@ -135,8 +146,13 @@ def select_finalist(
             reason=f"too few tuning rows to cross-validate ({len(y)} rows, {int(counts.min())} of "
             f"the rarer label): {start_label} ships",
         )
-    fold_of = group_folds(list(groups), y, folds=folds, seed=seed)
-    passed = {f.name: _out_of_fold(f, y, fold_of, refit) for f in finalists}
+    assignments = [
+        group_folds(list(groups), y, folds=folds, seed=seed + r) for r in range(max(1, repeats))
+    ]
+    passed = {
+        f.name: np.mean([_out_of_fold(f, y, fold_of, refit) for fold_of in assignments], axis=0)
+        for f in finalists
+    }
     keys = np.unique(np.asarray(list(groups)), return_inverse=True)[1]
     draws = _group_draws(keys, n_boot=n_boot, seed=seed)
     start = "start" if "start" in passed else None
@@ -164,7 +180,8 @@ def select_finalist(
     chosen, reason = _decide(scores, rule=rule, start_label=start_label)
     return Selection(
         rule=rule,
-        folds=int(fold_of.max()) + 1,
+        folds=int(assignments[0].max()) + 1,
+        repeats=len(assignments),
         rows=len(y),
         finalists=scores,
         chosen=chosen,

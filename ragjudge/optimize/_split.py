@@ -12,7 +12,7 @@ from ragjudge.data._labels import row_label
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.stats._folds import group_folds
 
-__all__ = ["group_key", "shared_question_rows", "split_gold"]
+__all__ = ["group_key", "shared_question_rows", "split_gold", "strata"]
 
 
 def group_key(row: GoldRecord, group_by: str | None) -> str:
@@ -25,6 +25,27 @@ def group_key(row: GoldRecord, group_by: str | None) -> str:
         if value is None or value == "":  # no key (an empty question, say): the row alone
             return row.id
     return str(value)
+
+
+def strata(rows: Sequence[GoldRecord], labels: np.ndarray, *, min_count: int = 1) -> np.ndarray:
+    """What a split stratifies on: the label, and the source too where the rows come from
+    several and each source has at least `min_count` rows of each label (so every source is
+    held out in proportion and has validation figures; fewer would thin the label's strata).
+
+    Example:
+        >>> rows = [GoldRecord(id=str(i), answer="x", source=s) for i, s in enumerate("aabb")]
+        >>> strata(rows, np.array([0, 1, 0, 1])).tolist()
+        [0, 1, 2, 3]
+        >>> strata(rows, np.array([0, 1, 0, 1]), min_count=2).tolist()
+        [0, 1, 0, 1]
+    """
+    y = np.asarray(labels, dtype=np.int64)
+    sources = sorted({r.source for r in rows})
+    index = {s: i for i, s in enumerate(sources)}
+    codes = np.array([2 * index[r.source] for r in rows], dtype=np.int64) + y
+    if len(sources) < 2 or np.bincount(codes, minlength=2 * len(sources)).min() < min_count:
+        return y
+    return codes
 
 
 def shared_question_rows(rows: Sequence[GoldRecord], group_by: str | None) -> int:
@@ -88,7 +109,8 @@ def split_gold(
             f"{valid_fraction:.0%} of them; pass `group_by` '' to split by row"
         )
     # the first of `n_splits` grouped, stratified folds (the one fold maker, `stats.group_folds`)
-    in_valid = group_folds(groups.tolist(), labels, folds=n_splits, seed=seed) == 0
+    by = strata(rows, labels, min_count=n_splits)
+    in_valid = group_folds(groups.tolist(), by, folds=n_splits, seed=seed) == 0
     train = [r for r, v in zip(rows, in_valid, strict=True) if not v]
     valid = [r for r, v in zip(rows, in_valid, strict=True) if v]
     if len({row_label(r) for r in valid}) < 2 or len({row_label(r) for r in train}) < 2:
