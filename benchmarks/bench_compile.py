@@ -5,7 +5,6 @@
     python benchmarks/bench_compile.py --select best                 # ship the study's best
     python benchmarks/bench_compile.py --judge deterministic-words   # the lexical judge
     python benchmarks/bench_compile.py --seeds 0 1 2 --skip-init --defaults leave-one-out
-    python benchmarks/bench_compile.py ... --prior-zero              # ablation: pull toward zero
 
 For each source, compiles on its dev rows (grouped, stratified split; everything fitted on
 train) and reports validation agreement of the compiled and the uncompiled default judge, the
@@ -20,17 +19,15 @@ every score; `unsc` shows how many there were. (The compile report leaves such r
 flatters a judge that abstains on hard rows.)
 
 The offline judge's packaged answer weights (`benchmarks/fit_default_params.py`) were fitted on
-a sample of every source's dev rows, held-out rows included; compile pulls its fit toward the
-starting judge's weights. `--defaults leave-one-out` gives the starting judge, for each source,
-weights refitted the same way on the other five sources only, so neither the uncompiled judge
-nor compile's prior has seen a row of the source it is measured on (a new domain).
+a sample of every source's dev rows, held-out rows included. `--defaults leave-one-out` gives
+the starting judge, for each source, weights refitted the same way on the other five sources
+only, so the uncompiled judge has seen no row of the source it is measured on (a new domain).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 import dspy
 import numpy as np
@@ -58,20 +55,6 @@ def strict(
 def floored(scores: list[float | None]) -> list[float]:
     """Scores with `UNSCORED` for rows without one."""
     return [UNSCORED if v is None or math.isnan(v) else v for v in scores]
-
-
-def _pull_toward_zero() -> None:
-    """The ablation: the offline judge's learner without a prior (its fit pulled toward zero,
-    as before compile pulled it toward the starting judge's weights)."""
-    original = ragjudge.Faithfulness.learner
-
-    def learner(self: ragjudge.Faithfulness, **kwargs: Any) -> Any:
-        fitted = original(self, **kwargs)
-        if fitted is not None:
-            fitted.prior = None
-        return fitted
-
-    ragjudge.Faithfulness.learner = learner  # type: ignore[method-assign]
 
 
 def main() -> None:
@@ -105,14 +88,7 @@ def main() -> None:
         help="the starting judge's offline weights: the packaged ones, or refitted without the "
         "source measured",
     )
-    parser.add_argument(
-        "--prior-zero",
-        action="store_true",
-        help="ablation: compile pulls the offline weights toward zero, not the start's",
-    )
     args = parser.parse_args()
-    if args.prior_zero:
-        _pull_toward_zero()
     loo = args.defaults == "leave-one-out" and args.judge == "faithfulness"
     dev = load_dev(args.gold_dir) if loo else {}
     held_out_defaults = {

@@ -290,18 +290,7 @@ class Judge(dspy.Module):
             paraphrase = engine.model.params.paraphrase
         else:
             paraphrase = self.offline_params_ is not None and self.offline_params_.paraphrase
-        from ragjudge.offline.model import OfflineParams
-
-        # the weights the fit is pulled toward: this judge's own (the packaged defaults,
-        # fitted on six public benchmarks, for an uncompiled judge)
-        prior = (
-            engine.model.params
-            if isinstance(engine, OfflineEngine)
-            else self.offline_params_ or OfflineParams()
-        )
-        return OfflineLearner(
-            regularization=regularization, head=head, paraphrase=paraphrase, prior=prior
-        )
+        return OfflineLearner(regularization=regularization, head=head, paraphrase=paraphrase)
 
     # -- calling ------------------------------------------------------------------------
     def judge_item(

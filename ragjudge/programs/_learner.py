@@ -68,10 +68,6 @@ class OfflineLearner(Learner):
         paraphrase: Fit with the MiniLM paraphrase evidence.
         support: Search the support threshold in statement mode (False for a judge whose
             offline judge is a member, such as `Cascade`, whose mode is its LM's).
-        prior: The weights the fit starts from and is pulled toward when compile has no
-            `init` judge: the starting judge's own (for an uncompiled judge, the packaged
-            defaults). Grouped cross-validation chooses how hard (`cross_fit_offline`), so a
-            few hundred rows move the weights only as far as they support. None: toward zero.
     """
 
     def __init__(
@@ -81,10 +77,8 @@ class OfflineLearner(Learner):
         head: bool | None = None,
         paraphrase: bool,
         support: bool = True,
-        prior: OfflineParams | None = None,
     ) -> None:
         self.support = support
-        self.prior = prior
         self.regularization = regularization
         self.head = head
         self.paraphrase = paraphrase
@@ -94,9 +88,8 @@ class OfflineLearner(Learner):
     def fit(
         self, rows: Sequence[GoldRecord], *, groups: Sequence[str], init: Judge | None, seed: int
     ) -> None:
-        """Cross-fit the weights (out-of-fold outputs for the study), then fit them on all,
-        pulled toward the `init` judge's weights, else toward `prior`."""
-        start = (init.offline_params_ if init is not None else None) or self.prior
+        """Cross-fit the weights (out-of-fold outputs for the study), then fit them on all."""
+        start = init.offline_params_ if init is not None else None
         self.cross = cross_fit_offline(
             list(rows),
             groups=list(groups),

@@ -205,15 +205,10 @@ class Cascade(Judge):
         self, *, regularization: float | None = None, head: bool | None = None
     ) -> Learner | None:
         """The offline judge's learner: compile fits its weights (cross-fitted per fold)."""
-        from ragjudge.offline.model import OfflineParams
         from ragjudge.programs._learner import OfflineLearner
 
         return OfflineLearner(
-            regularization=regularization,
-            head=head,
-            paraphrase=False,
-            support=False,
-            prior=self.offline_params_ or OfflineParams(),
+            regularization=regularization, head=head, paraphrase=False, support=False
         )
 
     # -- judging ---------------------------------------------------------------------------

@@ -298,34 +298,6 @@ def test_fit_warm_start_stays_close() -> None:
     assert np.allclose(params.statement_weights, init.statement_weights, atol=0.05)
 
 
-def test_compile_pulls_the_fit_toward_the_starting_judges_weights() -> None:
-    from ragjudge import Faithfulness
-    from ragjudge.data._gold import GoldRecord
-    from ragjudge.programs._learner import OfflineLearner
-
-    rows = [GoldRecord.model_validate(r) for r in _gold_rows("halueval", 80)]
-    groups = [r.id for r in rows]
-    # an uncompiled judge's prior is the packaged defaults; a fitted judge's, its own weights
-    learner = Faithfulness().learner()
-    assert isinstance(learner, OfflineLearner) and learner.prior == OfflineParams()
-    own = OfflineParams().model_copy(
-        update={"answer_weights": [0.5 * w for w in OfflineParams().answer_weights]}
-    )
-    judge = Faithfulness()
-    judge.offline_params_ = own
-    learner = judge.learner(regularization=1e6)
-    assert isinstance(learner, OfflineLearner) and learner.prior == own
-    # a strong pull keeps the prior's weights; with no prior the same pull goes toward zero
-    learner.fit(rows, groups=groups, init=None, seed=0)
-    assert learner.fitted is not None
-    assert np.allclose(learner.fitted.answer_weights, own.answer_weights, atol=0.05)
-    toward_zero = OfflineLearner(regularization=1e6, paraphrase=False)
-    toward_zero.fit(rows, groups=groups, init=None, seed=0)
-    assert toward_zero.fitted is not None
-    assert np.allclose(toward_zero.fitted.answer_weights, 0.0, atol=0.05)
-    assert not np.allclose(own.answer_weights, 0.0, atol=0.05)
-
-
 def test_fit_rejects_single_class() -> None:
     with pytest.raises(ValueError, match="both classes"):
         fit_offline([{"question": "", "contexts": [EINSTEIN], "answer": "x", "faithful": 1}])
