@@ -60,7 +60,7 @@ from typing import Any
 import dspy
 import numpy as np
 from _common import REPO, SOURCES
-from bench_real_lm import paired_gain, select_rows, strict_agreement
+from bench_real_lm import paired_gain, start_run, strict_agreement
 
 from ragjudge.data._gold import load_gold
 from ragjudge.optimize import compile_judge, split_gold
@@ -392,35 +392,14 @@ def summary_table(summary: dict[str, Any]) -> str:
 
 # -- Qwen ----------------------------------------------------------------------------------------
 def run_qwen(args: argparse.Namespace) -> dict[str, Any]:
-    from _llama_server import SHORT_NAMES, llama_server
+    from _llama_server import llama_server
 
-    from ragjudge.lm._cache import configure_cache
     from ragjudge.lm._resolve import resolve_lm
     from ragjudge.lm._retry import lm_options
 
-    out_path = args.out or RESULTS / "cascade_qwen.json"
-    tuning, held = select_rows(
-        args.gold_dir,
-        args.sources,
-        held=args.rows_per_source,
-        tune=args.tune_per_source,
-        max_chars=args.max_chars,
-        seed=0,
-    )
-    configure_cache(cache_dir=args.cache_dir)
-    alias = Path(args.model).stem if args.model not in SHORT_NAMES else args.model
-    data: dict[str, Any] = {
-        "model": args.model,
-        "settings": {k: str(v) for k, v in vars(args).items()},
-        "rows": {"tuning": len(tuning), "held_out": len(held)},
-    }
-
-    def save() -> None:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
-        out_path.write_text(json.dumps(data, indent=2, default=str))
-
+    run = start_run(args, out_path=args.out or RESULTS / "cascade_qwen.json", seed=0)
+    tuning, held, alias, data, save = run.tuning, run.held_out, run.alias, run.results, run.save
     save()
-    logger.info("%d tuning rows, %d held-out rows", len(tuning), len(held))
 
     def body(base: str) -> None:
         lm = resolve_lm(f"openai/{alias}", api_base=base, **lm_options(max_retries=1))

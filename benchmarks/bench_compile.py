@@ -32,7 +32,6 @@ import time
 import dspy
 import numpy as np
 from _common import PEER_RAGAS_ROUGE_L, gold_args
-from fit_default_params import fit_defaults, load_dev
 
 import ragjudge
 from ragjudge.optimize import compile_judge, split_gold
@@ -89,12 +88,15 @@ def main() -> None:
         "source measured",
     )
     args = parser.parse_args()
-    loo = args.defaults == "leave-one-out" and args.judge == "faithfulness"
-    dev = load_dev(args.gold_dir) if loo else {}
-    held_out_defaults = {
-        source: fit_defaults({k: v for k, v in dev.items() if k != source})
-        for source in (args.sources if dev else [])
-    }
+    held_out_defaults = {}
+    if args.defaults == "leave-one-out" and args.judge == "faithfulness":
+        from fit_default_params import fit_defaults, load_dev  # adds the checkout to sys.path
+
+        dev = load_dev(args.gold_dir)
+        held_out_defaults = {
+            source: fit_defaults({k: v for k, v in dev.items() if k != source})
+            for source in args.sources
+        }
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     print(
         f"{'source':<18} {'seed':>2} {'train':>5} {'valid':>5} {'BA':>6} {'AUROC':>6} {'unsc':>4} "

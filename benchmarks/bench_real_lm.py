@@ -46,6 +46,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Sequence
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,44 @@ def select_rows(
         held_out += _balanced(short(valid), held)
         tuning += _balanced(short(train), tune)
     return tuning, held_out
+
+
+@dataclass
+class Run:
+    """A real-model run: its rows, the served model's alias, the results and where they go."""
+
+    tuning: list[GoldRecord]
+    held_out: list[GoldRecord]
+    alias: str
+    results: dict[str, Any]
+    out_path: Path
+
+    def save(self) -> None:
+        """Write the results so far (a run that stops keeps what it measured)."""
+        self.out_path.parent.mkdir(parents=True, exist_ok=True)
+        self.out_path.write_text(json.dumps(self.results, indent=2, default=str))
+
+
+def start_run(args: argparse.Namespace, *, out_path: Path, seed: int) -> Run:
+    """The rows of `select_rows` for `args`, the response cache at `--cache-dir`, and the
+    results opened with the model, the settings and the row counts."""
+    tuning, held_out = select_rows(
+        args.gold_dir,
+        args.sources,
+        held=args.rows_per_source,
+        tune=args.tune_per_source,
+        max_chars=args.max_chars,
+        seed=seed,
+    )
+    logger.info("%d tuning rows, %d held-out rows", len(tuning), len(held_out))
+    configure_cache(cache_dir=args.cache_dir)
+    alias = Path(args.model).stem if args.model not in SHORT_NAMES else args.model
+    results: dict[str, Any] = {
+        "model": args.model,
+        "settings": {k: str(v) for k, v in vars(args).items()},
+        "rows": {"tuning": len(tuning), "held_out": len(held_out)},
+    }
+    return Run(tuning, held_out, alias, results, out_path)
 
 
 # -- statistics ----------------------------------------------------------------------------
@@ -461,28 +500,14 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     args.work.mkdir(parents=True, exist_ok=True)
     out_path = args.out or args.work / f"real_lm_{Path(args.model).stem}.json"
-
-    tuning, held_out = select_rows(
-        args.gold_dir,
-        args.sources,
-        held=args.rows_per_source,
-        tune=args.tune_per_source,
-        max_chars=args.max_chars,
-        seed=args.seed,
+    run = start_run(args, out_path=out_path, seed=args.seed)
+    tuning, held_out, alias, results, save = (
+        run.tuning,
+        run.held_out,
+        run.alias,
+        run.results,
+        run.save,
     )
-    logger.info("%d tuning rows, %d held-out rows", len(tuning), len(held_out))
-    configure_cache(cache_dir=args.cache_dir)
-    alias = Path(args.model).stem if args.model not in SHORT_NAMES else args.model
-    results: dict[str, Any] = {
-        "model": args.model,
-        "settings": {k: str(v) for k, v in vars(args).items()},
-        "rows": {"tuning": len(tuning), "held_out": len(held_out)},
-    }
-
-    def save() -> None:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
-        out_path.write_text(json.dumps(results, indent=2, default=str))
-
     log_path = args.server_log or args.work / f"server_{alias}.log"
 
     def body(base: str) -> None:

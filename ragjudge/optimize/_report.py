@@ -271,8 +271,8 @@ class CompileReport(pydantic.BaseModel):
             return []
         width = max(len(s) for s in self.by_source)
         lines = [
-            f"  per source, validation balanced accuracy:\n    {'source':<{width}}    n  "
-            "compiled  uncompiled    gain"
+            "  per source, validation balanced accuracy:",
+            f"    {'source':<{width}}    n  compiled  uncompiled    gain",
         ]
         for source, pair in self.by_source.items():
             compiled, baseline = pair.get("compiled"), pair.get("baseline")

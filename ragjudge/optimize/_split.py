@@ -76,7 +76,8 @@ def split_gold(
 ) -> tuple[list[GoldRecord], list[GoldRecord]]:
     """Split labeled rows into train and validation.
 
-    Rows of one group never straddle the split; labels are stratified as far as groups allow.
+    Rows of one group never straddle the split; labels (and sources, `strata`) are stratified
+    as far as groups allow.
 
     Args:
         rows: Labeled gold rows.

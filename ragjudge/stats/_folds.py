@@ -17,7 +17,7 @@ def group_folds(
 
     Args:
         keys: Each row's group key; rows of one group share a fold (one group: fold by row).
-        labels: Each row's 0/1 label.
+        labels: Each row's 0/1 label, or any integer stratum (label and source, say).
         folds: Folds wanted; fewer when groups or the larger class are too few.
         seed: Seeds the shuffle.
 
