@@ -59,6 +59,9 @@ def test_a_cli_run_keeps_no_dspy_call_history(tmp_path: Path, gold_dir: Path) ->
     from ragjudge.cli import main
 
     rows = gold_dir / "halueval" / "dev.jsonl"
+    # DSPy caps its history at 10,000 entries: earlier tests in this worker may have filled it,
+    # and a full history cannot grow
+    base_lm.GLOBAL_HISTORY.clear()
     before = len(base_lm.GLOBAL_HISTORY)
     out = tmp_path / "o.jsonl"
     code = main(["evaluate", "--gold", str(rows), "--limit", "5", "--out", str(out)])
