@@ -675,6 +675,7 @@ class JudgeOptimizer(Teleprompter):
             start_label="the starting judge"
             if start_arm is None
             else f"the starting judge ({start_arm}, its policies tuned)",
+            sources=[r.source for r in state.tune_rows],
         )
         logger.info("selection: %s (%s)", selection.chosen, selection.reason)
         return selection, chosen.get(selection.chosen)

@@ -306,6 +306,11 @@ class CompileReport(pydantic.BaseModel):
             if f.name == selection.chosen:
                 line += "   <- ships"
             lines.append(line)
+            for d in f.losing_sources:
+                lines.append(
+                    f"    {'':<{width}} on {d.source} ({d.n} rows): {d.difference:+.3f} vs start "
+                    f"(se {d.se:.3f}), less by more than one standard error"
+                )
         lines.append(f"  decision: {selection.reason}")
         return lines
 

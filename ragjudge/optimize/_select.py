@@ -13,6 +13,14 @@ ships only when its out-of-fold agreement beats the start's by more than one sta
 of the paired difference (a bootstrap over groups); otherwise the starting judge ships, and
 the report says why.
 
+Where the tuning rows come from several sources (`GoldRecord.source`: benchmarks, domains,
+products), a pooled gain can hide a loss on a small source: one threshold fitted to rows that
+are mostly of one kind may fail every faithful answer of another. So a tuned finalist is also
+compared with the start on each source's rows (the same out-of-fold verdicts and bootstrap
+draws), and one that agrees less on some source by more than one standard error of that
+difference does not ship; the next best tuned finalist that clears both bars does, or the
+start.
+
 Where finalists differ in cost (a cascade: the offline judge alone is the start, its threshold
 tuned like any finalist's, and each route that asks the LM is a finalist with its LM calls per
 row), a finalist that makes more LM calls than the start must beat it by `COSTLIER_SE` standard
@@ -33,7 +41,14 @@ import pydantic
 from ragjudge.stats._agreement import balanced_accuracy
 from ragjudge.stats._folds import group_folds
 
-__all__ = ["SELECT_RULES", "Finalist", "FinalistScore", "Selection", "select_finalist"]
+__all__ = [
+    "SELECT_RULES",
+    "Finalist",
+    "FinalistScore",
+    "Selection",
+    "SourceDifference",
+    "select_finalist",
+]
 
 SelectRule = Literal["one-se", "best"]
 SELECT_RULES: tuple[str, ...] = ("one-se", "best")
@@ -66,6 +81,20 @@ class Finalist:
     cost: float | None = None
 
 
+class SourceDifference(pydantic.BaseModel):
+    """A tuned finalist's out-of-fold agreement on one source's rows, minus the start's."""
+
+    source: str
+    n: int
+    difference: float
+    se: float
+
+    @property
+    def loses(self) -> bool:
+        """True when the finalist agrees less by more than one standard error."""
+        return self.difference < 0 and -self.difference > self.se
+
+
 class FinalistScore(pydantic.BaseModel):
     """A finalist's out-of-fold agreement on the training rows."""
 
@@ -85,6 +114,15 @@ class FinalistScore(pydantic.BaseModel):
     params: dict[str, Any] | None = pydantic.Field(
         default=None, description="the parameters that ship if it wins (its best trial's)"
     )
+    by_source: list[SourceDifference] = pydantic.Field(
+        default_factory=list,
+        description="its difference from the start on each source's rows (several sources)",
+    )
+
+    @property
+    def losing_sources(self) -> list[SourceDifference]:
+        """The sources on which it agrees less than the start by more than one standard error."""
+        return [d for d in self.by_source if d.loses]
 
 
 class Selection(pydantic.BaseModel):
@@ -113,6 +151,7 @@ def select_finalist(
     n_boot: int = 1000,
     seed: int = 0,
     start_label: str = "the starting judge",
+    sources: Sequence[str] | None = None,
 ) -> Selection:
     """Score every finalist on the same grouped folds and choose the one to ship.
 
@@ -130,6 +169,9 @@ def select_finalist(
         n_boot: Bootstrap resamples (over groups) for the intervals and the standard error.
         seed: Seeds the folds and the bootstrap.
         start_label: How the reason names the start (e.g. "the offline judge alone").
+        sources: Source of each tuning row; where there are several, a tuned finalist that
+            agrees less than the start on one source's rows by more than one standard error
+            does not ship (rule `"one-se"`).
 
     Returns:
         The selection: every finalist's agreement with its interval, the chosen one, the reason.
@@ -157,6 +199,7 @@ def select_finalist(
     draws = _group_draws(keys, n_boot=n_boot, seed=seed)
     start = "start" if "start" in passed else None
     boot = {name: _boot_ba(y, p, draws) for name, p in passed.items()}
+    masks = _source_masks(sources, y)
     scores = []
     for f in finalists:
         value = balanced_accuracy(y, passed[f.name])
@@ -175,6 +218,9 @@ def select_finalist(
                 se=None if se is None else round(se, 4),
                 lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
                 params=f.params,
+                by_source=[]
+                if start is None or f.name == start
+                else _by_source(y, passed[f.name], passed[start], masks, draws),
             )
         )
     chosen, reason = _decide(scores, rule=rule, start_label=start_label)
@@ -206,16 +252,38 @@ def _decide(scores: list[FinalistScore], *, rule: SelectRule, start_label: str) 
         return best.name, f"highest out-of-fold agreement ({best.balanced_accuracy:.3f}; best)"
     if start.lm_calls_per_row is not None:
         return _decide_by_cost(tuned, start, start_label=start_label)
+    eligible = [s for s in tuned if not s.losing_sources]
+    if not eligible:
+        return "start", (
+            f"every tuned judge agrees less than {start_label} on some source by more than one "
+            f"standard error: {start_label} ships" + _source_note(None, tuned)
+        )
+    best = max(eligible, key=lambda s: s.balanced_accuracy)
+    note = _source_note(best, [s for s in tuned if s.losing_sources])
     diff, se = best.difference or 0.0, best.se or 0.0
     if diff > se and diff > 0:
         return best.name, (
             f"{best.name} beats {start_label} by {diff:+.3f} out of fold, more than one "
-            f"standard error ({se:.3f})"
+            f"standard error ({se:.3f})" + note
         )
     return "start", (
         f"the best tuned judge ({best.name}) is {diff:+.3f} against {start_label} out of "
-        f"fold, within one standard error ({se:.3f}): {start_label} ships"
+        f"fold, within one standard error ({se:.3f}): {start_label} ships" + note
     )
+
+
+def _source_note(chosen: FinalistScore | None, blocked: list[FinalistScore]) -> str:
+    """Why finalists that agree more overall than the one considered were passed over: the
+    sources they lose on."""
+    better = [
+        s for s in blocked if chosen is None or s.balanced_accuracy > chosen.balanced_accuracy
+    ]
+    parts = [
+        f"{s.name} ({s.difference or 0.0:+.3f} overall) agrees less on "
+        + ", ".join(f"{d.source} ({d.difference:+.3f}, se {d.se:.3f})" for d in s.losing_sources)
+        for s in better
+    ]
+    return "; passed over: " + "; ".join(parts) if parts else ""
 
 
 #: How many standard errors a finalist that makes more LM calls than the start must win by:
@@ -233,7 +301,9 @@ def _decide_by_cost(
         costlier = (s.lm_calls_per_row or 0.0) > (start.lm_calls_per_row or 0.0) + 1e-9
         return (COSTLIER_SE if costlier else 1.0) * (s.se or 0.0)
 
-    passing = [s for s in tuned if (s.difference or 0.0) > max(bar(s), 0.0)]
+    passing = [
+        s for s in tuned if (s.difference or 0.0) > max(bar(s), 0.0) and not s.losing_sources
+    ]
     if passing:
         best = max(passing, key=lambda s: s.balanced_accuracy)
         times = bar(best) / best.se if best.se else 1.0
@@ -271,6 +341,56 @@ def _out_of_fold(
         if best is not None:
             passed[test] = best[2][test] >= best[1]
     return passed
+
+
+#: A source is compared on its own only with at least this many rows of each label.
+SOURCE_MIN_LABEL = 2
+
+
+def _source_masks(sources: Sequence[str] | None, y: np.ndarray) -> dict[str, np.ndarray]:
+    """Row masks of the sources a finalist is compared on alone: none unless the rows come
+    from several sources; then each with `SOURCE_MIN_LABEL` rows of each label."""
+    if sources is None or len(set(sources)) < 2:
+        return {}
+    names = np.asarray(list(sources))
+    masks = {}
+    for source in sorted(set(sources)):
+        mask = names == source
+        if np.bincount(y[mask], minlength=2).min() >= SOURCE_MIN_LABEL:
+            masks[source] = mask
+    return masks
+
+
+def _by_source(
+    y: np.ndarray,
+    passed: np.ndarray,
+    start: np.ndarray,
+    masks: dict[str, np.ndarray],
+    draws: list[np.ndarray],
+) -> list[SourceDifference]:
+    """A finalist's out-of-fold difference from the start on each source's rows, with the
+    standard error over the same group bootstrap draws (each restricted to the source)."""
+    out = []
+    for source, mask in masks.items():
+        value = balanced_accuracy(y[mask], passed[mask]) - balanced_accuracy(y[mask], start[mask])
+        boot = []
+        for d in draws:
+            rows = d[mask[d]]
+            if len(rows) and 0 < y[rows].sum() < len(rows):
+                boot.append(
+                    balanced_accuracy(y[rows], passed[rows])
+                    - balanced_accuracy(y[rows], start[rows])
+                )
+        se = float(np.std(boot, ddof=1)) if len(boot) > 1 else 0.0
+        out.append(
+            SourceDifference(
+                source=source,
+                n=int(mask.sum()),
+                difference=round(float(value), 4),
+                se=round(se, 4),
+            )
+        )
+    return out
 
 
 def _group_draws(keys: np.ndarray, *, n_boot: int, seed: int) -> list[np.ndarray]:

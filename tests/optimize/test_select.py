@@ -86,3 +86,42 @@ def test_too_few_rows_to_cross_validate_ship_the_start() -> None:
     )
     assert chosen.chosen == "start" and chosen.folds == 0
     assert "too few tuning rows" in chosen.reason
+
+
+def test_a_finalist_that_loses_on_one_source_does_not_ship() -> None:
+    rng = np.random.default_rng(4)
+    y, groups, start = _data(n=280, seed=4)
+    sources = ["big"] * 240 + ["small"] * 40
+    small = np.arange(len(y)) >= 240
+    start[small] = np.where(rng.random(40) < 0.9, y[small], 1 - y[small]).astype(bool)
+    sharp = y + rng.normal(0, 0.3, len(y))
+    # ranks the big source's rows best, but scores every row of the small source low: at one
+    # threshold fitted mostly to the big source, the small one's faithful answers all fail
+    pooled = np.where(small, -1.0 + 0.1 * rng.random(len(y)), sharp)
+    fair = y + rng.normal(0, 0.6, len(y))  # a little worse overall, no source left behind
+    finalists = [
+        Finalist("start", passed=start),
+        Finalist("statement", candidates=[fair]),
+        Finalist("whole", candidates=[pooled]),
+    ]
+    blind = select_finalist(finalists, y, groups, refit=_refit, n_boot=200)
+    assert blind.chosen == "whole"  # without sources, the pooled gain wins
+    guarded = select_finalist(finalists, y, groups, refit=_refit, n_boot=200, sources=sources)
+    whole = next(f for f in guarded.finalists if f.name == "whole")
+    assert [d.source for d in whole.losing_sources] == ["small"]
+    assert (
+        whole.balanced_accuracy
+        > next(f for f in guarded.finalists if f.name == "statement").balanced_accuracy
+    )
+    assert guarded.chosen == "statement"
+    assert "passed over: whole" in guarded.reason and "small" in guarded.reason
+    # with only the finalist that loses on a source, the start ships
+    alone = select_finalist(
+        [finalists[0], finalists[2]], y, groups, refit=_refit, n_boot=200, sources=sources
+    )
+    assert alone.chosen == "start" and "less than the starting judge on some source" in alone.reason
+    # one source is no guard: the same as without sources
+    single = select_finalist(
+        finalists, y, groups, refit=_refit, n_boot=200, sources=["one"] * len(y)
+    )
+    assert single.chosen == "whole" and all(not f.by_source for f in single.finalists)
