@@ -272,7 +272,7 @@ class CompileReport(pydantic.BaseModel):
         width = max(len(s) for s in self.by_source)
         lines = [
             "  per source, validation balanced accuracy:",
-            f"    {'source':<{width}}    n  compiled  uncompiled    gain",
+            f"    {'source':<{width}}    n  faithful  compiled  uncompiled    gain",
         ]
         for source, pair in self.by_source.items():
             compiled, baseline = pair.get("compiled"), pair.get("baseline")
@@ -280,7 +280,10 @@ class CompileReport(pydantic.BaseModel):
                 continue
             a, b = compiled.balanced_accuracy, baseline.balanced_accuracy
             gain = "n/a" if a is None or b is None else f"{a - b:+.3f}"
-            cells = f"{compiled.n:>3}  {_value(a):>8}  {_value(b):>10}  {gain:>6}"
+            cells = (
+                f"{compiled.n:>3}  {compiled.positives:>8}  {_value(a):>8}  {_value(b):>10}  "
+                f"{gain:>6}"
+            )
             lines.append(f"    {source:<{width}}  {cells}")
         return lines
 
