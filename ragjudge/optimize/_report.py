@@ -12,7 +12,7 @@ from ragjudge.optimize._select import FinalistScore, Selection
 from ragjudge.stats._agreement import Agreement, paired_difference
 from ragjudge.stats._threshold import UNSCORED
 
-__all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord"]
+__all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord", "finalist_name"]
 
 
 class TrialRecord(pydantic.BaseModel):
@@ -297,7 +297,7 @@ class CompileReport(pydantic.BaseModel):
             f"  finalists, {selection.folds}-fold cross-validated{repeats} on {selection.rows} "
             f"train rows (balanced accuracy, 95% interval; rule {selection.rule}):"
         ]
-        names = [_finalist_name(f) for f in selection.finalists]
+        names = [finalist_name(f) for f in selection.finalists]
         width = max([24, *(len(n) for n in names)])
         for f, name in zip(selection.finalists, names, strict=True):
             low, high = f.ci
@@ -342,7 +342,7 @@ def _num(value: Any) -> str:
     return str(value)
 
 
-def _finalist_name(finalist: FinalistScore) -> str:
+def finalist_name(finalist: FinalistScore) -> str:
     """How the finalists table names a finalist: the start, a mode, or a cascade's route."""
     if finalist.name == "start":
         return "starting judge" if finalist.lm_calls_per_row is None else "starting judge, tuned"

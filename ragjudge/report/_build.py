@@ -36,6 +36,7 @@ from ragjudge.report._html import (
     kv_table,
     page,
     params_table,
+    selection_table,
 )
 from ragjudge.report._study import study_figures
 from ragjudge.stats._agreement import Agreement
@@ -398,6 +399,8 @@ def build_report(
             "uncompiled judge is the default judge on the same LM.</p>"
         )
         body += agreement_table(table)
+        if report.selection is not None and report.selection.finalists:
+            body += "<h3>Which judge ships</h3>" + selection_table(report.selection)
         if not results:
             figs = [
                 _panel(agreement_figure(table, title="Balanced accuracy, 95% CI"), "plot-val-ba"),

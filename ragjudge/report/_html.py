@@ -12,6 +12,8 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from ragjudge.data._gold import GoldRecord
+from ragjudge.optimize._report import finalist_name
+from ragjudge.optimize._select import Selection
 from ragjudge.programs._results import JudgeResult
 from ragjudge.report._data import Disagreement
 from ragjudge.stats._agreement import Agreement
@@ -101,6 +103,34 @@ def agreement_table(
         + "</tr></thead><tbody>"
         + "".join(lines)
         + "</tbody></table></div>"
+    )
+
+
+def selection_table(selection: Selection) -> str:
+    """The finalists compile compared out of fold on its train rows, and its decision."""
+    repeats = f", {selection.repeats} fold assignments" if selection.repeats > 1 else ""
+    lines = []
+    for f in selection.finalists:
+        low, high = f.ci
+        diff = "–" if f.difference is None else f"{f.difference:+.3f}"
+        se = "–" if f.se is None else f"{f.se:.3f}"
+        losses = "; ".join(
+            f"{d.source} {d.difference:+.3f} (se {d.se:.3f}, {d.n} rows)" for d in f.losing_sources
+        )
+        ships = " <b>ships</b>" if f.name == selection.chosen else ""
+        lines.append(
+            f"<tr><th>{esc(finalist_name(f))}{ships}</th><td>{fmt(f.balanced_accuracy)}"
+            f'<br><span class="ci">[{fmt(low, 2)}, {fmt(high, 2)}]</span></td><td>{diff}</td>'
+            f"<td>{se}</td><td>{esc(losses) or '–'}</td></tr>"
+        )
+    return (
+        f'<p class="note">Finalists, {selection.folds}-fold cross-validated{repeats} on '
+        f"{selection.rows} train rows (balanced accuracy, 95% interval; rule "
+        f"{esc(selection.rule)}).</p>"
+        '<div class="scroll"><table class="agree"><thead><tr><th>finalist</th>'
+        "<th>out of fold</th><th>vs start</th><th>se</th><th>agrees less on (beyond one se)</th>"
+        "</tr></thead><tbody>" + "".join(lines) + "</tbody></table></div>"
+        f'<p class="note">Decision: {esc(selection.reason)}</p>'
     )
 
 

@@ -16,6 +16,7 @@ from optuna.trial import TrialState
 from ragjudge.data._gold import GoldRecord
 from ragjudge.evaluation._evaluate import agreement_of
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.optimize._select import FinalistScore, Selection, SourceDifference
 from ragjudge.programs._results import JudgeResult
 from ragjudge.report import build_report, rebuild_study, study_figures, write_report
 from ragjudge.report._data import (
@@ -178,6 +179,44 @@ def test_compile_report_alone_draws_the_study_and_validation(judged: Judged) -> 
     assert v.n == sum(1 for p in report.predictions if p.score is not None)
     assert "Worst disagreements" not in document  # no per-row verdicts without results
     assert "<th>raw_outputs</th><td>120</td>" in document
+
+
+def test_compile_report_shows_the_finalists_and_the_decision(judged: Judged) -> None:
+    rows, results, baseline = judged
+    report = make_compile_report(rows, results, baseline, multi=False)
+    assert "Which judge ships" not in build_report(compile_report=report)  # no selection
+    losing = SourceDifference(source="<wice>", n=11, difference=-0.208, se=0.174)
+    report.selection = Selection(
+        rule="one-se",
+        folds=5,
+        repeats=5,
+        rows=174,
+        finalists=[
+            FinalistScore(name="start", balanced_accuracy=0.793, ci=(0.73, 0.843)),
+            FinalistScore(
+                name="whole",
+                mode="whole",
+                balanced_accuracy=0.831,
+                ci=(0.766, 0.891),
+                difference=0.037,
+                se=0.028,
+                by_source=[
+                    SourceDifference(source="begin", n=74, difference=0.01, se=0.05),
+                    losing,
+                ],
+            ),
+        ],
+        chosen="start",
+        reason="every tuned judge agrees less than the starting judge on some source",
+    )
+    document = build_report(compile_report=report)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", document))
+    assert "Which judge ships" in text and "5 fold assignments on 174 train rows" in text
+    assert re.search(r"starting judge\s+ships\s+0\.793", text)
+    assert re.search(r"tuned, whole mode\s+0\.831\s+\[0\.77, 0\.89\]\s+\+0\.037\s+0\.028", text)
+    assert "<wice> -0.208 (se 0.174, 11 rows)" in text and "begin +0.010" not in text
+    assert "&lt;wice&gt;" in document  # a source name is data: escaped
+    assert "Decision: every tuned judge agrees less" in text
 
 
 def test_multi_objective_study_gets_a_pareto_front(judged: Judged) -> None:
