@@ -200,29 +200,10 @@ def select_finalist(
     start = "start" if "start" in passed else None
     boot = {name: _boot_ba(y, p, draws) for name, p in passed.items()}
     masks = _source_masks(sources, y)
-    scores = []
-    for f in finalists:
-        value = balanced_accuracy(y, passed[f.name])
-        low, high = np.nanpercentile(boot[f.name], [2.5, 97.5]) if n_boot > 0 else (value, value)
-        diff = se = None
-        if start is not None and f.name != start:
-            diff = value - balanced_accuracy(y, passed[start])
-            se = float(np.nanstd(boot[f.name] - boot[start], ddof=1)) if n_boot > 1 else 0.0
-        scores.append(
-            FinalistScore(
-                name=f.name,
-                mode=None if f.params is None else f.params.get("mode"),
-                balanced_accuracy=round(float(value), 4),
-                ci=(round(float(low), 4), round(float(high), 4)),
-                difference=None if diff is None else round(float(diff), 4),
-                se=None if se is None else round(se, 4),
-                lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
-                params=f.params,
-                by_source=[]
-                if start is None or f.name == start
-                else _by_source(y, passed[f.name], passed[start], masks, draws),
-            )
-        )
+    scores = [
+        _score(f, y, passed, boot, start=start, masks=masks, draws=draws, n_boot=n_boot)
+        for f in finalists
+    ]
     chosen, reason = _decide(scores, rule=rule, start_label=start_label)
     return Selection(
         rule=rule,
@@ -232,6 +213,40 @@ def select_finalist(
         finalists=scores,
         chosen=chosen,
         reason=reason,
+    )
+
+
+def _score(
+    f: Finalist,
+    y: np.ndarray,
+    passed: dict[str, np.ndarray],
+    boot: dict[str, np.ndarray],
+    *,
+    start: str | None,
+    masks: dict[str, np.ndarray],
+    draws: list[np.ndarray],
+    n_boot: int,
+) -> FinalistScore:
+    """A finalist's out-of-fold agreement, interval, and paired difference from the start
+    (overall and per source)."""
+    value = balanced_accuracy(y, passed[f.name])
+    low, high = np.nanpercentile(boot[f.name], [2.5, 97.5]) if n_boot > 0 else (value, value)
+    diff = se = None
+    by_source: list[SourceDifference] = []
+    if start is not None and f.name != start:
+        diff = value - balanced_accuracy(y, passed[start])
+        se = float(np.nanstd(boot[f.name] - boot[start], ddof=1)) if n_boot > 1 else 0.0
+        by_source = _by_source(y, passed[f.name], passed[start], masks, draws)
+    return FinalistScore(
+        name=f.name,
+        mode=None if f.params is None else f.params.get("mode"),
+        balanced_accuracy=round(float(value), 4),
+        ci=(round(float(low), 4), round(float(high), 4)),
+        difference=None if diff is None else round(float(diff), 4),
+        se=None if se is None else round(se, 4),
+        lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
+        params=f.params,
+        by_source=by_source,
     )
 
 
