@@ -312,7 +312,7 @@ class CompileReport(pydantic.BaseModel):
             for d in f.losing_sources:
                 lines.append(
                     f"    {'':<{width}} on {d.source} ({d.n} rows): {d.difference:+.3f} vs start "
-                    f"(se {d.se:.3f}), less by more than one standard error"
+                    f"(se {d.se:.3f}), less by more than {d.bar:.2f} standard errors"
                 )
         lines.append(f"  decision: {selection.reason}")
         return lines

@@ -17,9 +17,10 @@ Where the tuning rows come from several sources (`GoldRecord.source`: benchmarks
 products), a pooled gain can hide a loss on a small source: one threshold fitted to rows that
 are mostly of one kind may fail every faithful answer of another. So a tuned finalist is also
 compared with the start on each source's rows (the same out-of-fold verdicts and bootstrap
-draws), and one that agrees less on some source by more than one standard error of that
-difference does not ship; the next best tuned finalist that clears both bars does, or the
-start.
+draws), and one that agrees less on some source by more than `source_bar(k)` standard errors
+of that difference (k sources compared: 1.75 for four, 1.94 for six, so that some source
+crossing it by chance is no likelier than one comparison crossing one standard error) is
+passed over; the best of the others ships if it clears the overall bar, else the start.
 
 Where finalists differ in cost (a cascade: the offline judge alone is the start, its threshold
 tuned like any finalist's, and each route that asks the LM is a finalist with its LM calls per
@@ -33,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any, Literal
 
 import numpy as np
@@ -88,11 +90,14 @@ class SourceDifference(pydantic.BaseModel):
     n: int
     difference: float
     se: float
+    bar: float = pydantic.Field(
+        default=1.0, description="standard errors a loss must exceed to count (`source_bar`)"
+    )
 
     @property
     def loses(self) -> bool:
-        """True when the finalist agrees less by more than one standard error."""
-        return self.difference < 0 and -self.difference > self.se
+        """True when the finalist agrees less by more than `bar` standard errors."""
+        return self.difference < 0 and -self.difference > self.bar * self.se
 
 
 class FinalistScore(pydantic.BaseModel):
@@ -121,7 +126,7 @@ class FinalistScore(pydantic.BaseModel):
 
     @property
     def losing_sources(self) -> list[SourceDifference]:
-        """The sources on which it agrees less than the start by more than one standard error."""
+        """The sources on which it agrees less than the start beyond their bar."""
         return [d for d in self.by_source if d.loses]
 
 
@@ -170,8 +175,8 @@ def select_finalist(
         seed: Seeds the folds and the bootstrap.
         start_label: How the reason names the start (e.g. "the offline judge alone").
         sources: Source of each tuning row; where there are several, a tuned finalist that
-            agrees less than the start on one source's rows by more than one standard error
-            does not ship (rule `"one-se"`).
+            agrees less than the start on one source's rows by more than `source_bar`
+            standard errors is passed over (rule `"one-se"`).
 
     Returns:
         The selection: every finalist's agreement with its interval, the chosen one, the reason.
@@ -270,8 +275,8 @@ def _decide(scores: list[FinalistScore], *, rule: SelectRule, start_label: str) 
     eligible = [s for s in tuned if not s.losing_sources]
     if not eligible:
         return "start", (
-            f"every tuned judge agrees less than {start_label} on some source by more than one "
-            f"standard error: {start_label} ships" + _source_note(None, tuned)
+            f"every tuned judge agrees less than {start_label} on some source, beyond that "
+            f"source's bar: {start_label} ships" + _source_note(None, tuned)
         )
     best = max(eligible, key=lambda s: s.balanced_accuracy)
     note = _source_note(best, [s for s in tuned if s.losing_sources])
@@ -362,6 +367,20 @@ def _out_of_fold(
 SOURCE_MIN_LABEL = 2
 
 
+def source_bar(k: int) -> float:
+    """How many standard errors a finalist must lose a source by, of `k` compared, for the
+    loss to count: the chance that some source of `k` crosses it by noise alone is that of
+    one comparison crossing one standard error (about 16%, Bonferroni), so more sources do not
+    make a loss by chance more likely.
+
+    Example:
+        >>> [round(source_bar(k), 2) for k in (1, 2, 4, 6)]
+        [1.0, 1.41, 1.75, 1.94]
+    """
+    one = NormalDist().cdf(-1.0)
+    return NormalDist().inv_cdf(1.0 - one / max(1, k))
+
+
 def _source_masks(sources: Sequence[str] | None, y: np.ndarray) -> dict[str, np.ndarray]:
     """Row masks of the sources a finalist is compared on alone: none unless the rows come
     from several sources; then each with `SOURCE_MIN_LABEL` rows of each label."""
@@ -386,6 +405,7 @@ def _by_source(
     """A finalist's out-of-fold difference from the start on each source's rows, with the
     standard error over the same group bootstrap draws (each restricted to the source)."""
     out = []
+    bar = source_bar(len(masks))
     for source, mask in masks.items():
         value = balanced_accuracy(y[mask], passed[mask]) - balanced_accuracy(y[mask], start[mask])
         boot = []
@@ -403,6 +423,7 @@ def _by_source(
                 n=int(mask.sum()),
                 difference=round(float(value), 4),
                 se=round(se, 4),
+                bar=round(bar, 4),
             )
         )
     return out

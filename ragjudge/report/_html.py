@@ -128,7 +128,7 @@ def selection_table(selection: Selection) -> str:
         f"{selection.rows} train rows (balanced accuracy, 95% interval; rule "
         f"{esc(selection.rule)}).</p>"
         '<div class="scroll"><table class="agree"><thead><tr><th>finalist</th>'
-        "<th>out of fold</th><th>vs start</th><th>se</th><th>agrees less on (beyond one se)</th>"
+        "<th>out of fold</th><th>vs start</th><th>se</th><th>agrees less on (beyond its bar)</th>"
         "</tr></thead><tbody>" + "".join(lines) + "</tbody></table></div>"
         f'<p class="note">Decision: {esc(selection.reason)}</p>'
     )
