@@ -292,11 +292,7 @@ class CompileReport(pydantic.BaseModel):
         selection = self.selection
         if selection is None:
             return []
-        repeats = f", {selection.repeats} fold assignments" if selection.repeats > 1 else ""
-        lines = [
-            f"  finalists, {selection.folds}-fold cross-validated{repeats} on {selection.rows} "
-            f"train rows (balanced accuracy, 95% interval; rule {selection.rule}):"
-        ]
+        lines = [f"  finalists, {selection.scope}:"]
         names = [finalist_name(f) for f in selection.finalists]
         width = max([24, *(len(n) for n in names)])
         for f, name in zip(selection.finalists, names, strict=True):

@@ -99,6 +99,9 @@ class SourceDifference(pydantic.BaseModel):
         """True when the finalist agrees less by more than `bar` standard errors."""
         return self.difference < 0 and -self.difference > self.bar * self.se
 
+    def __str__(self) -> str:
+        return f"{self.source} {self.difference:+.3f} (se {self.se:.3f}, {self.n} rows)"
+
 
 class FinalistScore(pydantic.BaseModel):
     """A finalist's out-of-fold agreement on the training rows."""
@@ -142,6 +145,15 @@ class Selection(pydantic.BaseModel):
     finalists: list[FinalistScore]
     chosen: str
     reason: str
+
+    @property
+    def scope(self) -> str:
+        """What the finalists' figures are: folds, assignments, rows, measure and rule."""
+        repeats = f", {self.repeats} fold assignments" if self.repeats > 1 else ""
+        return (
+            f"{self.folds}-fold cross-validated{repeats} on {self.rows} train rows (balanced "
+            f"accuracy, 95% interval; rule {self.rule})"
+        )
 
 
 def select_finalist(
@@ -205,8 +217,12 @@ def select_finalist(
     start = "start" if "start" in passed else None
     boot = {name: _boot_ba(y, p, draws) for name, p in passed.items()}
     masks = _source_masks(sources, y)
+    by_source = {  # each finalist's bootstrap agreement on each source's rows of every draw
+        source: {name: _boot_ba(y, p, [d[mask[d]] for d in draws]) for name, p in passed.items()}
+        for source, mask in masks.items()
+    }
     scores = [
-        _score(f, y, passed, boot, start=start, masks=masks, draws=draws, n_boot=n_boot)
+        _score(f, y, passed, boot, start=start, masks=masks, by_source=by_source, n_boot=n_boot)
         for f in finalists
     ]
     chosen, reason = _decide(scores, rule=rule, start_label=start_label)
@@ -229,7 +245,7 @@ def _score(
     *,
     start: str | None,
     masks: dict[str, np.ndarray],
-    draws: list[np.ndarray],
+    by_source: dict[str, dict[str, np.ndarray]],
     n_boot: int,
 ) -> FinalistScore:
     """A finalist's out-of-fold agreement, interval, and paired difference from the start
@@ -237,11 +253,11 @@ def _score(
     value = balanced_accuracy(y, passed[f.name])
     low, high = np.nanpercentile(boot[f.name], [2.5, 97.5]) if n_boot > 0 else (value, value)
     diff = se = None
-    by_source: list[SourceDifference] = []
+    differences: list[SourceDifference] = []
     if start is not None and f.name != start:
         diff = value - balanced_accuracy(y, passed[start])
         se = float(np.nanstd(boot[f.name] - boot[start], ddof=1)) if n_boot > 1 else 0.0
-        by_source = _by_source(y, passed[f.name], passed[start], masks, draws)
+        differences = _by_source(f.name, start, y, passed, masks, by_source)
     return FinalistScore(
         name=f.name,
         mode=None if f.params is None else f.params.get("mode"),
@@ -251,7 +267,7 @@ def _score(
         se=None if se is None else round(se, 4),
         lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
         params=f.params,
-        by_source=by_source,
+        by_source=differences,
     )
 
 
@@ -300,7 +316,7 @@ def _source_note(chosen: FinalistScore | None, blocked: list[FinalistScore]) -> 
     ]
     parts = [
         f"{s.name} ({s.difference or 0.0:+.3f} overall) agrees less on "
-        + ", ".join(f"{d.source} ({d.difference:+.3f}, se {d.se:.3f})" for d in s.losing_sources)
+        + ", ".join(str(d) for d in s.losing_sources)
         for s in better
     ]
     return "; passed over: " + "; ".join(parts) if parts else ""
@@ -396,27 +412,25 @@ def _source_masks(sources: Sequence[str] | None, y: np.ndarray) -> dict[str, np.
 
 
 def _by_source(
+    name: str,
+    start: str,
     y: np.ndarray,
-    passed: np.ndarray,
-    start: np.ndarray,
+    passed: dict[str, np.ndarray],
     masks: dict[str, np.ndarray],
-    draws: list[np.ndarray],
+    boot: dict[str, dict[str, np.ndarray]],
 ) -> list[SourceDifference]:
     """A finalist's out-of-fold difference from the start on each source's rows, with the
-    standard error over the same group bootstrap draws (each restricted to the source)."""
-    out = []
+    standard error over the same group bootstrap draws (each restricted to the source; a draw
+    without both labels there counts for neither)."""
     bar = source_bar(len(masks))
+    out = []
     for source, mask in masks.items():
-        value = balanced_accuracy(y[mask], passed[mask]) - balanced_accuracy(y[mask], start[mask])
-        boot = []
-        for d in draws:
-            rows = d[mask[d]]
-            if len(rows) and 0 < y[rows].sum() < len(rows):
-                boot.append(
-                    balanced_accuracy(y[rows], passed[rows])
-                    - balanced_accuracy(y[rows], start[rows])
-                )
-        se = float(np.std(boot, ddof=1)) if len(boot) > 1 else 0.0
+        value = balanced_accuracy(y[mask], passed[name][mask]) - balanced_accuracy(
+            y[mask], passed[start][mask]
+        )
+        draws = boot[source][name] - boot[source][start]
+        draws = draws[~np.isnan(draws)]
+        se = float(np.std(draws, ddof=1)) if len(draws) > 1 else 0.0
         out.append(
             SourceDifference(
                 source=source,

@@ -108,15 +108,12 @@ def agreement_table(
 
 def selection_table(selection: Selection) -> str:
     """The finalists compile compared out of fold on its train rows, and its decision."""
-    repeats = f", {selection.repeats} fold assignments" if selection.repeats > 1 else ""
     lines = []
     for f in selection.finalists:
         low, high = f.ci
         diff = "–" if f.difference is None else f"{f.difference:+.3f}"
         se = "–" if f.se is None else f"{f.se:.3f}"
-        losses = "; ".join(
-            f"{d.source} {d.difference:+.3f} (se {d.se:.3f}, {d.n} rows)" for d in f.losing_sources
-        )
+        losses = "; ".join(str(d) for d in f.losing_sources)
         ships = " <b>ships</b>" if f.name == selection.chosen else ""
         lines.append(
             f"<tr><th>{esc(finalist_name(f))}{ships}</th><td>{fmt(f.balanced_accuracy)}"
@@ -124,9 +121,7 @@ def selection_table(selection: Selection) -> str:
             f"<td>{se}</td><td>{esc(losses) or '–'}</td></tr>"
         )
     return (
-        f'<p class="note">Finalists, {selection.folds}-fold cross-validated{repeats} on '
-        f"{selection.rows} train rows (balanced accuracy, 95% interval; rule "
-        f"{esc(selection.rule)}).</p>"
+        f'<p class="note">Finalists, {esc(selection.scope)}.</p>'
         '<div class="scroll"><table class="agree"><thead><tr><th>finalist</th>'
         "<th>out of fold</th><th>vs start</th><th>se</th><th>agrees less on (beyond its bar)</th>"
         "</tr></thead><tbody>" + "".join(lines) + "</tbody></table></div>"
