@@ -53,7 +53,7 @@ def main() -> None:
             rows = random.Random(0).sample(rows, min(args.cap, len(rows)))
         for seed in (0, 1, 2):
             train, held = split_gold(rows, seed=seed)
-            groups = [str(r.meta.get("group_id", r.id)) for r in train]
+            groups = [r.group for r in train]
             y = np.array([int(r.faithful or 0) for r in held])
             record: dict[str, object] = {"source": source, "seed": seed}
             priors = (
@@ -69,9 +69,9 @@ def main() -> None:
                 model = OfflineModel(params)
                 confidence = np.array(
                     [
-                        model.judge_answer(
-                            question=r.question, context="\n\n".join(r.contexts), answer=r.answer
-                        )["confidence"]
+                        model.judge_answer(question=r.question, context=r.context, answer=r.answer)[
+                            "confidence"
+                        ]
                         for r in held
                     ]
                 )
