@@ -14,6 +14,10 @@ from ragjudge.stats._threshold import UNSCORED
 
 __all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord", "finalist_name"]
 
+#: Validation rows of each label a source needs for its gain to get an interval.
+SOURCE_INTERVAL_MIN = 5
+_PAIR = ("compiled", "baseline")
+
 
 class TrialRecord(pydantic.BaseModel):
     """One finished Optuna trial."""
@@ -132,14 +136,20 @@ class CompileReport(pydantic.BaseModel):
         hidden = {"lm", "demos"} if is_offline_lm(self.lm) else {"lm"}
         return {k: v for k, v in self.params.items() if k not in hidden and v is not None}
 
-    def gain(self, *, n_boot: int = 1000) -> dict[str, list[float | None]]:
+    def gain(
+        self, *, source: str | None = None, n_boot: int = 1000
+    ) -> dict[str, list[float | None]]:
         """Compiled minus uncompiled on the validation rows, with paired 95% bootstrap intervals
         (an unscored row fails and ranks lowest, as everywhere).
+
+        Args:
+            source: Only this source's rows (`RowPrediction.source`); None for all.
+            n_boot: Bootstrap resamples.
 
         Returns:
             `{metric: [difference, low, high]}` (see `ragjudge.stats.paired_difference`).
         """
-        rows = self.predictions
+        rows = [r for r in self.predictions if source is None or r.source == source]
 
         def side(compiled: bool) -> tuple[list[bool], list[float]]:
             passed = [bool(r.passed if compiled else r.baseline_passed) for r in rows]
@@ -170,6 +180,7 @@ class CompileReport(pydantic.BaseModel):
             "errors": v.errors,
             "baseline": self.baseline.model_dump(mode="json"),
             "gain": self.gain(),
+            "gain_by_source": self.gain_by_source(),
             "offline": None if self.offline is None else self.offline.model_dump(mode="json"),
             "ablation": [a.model_dump(mode="json") for a in self.ablation],
             "init": None if self.init is None else self.init.model_dump(mode="json"),
@@ -264,25 +275,57 @@ class CompileReport(pydantic.BaseModel):
         lines += self.selection_lines()
         return "\n".join(lines)
 
+    def gain_by_source(self) -> dict[str, list[float | None]]:
+        """Each source's balanced-accuracy gain on its validation rows, with its paired 95%
+        bootstrap interval (`[difference, low, high]`), where the rows come from several
+        sources.
+
+        A source with fewer than `SOURCE_INTERVAL_MIN` validation rows of either label gets no
+        interval (`[difference, None, None]`): there a row bootstrap is degenerate (with one
+        faithful row, every resample that holds it gives the same difference) and says
+        nothing of how the judges compare on the source.
+        """
+        if len(self.by_source) < 2:
+            return {}
+        out: dict[str, list[float | None]] = {}
+        for source, pair in self.by_source.items():
+            if not self._too_few(source):
+                out[source] = self.gain(source=source)["balanced_accuracy"]
+            else:
+                a, b = (getattr(pair.get(k), "balanced_accuracy", None) for k in _PAIR)
+                out[source] = [None if a is None or b is None else a - b, None, None]
+        return out
+
+    def _too_few(self, source: str) -> bool:
+        """True when the source has fewer than `SOURCE_INTERVAL_MIN` validation rows of a label."""
+        labels = [r.gold for r in self.predictions if r.source == source]
+        return min(sum(labels), len(labels) - sum(labels)) < SOURCE_INTERVAL_MIN
+
     def source_lines(self) -> list[str]:
-        """Validation balanced accuracy per source, compiled against uncompiled (where the
-        rows come from several sources)."""
+        """Validation balanced accuracy per source, compiled against uncompiled, with the
+        paired gain and its interval (where the rows come from several sources)."""
         if len(self.by_source) < 2:
             return []
         width = max(len(s) for s in self.by_source)
         lines = [
             "  per source, validation balanced accuracy:",
-            f"    {'source':<{width}}    n  faithful  compiled  uncompiled    gain",
+            f"    {'source':<{width}}    n  faithful  compiled  uncompiled    "
+            "gain (paired bootstrap)",
         ]
+        gains = self.gain_by_source()
         for source, pair in self.by_source.items():
             compiled, baseline = pair.get("compiled"), pair.get("baseline")
             if compiled is None or baseline is None:
                 continue
             a, b = compiled.balanced_accuracy, baseline.balanced_accuracy
+            d = gains.get(source, [None, None, None])
             gain = "n/a" if a is None or b is None else f"{a - b:+.3f}"
+            if gain != "n/a" and d[1] is not None and d[2] is not None:
+                gain += f" [{d[1]:+.3f}, {d[2]:+.3f}]"
+            elif gain != "n/a" and self._too_few(source):
+                gain += f" (too few to tell: under {SOURCE_INTERVAL_MIN} rows of a label)"
             cells = (
-                f"{compiled.n:>3}  {compiled.positives:>8}  {_value(a):>8}  {_value(b):>10}  "
-                f"{gain:>6}"
+                f"{compiled.n:>3}  {compiled.positives:>8}  {_value(a):>8}  {_value(b):>10}  {gain}"
             )
             lines.append(f"    {source:<{width}}  {cells}")
         return lines

@@ -37,6 +37,7 @@ from ragjudge.report._html import (
     page,
     params_table,
     selection_table,
+    source_gain_table,
 )
 from ragjudge.report._study import study_figures
 from ragjudge.stats._agreement import Agreement
@@ -399,6 +400,8 @@ def build_report(
             "uncompiled judge is the default judge on the same LM.</p>"
         )
         body += agreement_table(table)
+        if gains := report.gain_by_source():
+            body += "<h3>Gain per source</h3>" + source_gain_table(gains)
         if report.selection is not None and report.selection.finalists:
             body += "<h3>Which judge ships</h3>" + selection_table(report.selection)
         if not results:

@@ -12,7 +12,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from ragjudge.data._gold import GoldRecord
-from ragjudge.optimize._report import finalist_name
+from ragjudge.optimize._report import SOURCE_INTERVAL_MIN, finalist_name
 from ragjudge.optimize._select import Selection
 from ragjudge.programs._results import JudgeResult
 from ragjudge.report._data import Disagreement
@@ -126,6 +126,25 @@ def selection_table(selection: Selection) -> str:
         "<th>out of fold</th><th>vs start</th><th>se</th><th>agrees less on (beyond its bar)</th>"
         "</tr></thead><tbody>" + "".join(lines) + "</tbody></table></div>"
         f'<p class="note">Decision: {esc(selection.reason)}</p>'
+    )
+
+
+def source_gain_table(gains: Mapping[str, Sequence[float | None]]) -> str:
+    """Each source's validation balanced-accuracy gain, compiled minus uncompiled, with its
+    paired 95% bootstrap interval (`CompileReport.gain_by_source`)."""
+    lines = []
+    for source, (diff, low, high) in gains.items():
+        shown = "–" if diff is None else f"{diff:+.3f}"
+        if low is not None and high is not None:
+            interval = f"[{low:+.3f}, {high:+.3f}]"
+        else:
+            interval = f"too few to tell (under {SOURCE_INTERVAL_MIN} rows of a label)"
+        lines.append(f"<tr><th>{esc(source)}</th><td>{shown}</td><td>{interval}</td></tr>")
+    return (
+        '<div class="scroll"><table class="agree"><thead><tr><th>source</th>'
+        "<th>gain, bal. acc.</th><th>paired 95% interval</th></tr></thead><tbody>"
+        + "".join(lines)
+        + "</tbody></table></div>"
     )
 
 
