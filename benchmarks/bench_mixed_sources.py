@@ -63,16 +63,21 @@ def mixed_rows(gold_dir: Path, mix: dict[str, int], seed: int) -> list[GoldRecor
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+def rows_args(description: str) -> argparse.ArgumentParser:
+    """A parser for the rows to compile on (`--gold`, or `--mix` of `--gold-dir`'s sources),
+    the split seeds and the trials."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--gold", type=Path, default=REPO / "examples/faithfulness/train.jsonl")
     parser.add_argument("--gold-dir", type=Path, default=REPO.parent / "shared" / "gold")
     parser.add_argument("--mix", nargs="*", default=None, metavar="SOURCE=ROWS")
     parser.add_argument("--mix-seed", type=int, default=0)
     parser.add_argument("--seeds", type=int, nargs="+", default=list(range(10)))
     parser.add_argument("--trials", type=int, default=60)
-    args = parser.parse_args()
-    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
+    return parser
+
+
+def load_rows(args: argparse.Namespace) -> list[GoldRecord]:
+    """The rows `rows_args` names, after printing how many and from where."""
     if args.mix:
         mix = {k: int(v) for k, v in (item.split("=", 1) for item in args.mix)}
         rows = mixed_rows(args.gold_dir, mix, args.mix_seed)
@@ -81,6 +86,13 @@ def main() -> None:
         rows = ragjudge.load_gold(args.gold)
         what = str(args.gold)
     print(f"{len(rows)} rows ({what}); {args.trials} trials a compile")
+    return rows
+
+
+def main() -> None:
+    args = rows_args(__doc__ or "").parse_args()
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
+    rows = load_rows(args)
     print(
         f"{'seed':>4} {'guard':>5} {'ships':>9} {'BA':>6} {'base':>6}  "
         "per source: compiled/uncompiled (n)"
