@@ -5,10 +5,13 @@
         wice=60 faithbench=60 lfqa_verification=60 --seeds 0 1 2 3 4
 
 Compile's selection passes over a tuned finalist that agrees less than the starting judge on
-one source's tuning rows by more than one standard error (`ragjudge.optimize._select`). This
-compiles the same rows twice per split seed, with that guard and without it (every other
-step is seeded and identical), and reports validation balanced accuracy overall and per
-source, compiled against uncompiled, and how often a source loses.
+one source's tuning rows by more than `source_bar(k)` standard errors, k the sources compared
+(`ragjudge.optimize._select`). This compiles the same rows twice per split seed, with that
+guard and without it (every other step is seeded and identical), and reports validation
+balanced accuracy overall and per source, compiled against uncompiled, and how often a source
+loses: by more than 0.01, and beyond the paired 95% interval of its gain
+(`CompileReport.gain_by_source`; a source with under 5 validation rows of a label gets no
+interval).
 
 `--gold` compiles one file (the quick start's rows, say); `--mix` draws whole groups from each
 source's `dev.jsonl` under `--gold-dir` (seeded by `--mix-seed`) up to the given row counts, so
@@ -30,6 +33,7 @@ from _common import REPO
 import ragjudge
 from ragjudge.data._gold import GoldRecord
 from ragjudge.optimize import _select, compile_judge
+from ragjudge.optimize._report import CompileReport
 
 
 @contextlib.contextmanager
@@ -99,6 +103,8 @@ def main() -> None:
     )
     losses: dict[str, list[float]] = {"on": [], "off": []}
     gains: dict[str, list[float]] = {"on": [], "off": []}
+    beyond: dict[str, list[str]] = {"on": [], "off": []}  # losses whose interval excludes 0
+    untold: dict[str, int] = {"on": 0, "off": 0}  # pairs too small for an interval
     for seed in args.seeds:
         for guard in ("on", "off"):
             with contextlib.nullcontext() if guard == "on" else no_source_guard():
@@ -106,6 +112,7 @@ def main() -> None:
                     ragjudge.Faithfulness(), gold=rows, n_trials=args.trials, seed=seed
                 )
             report = judge.report_
+            intervals = CompileReport.model_validate(report).gain_by_source()
             chosen = (report.get("selection") or {}).get("chosen", "-")
             ba = report["validation"]["balanced_accuracy"]
             base = report["baseline"]["balanced_accuracy"]
@@ -117,6 +124,10 @@ def main() -> None:
                     continue
                 diff = c["balanced_accuracy"] - b["balanced_accuracy"]
                 losses[guard].append(diff)
+                high = intervals[source][2]
+                untold[guard] += high is None
+                if high is not None and high < 0:
+                    beyond[guard].append(f"seed {seed} {source} {diff:+.3f}")
                 cells.append(
                     f"{source} {c['balanced_accuracy']:.3f}/{b['balanced_accuracy']:.3f} ({c['n']})"
                 )
@@ -131,6 +142,11 @@ def main() -> None:
             f"guard {guard:>3}: mean validation gain {np.mean(gains[guard]):+.3f}; "
             f"(seed, source) pairs losing more than 0.01: {int((d < -0.01).sum())} of {len(d)}, "
             f"mean per-source gain {d.mean():+.3f}, worst {d.min():+.3f}"
+        )
+        print(
+            f"           losing beyond their paired 95% interval: {len(beyond[guard])} of "
+            f"{len(d) - untold[guard]} with an interval ({untold[guard]} too few to tell)"
+            + "".join(f"; {b}" for b in beyond[guard])
         )
 
 
