@@ -32,6 +32,7 @@ from ragjudge.stats._agreement import (
     _counts,
     _f1,
     _kappa,
+    _resample_weights,
     agreement,
 )
 
@@ -47,6 +48,10 @@ class DriftSample(pydantic.BaseModel):
     labels: list[int]
     passed: list[bool]
     scores: list[float]
+    groups: list[str] | None = pydantic.Field(
+        default=None,
+        description="each row's group: the intervals resample whole groups (None: rows alone)",
+    )
 
     @property
     def n(self) -> int:
@@ -63,7 +68,7 @@ class DriftReport(pydantic.BaseModel):
         reference: Agreement on the compile's validation rows (as the compile measured it).
         new: Agreement on the new rows, counted the same way.
         difference: `new - reference` for every figure, with a 95% two-sample bootstrap
-            interval.
+            interval (each set's groups resampled whole, where its rows carry them).
         p_value: One-sided permutation p-value for "the figure is lower on the new rows".
         permutations: Re-splits drawn.
         dropped: `p_value < alpha`: agreement fell beyond chance.
@@ -114,6 +119,7 @@ def reference_sample(report: CompileReport | dict[str, Any] | None, *, path: str
         labels=[int(p.gold) for p in preds],
         passed=[bool(p.passed) and p.score is not None for p in preds],
         scores=[_rank_score(p.score) for p in preds],
+        groups=[p.group or p.id for p in preds],
     )
 
 
@@ -122,14 +128,15 @@ def new_sample(
 ) -> DriftSample:
     """The new labeled rows as the judge saw them (unlabeled rows left out)."""
     kept = [
-        (label, res)
+        (label, res, row.group)
         for row, res in zip(rows, results, strict=True)
         if (label := gold_label(row, metric)) is not None
     ]
     return DriftSample(
-        labels=[int(label) for label, _ in kept],
-        passed=[res.error is None and res.passed is True for _, res in kept],
-        scores=[_rank_score(None if res.error else res.score) for _, res in kept],
+        labels=[int(label) for label, _, _ in kept],
+        passed=[res.error is None and res.passed is True for _, res, _ in kept],
+        scores=[_rank_score(None if res.error else res.score) for _, res, _ in kept],
+        groups=[group for *_, group in kept],
     )
 
 
@@ -192,8 +199,12 @@ def drift_test(
         )
     y1, p1, s1 = _arrays(reference)
     y2, p2, s2 = _arrays(new)
-    ref_a = reference_agreement or agreement(y1, p1.astype(bool), s1, n_boot=n_boot, seed=seed)
-    new_a = agreement(y2, p2.astype(bool), s2, n_boot=n_boot, seed=seed, errors=_errors(new))
+    ref_a = reference_agreement or agreement(
+        y1, p1.astype(bool), s1, n_boot=n_boot, seed=seed, groups=reference.groups
+    )
+    new_a = agreement(
+        y2, p2.astype(bool), s2, n_boot=n_boot, seed=seed, errors=_errors(new), groups=new.groups
+    )
     rng = np.random.default_rng(seed)
     # Permutation test: pooled rows, re-split at the original sizes; masks as row weights.
     y, p, s = np.concatenate([y1, y2]), np.concatenate([p1, p2]), np.concatenate([s1, s2])
@@ -213,15 +224,14 @@ def drift_test(
     observed = drops[0]
     finite = drops[1:][~np.isnan(drops[1:])]
     p_value = float((1 + np.sum(finite >= observed - 1e-12)) / (1 + len(finite)))
-    # The difference's interval: each set resampled on its own.
+    # The difference's interval: each set resampled on its own (whole groups, where known).
     difference = {m: _minus(getattr(new_a, m), getattr(_point(y1, p1, s1), m)) for m in METRICS}
     diff_ci: dict[str, list[float | None]] = {m: [None, None] for m in METRICS}
     if n_boot:
-        w1 = np.stack([np.bincount(rng.integers(0, n1, n1), minlength=n1) for _ in range(n_boot)])
-        n2 = len(y2)
-        w2 = np.stack([np.bincount(rng.integers(0, n2, n2), minlength=n2) for _ in range(n_boot)])
+        w1 = _resample_weights(seed + 1, n_boot, n1, reference.groups)
+        w2 = _resample_weights(seed + 2, n_boot, len(y2), new.groups)
         for m in METRICS:
-            d = _figure(y2, p2, s2, w2.astype(float), m) - _figure(y1, p1, s1, w1.astype(float), m)
+            d = _figure(y2, p2, s2, w2, m) - _figure(y1, p1, s1, w1, m)
             d = d[~np.isnan(d)]
             if len(d) >= n_boot // 2:
                 diff_ci[m] = [float(np.percentile(d, 2.5)), float(np.percentile(d, 97.5))]

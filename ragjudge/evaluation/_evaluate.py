@@ -153,7 +153,8 @@ class EvaluationReport(pydantic.BaseModel):
         counted = (
             f", {self.unscored} unscored counted as failing, ranked lowest" if self.unscored else ""
         )
-        lines.append(f"agreement with labels (n={a.n}{counted}, 95% bootstrap intervals):")
+        over = f" over {a.groups} groups" if a.groups else ""
+        lines.append(f"agreement with labels (n={a.n}{counted}, 95% bootstrap intervals{over}):")
         for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
             lines.append(f"  {key:<18} {_cell(getattr(a, key), a.ci.get(key))}")
         if self.scored_only is not None:
@@ -298,7 +299,8 @@ def rating_stats(
     n_boot: int = 1000,
     seed: int = 0,
 ) -> dict[str, RatingAgreement]:
-    """Krippendorff's alpha and Spearman's rho of results, with 95% bootstrap intervals.
+    """Krippendorff's alpha and Spearman's rho of results, with 95% bootstrap intervals (over
+    the rows' groups against gold, as in `agreement_of`).
 
     * `judge_vs_gold`: nominal alpha of pass/fail against the binary gold label.
     * `judge_vs_gold_score`: interval alpha and Spearman of the score against a continuous
@@ -313,24 +315,31 @@ def rating_stats(
 
     out: dict[str, RatingAgreement] = {}
     pairs = [  # an unscored row counts as failing, as in `agreement_of`
-        (gold_label(row, metric), res)
+        (gold_label(row, metric), res, row.group)
         for row, res in zip(rows, results, strict=True)
         if not res.error
     ]
-    labeled = [(g, r) for g, r in pairs if g is not None]
+    labeled = [(g, r, k) for g, r, k in pairs if g is not None]
     if len(labeled) > 1:
-        matrix = [[float(g) for g, _ in labeled], [float(bool(r.passed)) for _, r in labeled]]
-        out["judge_vs_gold"] = rating_agreement(matrix, level="nominal", n_boot=n_boot, seed=seed)
+        matrix = [[float(g) for g, _, _ in labeled], [float(bool(r.passed)) for _, r, _ in labeled]]
+        out["judge_vs_gold"] = rating_agreement(
+            matrix, level="nominal", n_boot=n_boot, seed=seed, groups=[k for *_, k in labeled]
+        )
     scored = [
-        (derived_label(row, metric)[1], res)
+        (derived_label(row, metric)[1], res.score, row.group)
         for row, res in zip(rows, results, strict=True)
         if not res.error and not math.isnan(res.score)
     ]
-    continuous = [(g, r.score) for g, r in scored if g is not None]
+    continuous = [(g, s, k) for g, s, k in scored if g is not None]
     if len(continuous) > 2:
-        matrix = [[g for g, _ in continuous], [s for _, s in continuous]]
+        matrix = [[g for g, _, _ in continuous], [s for _, s, _ in continuous]]
         out["judge_vs_gold_score"] = rating_agreement(
-            matrix, level="interval", spearman=True, n_boot=n_boot, seed=seed
+            matrix,
+            level="interval",
+            spearman=True,
+            n_boot=n_boot,
+            seed=seed,
+            groups=[k for *_, k in continuous],
         )
     members = [r.details.get("members") for r in results if not r.error]
     if members and all(isinstance(m, list) and len(m) > 1 for m in members):
@@ -372,6 +381,7 @@ def agreement_of(
     unscored: Literal["lowest", "excluded"] = "lowest",
     errors: Literal["lowest", "excluded"] = "excluded",
     per_source: bool = True,
+    group: Callable[[GoldRecord], str] | None = None,
 ) -> tuple[Agreement | None, dict[str, Agreement], int, int]:
     """Agreement of results with the rows' labels, overall and per source.
 
@@ -384,7 +394,9 @@ def agreement_of(
     (`unscored="excluded"` leaves such rows out instead: the scored-only figure;
     `per_source=False` skips the per-source figures). The labels are
     `gold_label(row, metric)`: human labels for faithfulness, derived labels for the other
-    metrics, never both.
+    metrics, never both. The intervals resample whole groups (`group(row)`, by default
+    `GoldRecord.group`: `meta.group_id`, else the row alone), as compile's split and
+    selection keep them whole.
 
     Returns:
         `(overall, by_source, errors, unscored rows)`.
@@ -404,6 +416,7 @@ def agreement_of(
     ]
     if not usable:
         return None, {}, n_errors, n_unscored
+    key = group or (lambda row: row.group)
 
     def measure(source: str | None = None) -> Agreement:
         pairs = [p for p in usable if source is None or p[0].source == source]
@@ -417,6 +430,7 @@ def agreement_of(
             n_boot=n_boot,
             seed=seed,
             errors=sum(1 for row, res in labeled if res.error and source in (None, row.source)),
+            groups=[key(row) for row, _ in pairs],
         )
 
     overall = measure()

@@ -908,7 +908,7 @@ class JudgeOptimizer(Teleprompter):
             demos={name: len(p.demos) for name, p in compiled.named_predictors()},
             seconds=state.timings,
             versions=_versions(),
-            predictions=_predictions(state.valid, validation, metric),
+            predictions=_predictions(state.valid, validation, metric, self.group_by),
             fitted_rows=[row_hash(row) for row in state.train],
         )
 
@@ -927,6 +927,7 @@ class JudgeOptimizer(Teleprompter):
             seed=self.seed,
             metric=state.student.metric,
             errors="lowest",
+            group=lambda row: group_key(row, self.group_by),
         )
         return overall, by_source
 
@@ -991,13 +992,15 @@ def _lm_calls(
 
 
 def _predictions(
-    valid: Sequence[GoldRecord], validation: Validation, metric: str
+    valid: Sequence[GoldRecord], validation: Validation, metric: str, group_by: str | None
 ) -> list[RowPrediction]:
-    """Each validation row's label, and the compiled and uncompiled judges' scores and passes."""
+    """Each validation row's group and label, and the compiled and uncompiled judges' scores
+    and passes."""
     return [
         RowPrediction(
             id=row.id,
             source=row.source,
+            group=group_key(row, group_by),
             gold=int(gold_label(row, metric) or 0),
             score=None if math.isnan(c.score) else c.score,
             passed=c.passed,

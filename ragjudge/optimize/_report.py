@@ -58,6 +58,11 @@ class RowPrediction(pydantic.BaseModel):
 
     id: str
     source: str = ""
+    group: str = pydantic.Field(
+        default="",
+        description="the row's group (compile's `group_by`); empty in judge files written "
+        "before it was recorded, whose intervals resample rows",
+    )
     gold: int
     score: float | None
     passed: bool | None
@@ -162,6 +167,7 @@ class CompileReport(pydantic.BaseModel):
             side(False),
             n_boot=n_boot,
             seed=int(self.split.get("seed", 0)),
+            groups=[r.group or r.id for r in rows],
         )
 
     def summary(self) -> dict[str, Any]:
@@ -222,8 +228,8 @@ class CompileReport(pydantic.BaseModel):
             f"{self.sizes.get('validation', 0)} rows; {self.study.n_trials} trials in "
             f"{self.seconds.get('total', 0.0):.1f} s; {cost}",
             "  params: " + ", ".join(f"{k}={_num(x)}" for k, x in self.shown_params().items()),
-            f"  validation agreement (n={v.n}):   compiled                  uncompiled default"
-            "   gain (paired bootstrap)",
+            f"  validation agreement (n={v.n}{f', {v.groups} groups' if v.groups else ''}):"
+            "   compiled                  uncompiled default   gain (paired bootstrap)",
         ]
         gains = self.gain()
         for key in ("balanced_accuracy", "cohen_kappa", "auroc", "f1"):
@@ -281,25 +287,32 @@ class CompileReport(pydantic.BaseModel):
         sources.
 
         A source with fewer than `SOURCE_INTERVAL_MIN` validation rows of either label gets no
-        interval (`[difference, None, None]`): there a row bootstrap is degenerate (with one
+        interval (`[difference, None, None]`): there a bootstrap is degenerate (with one
         faithful row, every resample that holds it gives the same difference) and says
-        nothing of how the judges compare on the source.
+        nothing of how the judges compare on the source. Nor does a source whose rows are all
+        one group (`no_interval` says why).
         """
         if len(self.by_source) < 2:
             return {}
         out: dict[str, list[float | None]] = {}
         for source, pair in self.by_source.items():
-            if not self._too_few(source):
+            if self.no_interval(source) is None:
                 out[source] = self.gain(source=source)["balanced_accuracy"]
             else:
                 a, b = (getattr(pair.get(k), "balanced_accuracy", None) for k in _PAIR)
                 out[source] = [None if a is None or b is None else a - b, None, None]
         return out
 
-    def _too_few(self, source: str) -> bool:
-        """True when the source has fewer than `SOURCE_INTERVAL_MIN` validation rows of a label."""
-        labels = [r.gold for r in self.predictions if r.source == source]
-        return min(sum(labels), len(labels) - sum(labels)) < SOURCE_INTERVAL_MIN
+    def no_interval(self, source: str) -> str | None:
+        """Why a source's gain gets no interval (too few validation rows of a label, or all
+        its rows one group), or None when it gets one."""
+        rows = [r for r in self.predictions if r.source == source]
+        faithful = sum(r.gold for r in rows)
+        if min(faithful, len(rows) - faithful) < SOURCE_INTERVAL_MIN:
+            return f"under {SOURCE_INTERVAL_MIN} rows of a label"
+        if len({r.group or r.id for r in rows}) < 2:
+            return "its rows are one group"
+        return None
 
     def source_lines(self) -> list[str]:
         """Validation balanced accuracy per source, compiled against uncompiled, with the
@@ -322,8 +335,8 @@ class CompileReport(pydantic.BaseModel):
             gain = "n/a" if a is None or b is None else f"{a - b:+.3f}"
             if gain != "n/a" and d[1] is not None and d[2] is not None:
                 gain += f" [{d[1]:+.3f}, {d[2]:+.3f}]"
-            elif gain != "n/a" and self._too_few(source):
-                gain += f" (too few to tell: under {SOURCE_INTERVAL_MIN} rows of a label)"
+            elif gain != "n/a" and (why := self.no_interval(source)):
+                gain += f" (too few to tell: {why})"
             cells = (
                 f"{compiled.n:>3}  {compiled.positives:>8}  {_value(a):>8}  {_value(b):>10}  {gain}"
             )

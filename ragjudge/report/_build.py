@@ -358,7 +358,9 @@ def build_report(
             f'<p class="note">Agreement of the judge\'s pass/fail decisions (AUROC: of its '
             f"scores) with the {overall.n} labeled rows it could score"
             f"{f' ({errors} errors, {unscored} unscored left out)' if errors or unscored else ''}"
-            f"; 95% percentile-bootstrap intervals. {held_out_note}</p>"
+            f"; 95% percentile-bootstrap intervals"
+            f"{f', resampling {overall.groups} groups whole' if overall.groups else ''}. "
+            f"{held_out_note}</p>"
         )
         body += agreement_table(table)
         figs = [
@@ -400,8 +402,8 @@ def build_report(
             "uncompiled judge is the default judge on the same LM.</p>"
         )
         body += agreement_table(table)
-        if gains := report.gain_by_source():
-            body += "<h3>Gain per source</h3>" + source_gain_table(gains)
+        if report.gain_by_source():
+            body += "<h3>Gain per source</h3>" + source_gain_table(report)
         if report.selection is not None and report.selection.finalists:
             body += "<h3>Which judge ships</h3>" + selection_table(report.selection)
         if not results:

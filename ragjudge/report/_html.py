@@ -12,7 +12,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from ragjudge.data._gold import GoldRecord
-from ragjudge.optimize._report import SOURCE_INTERVAL_MIN, finalist_name
+from ragjudge.optimize._report import CompileReport, finalist_name
 from ragjudge.optimize._select import Selection
 from ragjudge.programs._results import JudgeResult
 from ragjudge.report._data import Disagreement
@@ -129,16 +129,16 @@ def selection_table(selection: Selection) -> str:
     )
 
 
-def source_gain_table(gains: Mapping[str, Sequence[float | None]]) -> str:
+def source_gain_table(report: CompileReport) -> str:
     """Each source's validation balanced-accuracy gain, compiled minus uncompiled, with its
     paired 95% bootstrap interval (`CompileReport.gain_by_source`)."""
     lines = []
-    for source, (diff, low, high) in gains.items():
+    for source, (diff, low, high) in report.gain_by_source().items():
         shown = "–" if diff is None else f"{diff:+.3f}"
         if low is not None and high is not None:
             interval = f"[{low:+.3f}, {high:+.3f}]"
         else:
-            interval = f"too few to tell (under {SOURCE_INTERVAL_MIN} rows of a label)"
+            interval = f"too few to tell ({report.no_interval(source) or 'no interval'})"
         lines.append(f"<tr><th>{esc(source)}</th><td>{shown}</td><td>{interval}</td></tr>")
     return (
         '<div class="scroll"><table class="agree"><thead><tr><th>source</th>'

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +48,11 @@ class Agreement(pydantic.BaseModel):
     ci: dict[str, list[float | None]]
     positives: int = 0
     errors: int = 0
+    groups: int | None = pydantic.Field(
+        default=None,
+        description="groups the intervals resampled whole (rows of one group move together); "
+        "None where every row was resampled on its own",
+    )
 
 
 def _counts(y: np.ndarray, p: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -56,15 +62,51 @@ def _counts(y: np.ndarray, p: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, ..
     return counts[:, 0], counts[:, 1], counts[:, 2], counts[:, 3]
 
 
-def _resample_weights(seed: int, n_boot: int, n: int) -> np.ndarray:
+def _resample_weights(
+    seed: int, n_boot: int, n: int, groups: Sequence[Any] | np.ndarray | None = None
+) -> np.ndarray:
     """(n_boot, n) bootstrap weights: how often each item is drawn in each resample (the same
     draws, in the same order, as `n_boot` calls of `default_rng(seed).integers(0, n, n)`).
+
+    With `groups` (a key per item), whole groups are drawn, and each item weighs what its
+    group does: rows of one group (answers to one question, turns of one dialogue) are not
+    independent, and resampling them apart misstates the spread. Where every item is its own
+    group, the draws are the rows' own.
 
     Read-only and memoized: one report asks for the same resamples several times (the
     overall figure, the scored-only one, alpha against the labels), and drawing them is most
     of a statistic's cost.
     """
-    return _memo_weights(int(seed), int(n_boot), int(n))
+    index = _group_index(groups, n)
+    if index is None:
+        return _memo_weights(int(seed), int(n_boot), int(n))
+    return _memo_group_weights(int(seed), int(n_boot), tuple(index.tolist()))
+
+
+def _group_index(groups: Sequence[Any] | np.ndarray | None, n: int) -> np.ndarray | None:
+    """Each item's group number (0..G-1, in order of first appearance), or None when there are
+    no groups to keep together."""
+    if groups is None:
+        return None
+    if len(groups) != n:
+        raise ValueError("groups must have one key per item")
+    numbers: dict[str, int] = {}
+    index = np.array([numbers.setdefault(str(g), len(numbers)) for g in groups], dtype=int)
+    return None if len(numbers) == n else index
+
+
+def _n_groups(groups: Sequence[Any] | np.ndarray | None, n: int) -> int | None:
+    """How many groups `_resample_weights` draws, or None when it draws rows."""
+    index = _group_index(groups, n)
+    return None if index is None else int(index.max()) + 1
+
+
+@functools.lru_cache(maxsize=4)
+def _memo_group_weights(seed: int, n_boot: int, index: tuple[int, ...]) -> np.ndarray:
+    group_weights = _memo_weights(seed, n_boot, max(index) + 1)
+    weights = group_weights[:, np.asarray(index)]
+    weights.flags.writeable = False
+    return weights
 
 
 @functools.lru_cache(maxsize=4)
@@ -140,6 +182,7 @@ def agreement(
     n_boot: int = 1000,
     seed: int = 0,
     errors: int = 0,
+    groups: Sequence[Any] | np.ndarray | None = None,
 ) -> Agreement:
     """Agreement statistics of judge decisions with gold labels.
 
@@ -150,6 +193,8 @@ def agreement(
         n_boot: Bootstrap resamples for the 95% intervals (0 for none).
         seed: Seed of the resampling.
         errors: Items that could not be judged (reported, never averaged in).
+        groups: A group key per item (`GoldRecord.group`): the intervals resample whole
+            groups. None (or every item its own group) resamples items.
 
     Returns:
         The statistics with their intervals.
@@ -167,8 +212,9 @@ def agreement(
     n = len(y)
     point = _all(y, p, s, np.ones((1, n))) if n else {m: np.array([np.nan]) for m in METRICS}
     ci: dict[str, list[float | None]] = {m: [None, None] for m in METRICS}
-    if n_boot and n > 1:
-        weights = _resample_weights(seed, n_boot, n)
+    n_groups = _n_groups(groups, n)
+    if n_boot and n > 1 and (n_groups is None or n_groups > 1):  # one group: no spread to see
+        weights = _resample_weights(seed, n_boot, n, groups)
         boot = _all(y, p, s, weights)
         for metric, values in boot.items():
             finite = values[~np.isnan(values)]
@@ -180,6 +226,7 @@ def agreement(
         positives=int(y.sum()),
         errors=errors,
         ci=ci,
+        groups=n_groups,
         **{m: _clean(float(point[m][0])) for m in METRICS},
     )
 
@@ -191,6 +238,7 @@ def paired_difference(
     *,
     n_boot: int = 1000,
     seed: int = 0,
+    groups: Sequence[Any] | np.ndarray | None = None,
 ) -> dict[str, list[float | None]]:
     """Judge a minus judge b on the same rows, with a paired 95% bootstrap interval.
 
@@ -203,6 +251,7 @@ def paired_difference(
         b: `(passed, scores)` of the second judge.
         n_boot: Bootstrap resamples.
         seed: Seed of the resampling.
+        groups: A group key per row: resample whole groups (see `agreement`).
 
     Returns:
         `{metric: [difference, low, high]}` for each agreement metric (None where undefined).
@@ -221,8 +270,9 @@ def paired_difference(
     out: dict[str, list[float | None]] = {
         m: [_clean(float(point[0][m][0] - point[1][m][0])), None, None] for m in METRICS
     }
-    if n_boot and n > 1:
-        weights = _resample_weights(seed, n_boot, n)
+    n_groups = _n_groups(groups, n)
+    if n_boot and n > 1 and (n_groups is None or n_groups > 1):
+        weights = _resample_weights(seed, n_boot, n, groups)
         boot = [_all(y, p, s, weights) for p, s in arrays]
         for m in METRICS:
             diff = boot[0][m] - boot[1][m]
@@ -274,7 +324,8 @@ class RatingAgreement(pydantic.BaseModel):
             disagreement); None where undefined (a single value throughout).
         spearman: Spearman's rank correlation of two raters; None for more raters or constant
             ratings.
-        ci: 95% percentile-bootstrap intervals (units resampled) of each statistic.
+        ci: 95% percentile-bootstrap intervals (units resampled, whole groups where given) of
+            each statistic.
     """
 
     model_config = pydantic.ConfigDict(ser_json_inf_nan="null")
@@ -463,6 +514,7 @@ def rating_agreement(
     spearman: bool | None = None,
     n_boot: int = 1000,
     seed: int = 0,
+    groups: Sequence[Any] | np.ndarray | None = None,
 ) -> RatingAgreement:
     """Krippendorff's alpha (and Spearman for two raters) with 95% bootstrap intervals.
 
@@ -476,6 +528,7 @@ def rating_agreement(
             ordinal or interval level.
         n_boot: Bootstrap resamples (0 for none).
         seed: Seed of the resampling.
+        groups: A group key per unit: resample whole groups (see `agreement`).
 
     Returns:
         The statistics and their intervals.
@@ -496,6 +549,10 @@ def rating_agreement(
     both = ~np.isnan(matrix).any(axis=0)
     keep = (~np.isnan(matrix)).sum(axis=0) >= 2
     matrix = matrix[:, keep]
+    if groups is not None:
+        if len(groups) != len(keep):
+            raise ValueError("groups must have one key per unit")
+        groups = [g for g, kept in zip(groups, keep, strict=True) if kept]
     counts, values = _pairable_counts(matrix)
     alpha = _alpha_from_counts(counts, values, level)
     pair = matrix[:, both[keep]] if with_rho else None
@@ -504,8 +561,9 @@ def rating_agreement(
     if with_rho:
         ci["spearman"] = [None, None]
     units = matrix.shape[1]
-    if n_boot and units > 1:
-        weights = _resample_weights(seed, n_boot, units)
+    n_groups = _n_groups(groups, units)
+    if n_boot and units > 1 and (n_groups is None or n_groups > 1):
+        weights = _resample_weights(seed, n_boot, units, groups)
         boots = {"krippendorff_alpha": _boot_alphas(matrix, weights, level)}
         if with_rho:
             boots["spearman"] = _boot_spearman(matrix, weights)

@@ -97,3 +97,62 @@ def test_each_source_gets_its_gain_with_an_interval_unless_a_label_has_too_few_r
     report.predictions = [p for p in predictions if p.source == "big"]
     report.by_source = {"big": report.by_source["big"]}
     assert report.gain_by_source() == {} and report.source_lines() == []  # one source
+
+
+def test_the_compile_gain_resamples_the_rows_groups() -> None:
+    rng = np.random.default_rng(3)
+    rows = [
+        (f"r{i}", f"g{i // 2}", i % 2, rng.random() < 0.9, rng.random() < 0.6) for i in range(60)
+    ]
+    predictions = [
+        RowPrediction(
+            id=i,
+            source="one",
+            group=g,
+            gold=y,
+            score=float(y == r),
+            passed=(y == 1) == r,
+            baseline_score=float(y == b),
+            baseline_passed=(y == 1) == b,
+        )
+        for i, g, y, r, b in rows
+    ]
+    report = _report(predictions)
+    sides = [
+        ([bool(p.passed) for p in predictions], [p.score or 0.0 for p in predictions]),
+        (
+            [bool(p.baseline_passed) for p in predictions],
+            [p.baseline_score or 0.0 for p in predictions],
+        ),
+    ]
+    labels = [p.gold for p in predictions]
+    groups = [p.group for p in predictions]
+    expected = paired_difference(labels, *sides, n_boot=1000, seed=0, groups=groups)
+    assert report.gain() == expected
+    assert report.gain() != paired_difference(labels, *sides, n_boot=1000, seed=0)
+    for p in predictions:  # a judge file written before groups were recorded: rows alone
+        p.group = ""
+    assert report.gain() == paired_difference(labels, *sides, n_boot=1000, seed=0)
+
+
+def test_a_source_of_one_group_gets_no_interval() -> None:
+    predictions = [
+        RowPrediction(
+            id=f"{source}{i}",
+            source=source,
+            group=f"{source}-doc" if source == "doc" else "",
+            gold=i % 2,
+            score=float(i % 3 != 0),
+            passed=i % 3 != 0,
+            baseline_score=0.5,
+            baseline_passed=True,
+        )
+        for source in ("doc", "rows")
+        for i in range(12)
+    ]
+    report = _report(predictions)
+    gains = report.gain_by_source()
+    assert gains["doc"][1:] == [None, None] and gains["rows"][1] is not None
+    assert report.no_interval("doc") == "its rows are one group"
+    assert report.no_interval("rows") is None
+    assert "(too few to tell: its rows are one group)" in "\n".join(report.source_lines())
