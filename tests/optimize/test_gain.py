@@ -56,6 +56,22 @@ def _report(predictions: list[RowPrediction]) -> CompileReport:
     )
 
 
+def _row(
+    row_id: str, source: str, gold: int, right: bool, base_right: bool, group: str = ""
+) -> RowPrediction:
+    """A validation row on which each judge is right or wrong (the compiled one: `right`)."""
+    return RowPrediction(
+        id=row_id,
+        source=source,
+        group=group,
+        gold=gold,
+        score=float(gold == right),
+        passed=(gold == 1) == right,
+        baseline_score=float(gold == base_right),
+        baseline_passed=(gold == 1) == base_right,
+    )
+
+
 def test_each_source_gets_its_gain_with_an_interval_unless_a_label_has_too_few_rows() -> None:
     rng = np.random.default_rng(0)
     rows = []
@@ -65,18 +81,7 @@ def test_each_source_gets_its_gain_with_an_interval_unless_a_label_has_too_few_r
         rows.append((f"b{i}", "big", gold, right, base_right))
     # "tiny": five rows, one faithful; the compiled judge fails it, the start passes it
     rows += [(f"t{i}", "tiny", int(i == 0), i != 0, True) for i in range(5)]
-    predictions = [
-        RowPrediction(
-            id=i,
-            source=s,
-            gold=g,
-            score=float(g == r),
-            passed=(g == 1) == r,
-            baseline_score=float(g == b),
-            baseline_passed=(g == 1) == b,
-        )
-        for i, s, g, r, b in rows
-    ]
+    predictions = [_row(i, s, g, r, b) for i, s, g, r, b in rows]
     report = _report(predictions)
     gains = report.gain_by_source()
     big, tiny = gains["big"], gains["tiny"]
@@ -104,19 +109,7 @@ def test_the_compile_gain_resamples_the_rows_groups() -> None:
     rows = [
         (f"r{i}", f"g{i // 2}", i % 2, rng.random() < 0.9, rng.random() < 0.6) for i in range(60)
     ]
-    predictions = [
-        RowPrediction(
-            id=i,
-            source="one",
-            group=g,
-            gold=y,
-            score=float(y == r),
-            passed=(y == 1) == r,
-            baseline_score=float(y == b),
-            baseline_passed=(y == 1) == b,
-        )
-        for i, g, y, r, b in rows
-    ]
+    predictions = [_row(i, "one", y, r, b, group=g) for i, g, y, r, b in rows]
     report = _report(predictions)
     sides = [
         ([bool(p.passed) for p in predictions], [p.score or 0.0 for p in predictions]),
