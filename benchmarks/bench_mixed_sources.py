@@ -10,8 +10,8 @@ one source's tuning rows by more than `source_bar(k)` standard errors, k the sou
 guard and without it (every other step is seeded and identical), and reports validation
 balanced accuracy overall and per source, compiled against uncompiled, and how often a source
 loses: by more than 0.01, and beyond the paired 95% interval of its gain
-(`CompileReport.gain_by_source`; a source with under 5 validation rows of a label gets no
-interval).
+(`CompileReport.gain_by_source`, resampling groups; a source with under 5 validation rows of
+a label, or of one group, gets no interval).
 
 `--gold` compiles one file (the quick start's rows, say); `--mix` draws whole groups from each
 source's `dev.jsonl` under `--gold-dir` (seeded by `--mix-seed`) up to the given row counts, so
