@@ -16,7 +16,6 @@ __all__ = ["CompileReport", "RowPrediction", "StudySummary", "TrialRecord", "fin
 
 #: Validation rows of each label a source needs for its gain to get an interval.
 SOURCE_INTERVAL_MIN = 5
-_PAIR = ("compiled", "baseline")
 
 
 class TrialRecord(pydantic.BaseModel):
@@ -294,14 +293,12 @@ class CompileReport(pydantic.BaseModel):
         """
         if len(self.by_source) < 2:
             return {}
-        out: dict[str, list[float | None]] = {}
-        for source, pair in self.by_source.items():
-            if self.no_interval(source) is None:
-                out[source] = self.gain(source=source)["balanced_accuracy"]
-            else:
-                a, b = (getattr(pair.get(k), "balanced_accuracy", None) for k in _PAIR)
-                out[source] = [None if a is None or b is None else a - b, None, None]
-        return out
+        return {
+            source: self.gain(source=source, n_boot=0 if self.no_interval(source) else 1000)[
+                "balanced_accuracy"
+            ]
+            for source in self.by_source
+        }
 
     def no_interval(self, source: str) -> str | None:
         """Why a source's gain gets no interval (too few validation rows of a label, or all

@@ -77,7 +77,11 @@ def _resample_weights(
     overall figure, the scored-only one, alpha against the labels), and drawing them is most
     of a statistic's cost.
     """
-    index = _group_index(groups, n)
+    return _weights(seed, n_boot, n, _group_index(groups, n))
+
+
+def _weights(seed: int, n_boot: int, n: int, index: np.ndarray | None) -> np.ndarray:
+    """`_resample_weights` for items numbered by group (`_group_index`; None: items alone)."""
     if index is None:
         return _memo_weights(int(seed), int(n_boot), int(n))
     return _memo_group_weights(int(seed), int(n_boot), tuple(index.tolist()))
@@ -95,10 +99,17 @@ def _group_index(groups: Sequence[Any] | np.ndarray | None, n: int) -> np.ndarra
     return None if len(numbers) == n else index
 
 
-def _n_groups(groups: Sequence[Any] | np.ndarray | None, n: int) -> int | None:
-    """How many groups `_resample_weights` draws, or None when it draws rows."""
+def _bootstrap(
+    seed: int, n_boot: int, n: int, groups: Sequence[Any] | np.ndarray | None
+) -> tuple[np.ndarray | None, int | None]:
+    """The resample weights of `_resample_weights` (None where there is nothing to resample:
+    no resamples, one item, or one group, which shows no spread) and how many groups they
+    draw (None when they draw items)."""
     index = _group_index(groups, n)
-    return None if index is None else int(index.max()) + 1
+    n_groups = None if index is None else int(index.max()) + 1
+    if not n_boot or n < 2 or n_groups == 1:
+        return None, n_groups
+    return _weights(seed, n_boot, n, index), n_groups
 
 
 @functools.lru_cache(maxsize=4)
@@ -212,9 +223,8 @@ def agreement(
     n = len(y)
     point = _all(y, p, s, np.ones((1, n))) if n else {m: np.array([np.nan]) for m in METRICS}
     ci: dict[str, list[float | None]] = {m: [None, None] for m in METRICS}
-    n_groups = _n_groups(groups, n)
-    if n_boot and n > 1 and (n_groups is None or n_groups > 1):  # one group: no spread to see
-        weights = _resample_weights(seed, n_boot, n, groups)
+    weights, n_groups = _bootstrap(seed, n_boot, n, groups)
+    if weights is not None:
         boot = _all(y, p, s, weights)
         for metric, values in boot.items():
             finite = values[~np.isnan(values)]
@@ -270,9 +280,8 @@ def paired_difference(
     out: dict[str, list[float | None]] = {
         m: [_clean(float(point[0][m][0] - point[1][m][0])), None, None] for m in METRICS
     }
-    n_groups = _n_groups(groups, n)
-    if n_boot and n > 1 and (n_groups is None or n_groups > 1):
-        weights = _resample_weights(seed, n_boot, n, groups)
+    weights, _ = _bootstrap(seed, n_boot, n, groups)
+    if weights is not None:
         boot = [_all(y, p, s, weights) for p, s in arrays]
         for m in METRICS:
             diff = boot[0][m] - boot[1][m]
@@ -561,9 +570,8 @@ def rating_agreement(
     if with_rho:
         ci["spearman"] = [None, None]
     units = matrix.shape[1]
-    n_groups = _n_groups(groups, units)
-    if n_boot and units > 1 and (n_groups is None or n_groups > 1):
-        weights = _resample_weights(seed, n_boot, units, groups)
+    weights, _ = _bootstrap(seed, n_boot, units, groups)
+    if weights is not None:
         boots = {"krippendorff_alpha": _boot_alphas(matrix, weights, level)}
         if with_rho:
             boots["spearman"] = _boot_spearman(matrix, weights)
