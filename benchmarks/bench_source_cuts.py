@@ -52,7 +52,6 @@ def main() -> None:
     args = rows_args(__doc__ or "").parse_args()
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     rows = load_rows(args)
-    by_id = {r.id: r for r in rows}
     print(
         f"{'seed':>4} {'ships':>9} {'source':<18} {'n':>4} {'uncompiled':>10} {'pooled':>7} "
         f"{'per-src':>7}"
@@ -68,7 +67,7 @@ def main() -> None:
             if y.all() or not y.any():
                 continue
             s = floored(p["score"] for p in preds)
-            groups = [by_id[p["id"]].group for p in preds]
+            groups = [p["group"] for p in preds]
             base = balanced_accuracy(y, [bool(p["baseline_passed"]) for p in preds])
             at_pooled = balanced_accuracy(y, s >= pooled)
             at_source = balanced_accuracy(y, cross_fitted(s, y, groups, pooled, seed))
