@@ -6,6 +6,7 @@ User mistakes (bad files, bad options) print one line to stderr and exit with co
 from __future__ import annotations
 
 import argparse
+import difflib
 import gc
 import importlib
 import logging
@@ -77,11 +78,41 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of subcommand `command` within `parser`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[command]  # type: ignore[no-any-return]
+    raise KeyError(command)
+
+
+def _check_options(parser: argparse.ArgumentParser, command: str, words: Sequence[str]) -> None:
+    """Refuse an option the subcommand does not take with the subcommand's usage and the
+    nearest option it does take ("did you mean --gold?"), before any other complaint (a
+    mistyped `--gld` is not a missing `--gold`). Exits 2, as argparse does."""
+    sub = _subparser(parser, command)
+    known = [s for a in sub._actions for s in a.option_strings if s.startswith("--")]
+    after = list(words)[list(words).index(command) + 1 :]
+    for word in after:
+        if word == "--":
+            break
+        if not word.startswith("--") or len(word) < 3:
+            continue
+        name = word.split("=", 1)[0]
+        if any(k == name or (sub.allow_abbrev and k.startswith(name)) for k in known):
+            continue
+        near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]}?" if near else f"; see ragjudge {command} --help"
+        sub.error(f"unrecognized option {name}{hint}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     words = list(sys.argv[1:] if argv is None else argv)
     command = _command_of(words)
     parser = build_parser(command) if command else build_parser("")
+    if command:
+        _check_options(parser, command, words)
     args = parser.parse_args(words)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,

@@ -6,8 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ragjudge.data._derived import is_derived
 from ragjudge.data._gold import GoldRecord
+from ragjudge.data._labels import labeled_rows
 from ragjudge.evaluation._gate import FIGURES, LABEL_FIGURES, GateCheck, parse_bounds
 from ragjudge.exceptions import ConfigurationError
 
@@ -26,20 +26,24 @@ def add_gate_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def gate_bounds(args: argparse.Namespace, rows: Sequence[GoldRecord]) -> dict[str, float]:
+def gate_bounds(
+    args: argparse.Namespace, rows: Sequence[GoldRecord], metrics: Sequence[str]
+) -> dict[str, float]:
     """The bounds given, checked before any row is judged (an empty dict without the option).
 
     Raises:
-        ConfigurationError: For a malformed spec, or a label figure when no row has a label.
+        ConfigurationError: For a malformed spec, or a label figure when no row has a label
+            for one of `metrics` (`labeled_rows`: the rule evaluate measures agreement by).
     """
     if not args.fail_under:
         return {}
     bounds = parse_bounds(args.fail_under)
     wanted = [f for f in bounds if f in LABEL_FIGURES]
-    if wanted and not any(r.faithful is not None or is_derived(r) for r in rows):
+    unlabeled = next((m for m in metrics if not labeled_rows(rows, m)), None) if wanted else None
+    if unlabeled is not None:
         raise ConfigurationError(
             f"--fail-under {wanted[0]} needs labeled rows, and no row of {args.gold} has a "
-            "label (faithful); use pass_rate, or add labels"
+            f"label for {unlabeled}; use pass_rate, or add labels"
         )
     return bounds
 

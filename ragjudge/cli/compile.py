@@ -21,13 +21,14 @@ from ragjudge.cli._common import (
 )
 from ragjudge.cli._runopts import configure_run
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.exceptions import ConfigurationError, UngroupedRowsWarning
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.optimize._report import CompileReport
 from ragjudge.optimize._select import SELECT_RULES
 from ragjudge.programs import Judge
 from ragjudge.programs._build import build_judge, default_concurrency
-from ragjudge.programs._serialization import check_judge_path
+from ragjudge.programs._serialization import check_judge_path, load
 
 __all__ = ["add_parser", "run"]
 
@@ -136,15 +137,23 @@ def add_parser(sub: Any) -> None:
         "--format", choices=["table", "json"], default="table", help="how to print the result"
     )
     add_report_option(parser)
+    parser.add_argument(
+        "--trust-modified", action="store_true", help="load a hand-edited --init judge file"
+    )
     parser.set_defaults(run=run)
 
 
-def _start_judge(args: argparse.Namespace) -> Judge:
+def _init_judge(args: argparse.Namespace) -> Judge | None:
+    """The `--init` judge, read once (`--trust-modified` accepts a hand-edited file)."""
+    return load(args.init, trust_modified=args.trust_modified) if args.init else None
+
+
+def _start_judge(args: argparse.Namespace, init: Judge | None) -> Judge:
     """The judge to compile: `--init`'s, else a new one of `--metric` (the library's
     `build_judge` with the command line's values)."""
     return build_judge(
         metric=args.metric,
-        judge=args.init,
+        judge=init,
         lm=args.lm,
         max_tokens=args.max_tokens,
         temperature=args.temperature,
@@ -167,10 +176,14 @@ def run(args: argparse.Namespace) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     check_judge_path(args.out)  # before any work: a folder or a wrong suffix loses nothing
+    check_not_inputs(
+        {"--out": args.out, "--report": args.report}, {"--gold": args.gold, "--init": args.init}
+    )
     if args.report:
         check_report_path(args.report)
     configure_run(args)
-    start = _start_judge(args)
+    init = _init_judge(args)
+    start = _start_judge(args, init)
     concurrency = args.concurrency or default_concurrency(start)
     rows = load_rows(
         args,
@@ -191,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
             group_by=group_by,
             storage=args.storage,
             study_name=args.study,
-            init=args.init,
+            init=init,
             max_demos=args.max_demos,
             max_lm_calls=args.max_lm_calls,
             head={"auto": None, "on": True, "off": False}[args.head],

@@ -17,7 +17,9 @@ from ragjudge.cli._common import (
 )
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
 from ragjudge.evaluation._drift import DriftReport, drift_test, new_sample, reference_sample
-from ragjudge.evaluation._runner import run_rows
+from ragjudge.data._labels import rows_for_metric
+from ragjudge.data._paths import check_not_inputs
+from ragjudge.evaluation._runner import check_out_path, run_rows
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize._report import CompileReport
 from ragjudge.programs._build import default_concurrency
@@ -87,6 +89,11 @@ def run(args: argparse.Namespace) -> int:
         from ragjudge.cli.report import check_report_path
 
         check_report_path(args.report)
+    if args.out:
+        check_out_path(args.out)
+    check_not_inputs(
+        {"--out": args.out, "--report": args.report}, {"--gold": args.gold, "--judge": args.judge}
+    )
     if args.permutations < 99:
         raise ConfigurationError("--permutations must be at least 99")
     if not 0 < args.alpha < 1:
@@ -94,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
     judge = load(args.judge, trust_modified=args.trust_modified)
     reference = reference_sample(judge.report_, path=args.judge)
     compile_report = CompileReport.model_validate(judge.report_)
-    rows = load_rows(args, require_labels=judge.metric == "faithfulness")
+    rows, _ = rows_for_metric(
+        judge.metric, load_rows(args, require_labels=judge.metric == "faithfulness")
+    )
     configure_run(args)
     report_ = judge.report_
     if args.lm is not None:
@@ -113,7 +122,13 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
             on_result=lambda i, r: bar.update(1),
         )
-    new = new_sample(rows, results, metric=judge.metric)
+    fitted = compile_report.fitted_rows
+    new = new_sample(rows, results, metric=judge.metric, fitted_rows=fitted)
+    if not new.n and new.fitted:
+        raise ConfigurationError(
+            f"every labeled row of {args.gold} ({new.fitted}) is one the judge was fitted on "
+            "(its compile's train rows): drift needs rows the judge has not seen"
+        )
     if not new.n:
         raise ConfigurationError(f"no row of {args.gold} has a label for {judge.metric}")
     drift = drift_test(
@@ -124,7 +139,14 @@ def run(args: argparse.Namespace) -> int:
         alpha=args.alpha,
         permutations=args.permutations,
         reference_agreement=compile_report.validation,
-    ).model_copy(update={"gold": str(args.gold), "judge": str(args.judge)})
+    )
+    notes = list(drift.notes)
+    if fitted is None:
+        notes.append(
+            f"{args.judge} does not record the rows it was fitted on (compiled before ragjudge "
+            "recorded them): new rows it was fitted on cannot be left out, and would flatter it"
+        )
+    drift = drift.model_copy(update={"gold": str(args.gold), "judge": str(args.judge), "notes": notes})
     if args.report:
         from ragjudge.report._drift import write_drift_report
 
@@ -174,8 +196,19 @@ def format_drift(drift: DriftReport) -> str:
             f"  {key + mark:<18} {cell(drift.reference, key):<24} {cell(drift.new, key):<24} "
             f"{diff(key)}"
         )
-    if drift.errors:
-        lines.append(f"  {drift.errors} new rows could not be scored (counted as failed)")
+    failing = [
+        f"{n} {what}"
+        for n, what in ((drift.errors, "ended in an error"), (drift.unscored, "unscored"))
+        if n
+    ]
+    if failing:
+        lines.append(
+            f"  new rows {' and '.join(failing)}: counted as failing, ranked lowest"
+        )
+    lines.append(
+        f"  new - compile: {100 * drift.level:g}% bootstrap intervals (their upper end is the "
+        f"one-sided {100 * (1 - drift.alpha):g}% bound the test matches)"
+    )
     verdict = (
         "agreement FELL beyond chance" if drift.dropped else "no drop in agreement beyond chance"
     )
@@ -183,4 +216,6 @@ def format_drift(drift: DriftReport) -> str:
         f"* one-sided permutation test on {drift.figure} ({drift.permutations} re-splits): "
         f"p = {drift.p_value:.4f}, alpha = {drift.alpha:g}: {verdict}"
     )
+    lines += [f"note: {text}" for text in ([drift.disagreement] if drift.disagreement else [])]
+    lines += [f"note: {text}" for text in drift.notes]
     return "\n".join(lines)

@@ -25,6 +25,7 @@ from ragjudge.cli._ray import add_ray_options, run_ray
 from ragjudge.cli._runopts import add_run_options, configure_run
 from ragjudge.cli.report import add_report_option, check_report_path, write_evaluate_report
 from ragjudge.data._gold import GoldRecord
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.data._labels import rows_for_metric
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.evaluation._gate import GateCheck, check_bounds
@@ -164,11 +165,22 @@ def _out_path(out: str | None, metric: str, several: bool) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `ragjudge evaluate`."""
-    if args.ray:
-        return run_ray(args, build_judge=build_judge, format_report=format_report)
     metrics = [m.strip() for m in str(args.metric).split(",") if m.strip()]
     if not metrics:
         raise ConfigurationError("--metric names no metric")
+    several = len(metrics) > 1
+    check_not_inputs(  # before any work, --ray too: no output over the rows or the judge read
+        {
+            **{f"--out ({m})" if several else "--out": _out_path(args.out, m, several) for m in metrics},
+            **{
+                f"--report ({m})" if several else "--report": _out_path(args.report, m, several)
+                for m in metrics
+            },
+        },
+        {"--gold": args.gold, "--judge": args.judge},
+    )
+    if args.ray:
+        return run_ray(args, build_judge=build_judge, format_report=format_report)
     if args.judge and len(metrics) > 1:
         raise ConfigurationError("--judge evaluates one saved judge; drop the --metric list")
     if args.concurrency is not None and args.concurrency < 1:
@@ -181,7 +193,8 @@ def run(args: argparse.Namespace) -> int:
         if args.report:
             check_report_path(str(_out_path(args.report, metric, len(metrics) > 1)))
     rows = load_rows(args, require=_required_fields(args))
-    bounds = gate_bounds(args, rows)
+    judged = [load(args.judge, trust_modified=args.trust_modified).metric] if args.judge else metrics
+    bounds = gate_bounds(args, rows, judged)
     configure_run(args)
     summaries: dict[str, Any] = {}
     tables: list[str] = []
@@ -189,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
     judged_none: list[str] = []
     for metric in metrics:
         judge = build_judge(args, metric)
-        metric_rows, labels = rows_for(judge.metric, rows) if not args.judge else (rows, "")
+        metric_rows, labels = rows_for(judge.metric, rows)
         concurrency = args.concurrency or default_concurrency(judge)
         with progress(len(metric_rows), f"judging ({judge.metric})") as bar:
             results, report = evaluate(

@@ -24,6 +24,8 @@ from ragjudge.cli._common import (
 )
 from ragjudge.cli._runopts import configure_run, judge_with_lm_options
 from ragjudge.data._gold import GoldRecord, load_gold, parse_mapping
+from ragjudge.data._labels import labeled_rows, rows_for_metric
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs import Faithfulness, Judge
@@ -133,11 +135,19 @@ def run(args: argparse.Namespace) -> int:
     from ragjudge.report import baseline_of, write_report  # plotly and scikit-learn: lazily
 
     _check_out(args.out)
+    check_not_inputs({"--out": args.out}, {"--gold": args.gold, "--judge": args.judge})
     if args.max_disagreements < 0:
         raise ConfigurationError("--max-disagreements must be 0 or more")
-    rows = load_rows(args, require_labels=True)
-    configure_run(args)
     judge = _judge(args)
+    rows, _ = rows_for_metric(
+        judge.metric, load_rows(args, require_labels=judge.metric == "faithfulness")
+    )
+    if not labeled_rows(rows, judge.metric):
+        raise ConfigurationError(
+            f"no row of {args.gold} has a label for {judge.metric}; a report measures agreement "
+            "with labels"
+        )
+    configure_run(args)
     concurrency = args.concurrency or default_concurrency(judge)
     if concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
@@ -185,23 +195,16 @@ def write_evaluate_report(
     evaluation: EvaluationReport,
     gold_name: str,
 ) -> None:
-    """`evaluate --report FILE`: the report of the rows just judged (no extra LM calls).
-
-    Only faithfulness judges are reported (their labels are the rows' `faithful`); for another
-    metric a warning is logged and nothing is written.
-    """
+    """`evaluate --report FILE`: the report of the rows just judged (no extra LM calls), for
+    every metric with labels (`ragjudge.data._labels`: human for faithfulness, derived for
+    answer relevancy and context recall)."""
     from ragjudge.report import write_report
 
     _check_out(path)
-    if judge.metric != "faithfulness":
-        logger.warning(
-            "--report covers faithfulness judges (labels: the rows' `faithful`); no report for %s",
-            judge.metric,
-        )
-        return
-    if not any(row.faithful is not None for row in rows):
+    if not labeled_rows(rows, judge.metric):
         raise ConfigurationError(
-            "--report needs labeled rows (a `faithful` column of 0/1) to measure agreement"
+            f"--report needs rows labeled for {judge.metric} (faithfulness: a `faithful` column "
+            "of 0/1; the other metrics: labels derived from it) to measure agreement"
         )
     write_report(
         path,

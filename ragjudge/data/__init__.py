@@ -9,9 +9,15 @@ from ragjudge.data._gold import (
     parse_mapping,
     rows_from,
 )
-from ragjudge.data._labels import gold_label, label_source, labeled_rows, row_label
+from ragjudge.data._labels import (
+    gold_label,
+    label_source,
+    labeled_rows,
+    row_label,
+    rows_for_metric,
+)
 from ragjudge.data._presets import PRESETS, detect_preset, load_spans, preset_mapping
-from ragjudge.data._rowhash import row_hash
+from ragjudge.data._rowhash import fitted_on, row_hash
 
 __all__ = [
     "DERIVED_METRICS",
@@ -21,6 +27,7 @@ __all__ = [
     "derive_gold",
     "derived_label",
     "detect_preset",
+    "fitted_on",
     "gold_fingerprint",
     "gold_label",
     "is_derived",
@@ -32,5 +39,6 @@ __all__ = [
     "preset_mapping",
     "row_hash",
     "row_label",
+    "rows_for_metric",
     "rows_from",
 ]

@@ -235,24 +235,30 @@ def parse_mapping(items: Iterable[str]) -> dict[str, str]:
 
 
 def load_gold(
-    source: str | os.PathLike[str],
+    source: Any,
     *,
     mapping: Mapping[str, str] | None = None,
     split: str = "train",
     require_labels: bool = False,
     require: Mapping[str, str] | None = None,
     limit: int | None = None,
+    name: str = "rows",
 ) -> list[GoldRecord]:
     """Load and validate gold or input rows.
 
+    Takes what `evaluate` takes, under one rule: a path or hub name is read; rows held in
+    memory are validated as a file's rows are.
+
     Args:
-        source: A local `.jsonl`/`.json`/`.csv`/`.parquet` file, or a Hugging Face dataset name.
+        source: A local `.jsonl`/`.json`/`.csv`/`.parquet` file, a Hugging Face dataset name,
+            or rows in memory: `GoldRecord`s, dicts (one per row) or a pandas DataFrame.
         mapping: Field -> column names, for data whose columns are named differently.
         split: The split to read from a hub dataset.
         require_labels: Refuse rows without a `faithful` label.
         require: Fields a row must have (not absent, not null), each with who needs it,
             e.g. `{"contexts": "faithfulness"}`; `load_gold` refuses a row without one.
         limit: Read at most this many rows.
+        name: What errors call rows held in memory (they are numbered from 1).
 
     Returns:
         The validated records, in file order.
@@ -264,6 +270,15 @@ def load_gold(
         >>> rows = load_gold("../shared/gold/sample.jsonl")  # doctest: +SKIP
         >>> rows[0].answer  # doctest: +SKIP
     """
+    if not isinstance(source, (str, os.PathLike)):
+        return _rows_in_memory(
+            source,
+            mapping=mapping,
+            require_labels=require_labels,
+            require=require,
+            name=name,
+            limit=limit,
+        )
     name = os.fspath(source)
     path = Path(name)
     if not path.exists() and looks_local(name):
@@ -334,11 +349,11 @@ def rows_from(
     require: Mapping[str, str] | None = None,
     name: str = "rows",
 ) -> list[GoldRecord]:
-    """Rows to judge from whatever the caller holds, validated as `load_gold` validates a file.
+    """Rows to judge from whatever the caller holds, validated as `load_gold` validates a file
+    (`load_gold` itself: one rule for every input).
 
     Args:
-        data: A path or hub name (read with `load_gold`), `GoldRecord`s, dicts (one per row)
-            or a pandas DataFrame (one row per row).
+        data: A path or hub name, `GoldRecord`s, dicts (one per row) or a pandas DataFrame.
         mapping: Field -> column names, for data whose columns are named differently.
         require_labels: Refuse rows without a `faithful` label.
         require: Fields a row must have, each with who needs it (see `load_gold`).
@@ -355,20 +370,35 @@ def rows_from(
         >>> rows[0].id
         'row-1'
     """
-    if isinstance(data, (str, os.PathLike)):
-        return load_gold(data, mapping=mapping, require_labels=require_labels, require=require)
+    return load_gold(
+        data, mapping=mapping, require_labels=require_labels, require=require, name=name
+    )
+
+
+def _rows_in_memory(
+    data: Any,
+    *,
+    mapping: Mapping[str, str] | None,
+    require_labels: bool,
+    require: Mapping[str, str] | None,
+    name: str,
+    limit: int | None,
+) -> list[GoldRecord]:
+    """`load_gold` of rows held in memory: GoldRecords, dicts or a DataFrame."""
     if isinstance(data, Sequence) and data and all(isinstance(r, GoldRecord) for r in data):
-        return list(data)  # validated when they were made
+        return list(data[:limit] if limit is not None else data)  # validated when made
     if hasattr(data, "to_dict") and hasattr(data, "columns"):  # a pandas DataFrame
         data = data.to_dict(orient="records")
-    if isinstance(data, Mapping) or not isinstance(data, Iterable):
+    if isinstance(data, (Mapping, bytes)) or not isinstance(data, Iterable):
         raise GoldDataError(
-            f"expected rows (a list of dicts or GoldRecords, a DataFrame, or a file path), "
-            f"got {type(data).__name__}"
+            f"expected rows (a file path or hub name, a list of dicts or GoldRecords, or a "
+            f"DataFrame), got {type(data).__name__}"
         )
     records: list[GoldRecord] = []
     seen: dict[str, int] = {}
     for number, item in enumerate(data, start=1):
+        if limit is not None and len(records) >= limit:
+            break
         if isinstance(item, GoldRecord):
             record = item
         elif isinstance(item, Mapping):
@@ -456,17 +486,37 @@ def _read_with_datasets(name: str, kind: str, *, split: str) -> Iterable[tuple[i
         raise GoldDataError(
             f"unsupported file type {kind!r}; use .jsonl, .csv or .parquet", file=name
         )
+    if kind == "csv":
+        _check_csv_has_rows(Path(name))
     import datasets  # slow import, only when needed
 
     datasets.disable_progress_bars()
     try:
         data = datasets.load_dataset(builder, data_files=name, split="train")
     except Exception as exc:  # datasets raises many unrelated types for unreadable files
+        if "corresponds to no data" in str(exc):  # datasets' words for a file without rows
+            raise GoldDataError("holds no rows", file=name) from None
         raise GoldDataError(f"cannot be read as {kind}: {_first_line(exc)}", file=name) from None
     # CSV and the header row: data row N is line N + 1.
     offset = 2 if kind == "csv" else 1
     for index, obj in enumerate(data):
         yield index + offset, _decode_json_columns(obj)
+
+
+def _check_csv_has_rows(path: Path) -> None:
+    """Refuse an empty CSV file, or one holding only its header line, by name."""
+    import csv
+
+    with path.open(encoding="utf-8-sig", errors="replace", newline="") as handle:
+        records = (r for r in csv.reader(handle) if any(cell.strip() for cell in r))
+        header = next(records, None)
+        first = next(records, None)
+    if header is None:
+        raise GoldDataError("is empty: a CSV file needs a header line and one line per row", file=str(path))
+    if first is None:
+        raise GoldDataError(
+            f"holds only a header line ({', '.join(header)[:80]}) and no rows", file=str(path)
+        )
 
 
 def _read_hub(name: str, *, split: str) -> Iterable[tuple[int, Any]]:

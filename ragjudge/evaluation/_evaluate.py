@@ -12,7 +12,8 @@ from typing import Any, Literal
 import pydantic
 
 from ragjudge.data._gold import GoldRecord, rows_from
-from ragjudge.data._labels import gold_label
+from ragjudge.data._paths import check_not_inputs
+from ragjudge.data._labels import gold_label, label_source
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.programs._base import Judge
@@ -476,6 +477,8 @@ def evaluate(
     Returns:
         The per-row results (input order) and the report.
     """
+    if out is not None and isinstance(rows, (str, os.PathLike)):
+        check_not_inputs({"`out`": out}, {"`rows`": rows})  # never results over the rows read
     if not (isinstance(rows, Sequence) and all(isinstance(r, GoldRecord) for r in rows)):
         rows = rows_from(rows, require={"contexts": judge.metric} if judge.needs_contexts else None)
     start = time.perf_counter()
@@ -538,7 +541,7 @@ def evaluation_report(
         agreement=overall,
         scored_only=scored_only,
         by_source=by_source,
-        labels=("human" if judge.metric == "faithfulness" else "derived") if labeled else "none",
+        labels=label_source(judge.metric) if labeled else "none",
         scores=score_summary(
             [bool(r.passed) and not r.error for r in results],
             [math.nan if r.error else r.score for r in results],

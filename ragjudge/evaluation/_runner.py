@@ -33,6 +33,7 @@ import orjson
 import pydantic
 
 from ragjudge.data._gold import GoldRecord
+from ragjudge.data._labels import gold_label
 from ragjudge.exceptions import ConfigurationError, RagJudgeError
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
@@ -61,12 +62,14 @@ RESULTS_FORMAT_VERSION = 2
 
 
 def result_record(row: GoldRecord, result: JudgeResult) -> dict[str, Any]:
-    """One output line: the result plus the row's id, source and label (strict JSON)."""
+    """One output line: the result plus the row's id, source and label for the result's
+    metric (`gold_label`: the human label for faithfulness, the derived one for the other
+    metrics; null where the row has none) (strict JSON)."""
     record: dict[str, Any] = orjson.loads(result.model_dump_json())
     record["format_version"] = RESULTS_FORMAT_VERSION
     record["id"] = row.id
     record["source"] = row.source
-    record["gold"] = row.faithful
+    record["gold"] = gold_label(row, result.metric)
     return record
 
 

@@ -6,6 +6,7 @@ import datetime as dt
 import logging
 import math
 import os
+from dataclasses import dataclass
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -224,6 +225,40 @@ def _cost_html(
     return out
 
 
+@dataclass(frozen=True)
+class _Judged:
+    """What `build_report` was given about the rows judged, and what the report calls things."""
+
+    rows: Sequence[GoldRecord]
+    results: Sequence[JudgeResult]
+    baseline_results: Sequence[JudgeResult] | None
+    report: CompileReport | None
+    metric: str
+    params: dict[str, Any]
+    base_params: dict[str, Any]
+    n_boot: int
+
+    @property
+    def compiled(self) -> bool:
+        return self.report is not None
+
+    @property
+    def main_name(self) -> str:
+        return "compiled" if self.compiled else "judge"
+
+    @property
+    def other_name(self) -> str:
+        return "uncompiled" if self.compiled else "baseline"
+
+    def agreement(
+        self, rows: Sequence[GoldRecord], results: Sequence[JudgeResult], *, per_source: bool = True
+    ) -> tuple[Agreement | None, dict[str, Agreement], int, int]:
+        """`agreement_of` for the judge's metric (its labels: `gold_label`)."""
+        return agreement_of(
+            rows, results, n_boot=self.n_boot, metric=self.metric, per_source=per_source
+        )
+
+
 def build_report(
     *,
     rows: Sequence[GoldRecord] = (),
@@ -240,8 +275,9 @@ def build_report(
 ) -> str:
     """Render the report as one self-contained HTML document (plotly.js inlined, no network).
 
-    The report shows what is available: agreement of `results` with the rows' labels (and of
-    `baseline_results`, the uncompiled judge, next to it), the compile's own validation evidence
+    The report shows what is available: agreement of `results` with the rows' labels for the
+    judge's metric (faithfulness, answer relevancy, context recall: `gold_label`), and of
+    `baseline_results`, the uncompiled judge, next to it; the compile's own validation evidence
     and Optuna study (from `compile_report`, or `judge.report_`), diagnostic plots, the worst
     disagreements with the judge's per-statement verdicts, and LM calls, tokens and time.
 
@@ -273,6 +309,62 @@ def build_report(
         ...     rows=rows, results=results, judge=judge, evaluation=ev
         ... )
     """
+    _check_inputs(rows, results, baseline_results)
+    report = _compile_report(
+        compile_report if compile_report is not None else getattr(judge, "report_", None)
+    )
+    if not results and report is None:
+        raise ConfigurationError(
+            "nothing to report: pass `rows` and `results` (from `ragjudge.evaluate`) or a "
+            "compiled judge / `compile_report`"
+        )
+    params = _judge_params(judge, report)
+    judged = _Judged(
+        rows=rows,
+        results=results,
+        baseline_results=baseline_results,
+        report=report,
+        metric=_metric_of(judge, report, results),
+        params=params,
+        base_params=dict(report.baseline_params) if report is not None else {},
+        n_boot=n_boot,
+    )
+    sections: list[tuple[str, str, str]] = []  # (anchor, nav text, html)
+    variants: list[Variant] = []
+    variant_note = ""
+    if results:
+        body, variants, variant_note = _agreement_section(judged, gold_name)
+        sections.append(("agreement", "Agreement", body))
+    if report is not None:
+        sections.append(("compile", "Compile evidence", _compile_section(report, bool(results))))
+        if not variants:
+            variants, variant_note = _validation_variants(report), "on the compile's validation rows"
+    if any(v.n for v in variants):
+        sections.append(("diagnostics", "Diagnostics", _diagnostics_section(variants, variant_note)))
+    if report is not None:
+        sections.append(("study", "Optuna study", _study_section(report)))
+    if results and max_disagreements > 0:
+        body = _disagreements_section(judged, max_disagreements)
+        sections.append(("disagreements", "Worst disagreements", body))
+    cost = _cost_html(
+        [
+            (judged.main_name, evaluation, results),
+            (judged.other_name, baseline_evaluation, baseline_results),
+        ],
+        report,
+    )
+    if cost:
+        sections.append(("cost", "LM calls, tokens, time", cost))
+    lm = evaluation.lm if evaluation else (report.lm if report else str(params.get("lm") or ""))
+    return _page(sections, metric=judged.metric, lm=lm, gold_name=gold_name, title=title)
+
+
+def _check_inputs(
+    rows: Sequence[GoldRecord],
+    results: Sequence[JudgeResult],
+    baseline_results: Sequence[JudgeResult] | None,
+) -> None:
+    """One result per row, in row order, for the judge and the baseline."""
     if len(rows) != len(results):
         raise ConfigurationError(
             f"`rows` has {len(rows)} items but `results` has {len(results)}; pass one result "
@@ -283,250 +375,276 @@ def build_report(
             f"`baseline_results` has {len(baseline_results)} items for {len(rows)} rows; pass "
             "one result per row, in row order"
         )
-    report = _compile_report(
-        compile_report if compile_report is not None else getattr(judge, "report_", None)
-    )
-    if not results and report is None:
+
+
+def _metric_of(
+    judge: Judge | None, report: CompileReport | None, results: Sequence[JudgeResult]
+) -> str:
+    """The metric reported: the judge's, else the compile's, else the results'."""
+    if judge is not None and judge.metric:
+        return judge.metric
+    if report is not None and report.metric:
+        return report.metric
+    return results[0].metric if results else "faithfulness"
+
+
+def _agreement_section(judged: _Judged, gold_name: str) -> tuple[str, list[Variant], str]:
+    """Agreement on the rows given (cards, table, forest plots); the variants the diagnostics
+    plot, and what they are measured on."""
+    rows, results, baseline_results = judged.rows, judged.results, judged.baseline_results
+    main_name, other_name = judged.main_name, judged.other_name
+    overall, by_source, errors, unscored = judged.agreement(rows, results)
+    other = other_src = None
+    if baseline_results is not None:
+        other, other_src, _, _ = judged.agreement(rows, baseline_results)
+    if overall is None:
         raise ConfigurationError(
-            "nothing to report: pass `rows` and `results` (from `ragjudge.evaluate`) or a "
-            "compiled judge / `compile_report`"
+            f"no row has both a {judged.metric} label and a result without an error; agreement "
+            f"needs labeled rows ({_label_hint(judged.metric)}) that the judge could judge"
         )
-    compiled = report is not None
-    main_name = "compiled" if compiled else "judge"
-    other_name = "uncompiled" if compiled else "baseline"
-    params = _judge_params(judge, report)
-    base_params = dict(report.baseline_params) if report is not None else {}
-    metric = (judge.metric if judge is not None else None) or (report.metric if report else "")
-    lm = evaluation.lm if evaluation else (report.lm if report else str(params.get("lm") or ""))
-
-    sections: list[tuple[str, str, str]] = []  # (anchor, nav text, html)
-    variants: list[Variant] = []
-    variant_note = ""
-
-    # -- agreement on the rows given -------------------------------------------------------
-    if results:
-        overall, by_source, errors, unscored = agreement_of(rows, results, n_boot=n_boot)
-        other = other_src = None
-        if baseline_results is not None:
-            other, other_src, _, _ = agreement_of(rows, baseline_results, n_boot=n_boot)
-        if overall is None:
-            raise ConfigurationError(
-                "no row has both a label and a score; agreement needs labeled rows (`faithful` "
-                "0 or 1) that the judge could score"
-            )
-        table: dict[str, dict[str, Agreement | None]] = {ALL: {main_name: overall}}
-        if other is not None:
-            table[ALL][other_name] = other
-        held_out_note = ""
-        valid_ids = {p.id for p in report.predictions} if report is not None else set()
-        if report is not None and valid_ids and all(r.id in valid_ids for r in rows):
-            held_out_note = (
-                "These are the compile's validation rows, which no fitting saw, judged again."
-            )
-        elif report is not None and report.gold.get("sha256") == gold_fingerprint(rows):
-            pairs = [(r, x) for r, x in zip(rows, results, strict=True) if r.id in valid_ids]
-            if pairs:
-                held, *_ = agreement_of([p[0] for p in pairs], [p[1] for p in pairs], n_boot=n_boot)
-                row: dict[str, Agreement | None] = {main_name: held}
-                if baseline_results is not None:
-                    bpairs = [
-                        (r, x)
-                        for r, x in zip(rows, baseline_results, strict=True)
-                        if r.id in valid_ids
-                    ]
-                    row[other_name] = agreement_of(
-                        [p[0] for p in bpairs], [p[1] for p in bpairs], n_boot=n_boot
-                    )[0]
-                table["held-out (validation) rows"] = row
-            held_out_note = (
-                "These are the rows the judge was compiled on: all rows include the rows it was "
-                "tuned on, so their agreement is optimistic; the held-out rows are the fair "
-                "measure."
-            )
-        elif report is not None:
-            held_out_note = (
-                f"The judge was compiled on {esc(report.gold.get('path') or 'other rows')}; if "
-                "these rows overlap its training rows, agreement here is optimistic. The compile's "
-                "own validation rows (below) were held out from fitting."
-            )
-        for source, a in by_source.items():
-            table[source] = {main_name: a}
-            if other_src is not None and source in other_src:
-                table[source][other_name] = other_src[source]
-        body = _cards(overall, other, other_name)
-        body += (
-            f'<p class="note">Agreement of the judge\'s pass/fail decisions (AUROC: of its '
-            f"scores) with the {overall.n} labeled rows it could score"
-            f"{f' ({errors} errors, {unscored} unscored left out)' if errors or unscored else ''}"
-            f"; 95% percentile-bootstrap intervals"
-            f"{f', resampling {overall.groups} groups whole' if overall.groups else ''}. "
-            f"{held_out_note}</p>"
+    table: dict[str, dict[str, Agreement | None]] = {ALL: {main_name: overall}}
+    if other is not None:
+        table[ALL][other_name] = other
+    held_out_note = _held_out(judged, table)
+    for source, a in by_source.items():
+        table[source] = {main_name: a}
+        if other_src is not None and source in other_src:
+            table[source][other_name] = other_src[source]
+    counted = []
+    if unscored:
+        counted.append(f"{unscored} unscored counted as failing, ranked lowest")
+    if errors:
+        counted.append(f"{errors} errors left out")
+    counted_text = f" ({'; '.join(counted)})" if counted else ""
+    body = _cards(overall, other, other_name)
+    body += (
+        f'<p class="note">Agreement of the judge\'s pass/fail decisions (AUROC: of its '
+        f"scores) with the {judged.metric} labels of {overall.n} rows{counted_text}"
+        f"; 95% percentile-bootstrap intervals"
+        f"{f', resampling {overall.groups} groups whole' if overall.groups else ''}. "
+        f"{held_out_note}</p>"
+    )
+    body += agreement_table(table)
+    figs = [
+        _panel(agreement_figure(table, title="Balanced accuracy, 95% CI"), "plot-agree-ba"),
+        _panel(agreement_figure(table, metric="auroc", title="AUROC, 95% CI"), "plot-agree-auroc"),
+    ]
+    body += f'<div class="grid" style="margin-top:14px">{"".join(figs)}</div>'
+    variants = [
+        Variant.from_results(
+            main_name,
+            rows,
+            results,
+            metric=judged.metric,
+            scale=_scale(judged.params),
+            threshold=_threshold(judged.params),
         )
-        body += agreement_table(table)
+    ]
+    if baseline_results is not None:
+        variants.append(
+            Variant.from_results(
+                other_name,
+                rows,
+                baseline_results,
+                metric=judged.metric,
+                scale=_scale(judged.base_params or judged.params),
+                threshold=_threshold(judged.base_params),
+            )
+        )
+    note = f"on the {overall.n} labeled rows of {esc(gold_name or 'the data')}"
+    return body, variants, note
+
+
+def _label_hint(metric: str) -> str:
+    if metric == "faithfulness":
+        return "`faithful` 0 or 1"
+    return f"{metric} labels, derived from faithfulness gold: docs/derived-gold.md"
+
+
+def _held_out(judged: _Judged, table: dict[str, dict[str, Agreement | None]]) -> str:
+    """How the rows given relate to the compile's: a note, and (for the compile's own gold)
+    a held-out row added to `table`."""
+    report = judged.report
+    if report is None:
+        return ""
+    rows = judged.rows
+    valid_ids = {p.id for p in report.predictions}
+    if valid_ids and all(r.id in valid_ids for r in rows):
+        return "These are the compile's validation rows, which no fitting saw, judged again."
+    if report.gold.get("sha256") != gold_fingerprint(rows):
+        return (
+            f"The judge was compiled on {esc(report.gold.get('path') or 'other rows')}; if "
+            "these rows overlap its training rows, agreement here is optimistic. The compile's "
+            "own validation rows (below) were held out from fitting."
+        )
+    held = [i for i, r in enumerate(rows) if r.id in valid_ids]
+    if held:
+        held_rows = [rows[i] for i in held]
+        row: dict[str, Agreement | None] = {
+            judged.main_name: judged.agreement(
+                held_rows, [judged.results[i] for i in held], per_source=False
+            )[0]
+        }
+        if judged.baseline_results is not None:
+            base = judged.baseline_results
+            row[judged.other_name] = judged.agreement(
+                held_rows, [base[i] for i in held], per_source=False
+            )[0]
+        table["held-out (validation) rows"] = row
+    return (
+        "These are the rows the judge was compiled on: all rows include the rows it was "
+        "tuned on, so their agreement is optimistic; the held-out rows are the fair measure."
+    )
+
+
+def _compile_section(report: CompileReport, judged_rows: bool) -> str:
+    """The compile's own evidence: validation agreement, gains, selection, params, data."""
+    table: dict[str, dict[str, Agreement | None]] = {
+        "validation rows": {"compiled": report.validation, "uncompiled": report.baseline}
+    }
+    if report.init is not None:
+        table["validation rows"]["--init judge"] = report.init
+    for source, pair in report.by_source.items():
+        table[source] = {k.replace("baseline", "uncompiled"): v for k, v in pair.items()}
+    body = ""
+    if not judged_rows:
+        body += _cards(report.validation, report.baseline, "uncompiled")
+    sizes = ", ".join(f"{k} {v}" for k, v in report.sizes.items())
+    body += (
+        f'<p class="note">Measured by the compile on its validation rows, which no fitting '
+        f"saw (objective: <b>{esc(report.objective)}</b>; split: {esc(sizes)}). The "
+        "uncompiled judge is the default judge on the same LM.</p>"
+    )
+    body += agreement_table(table)
+    if report.gain_by_source():
+        body += "<h3>Gain per source</h3>" + source_gain_table(report)
+    if report.selection is not None and report.selection.finalists:
+        body += "<h3>Which judge ships</h3>" + selection_table(report.selection)
+    if not judged_rows:
         figs = [
-            _panel(agreement_figure(table, title="Balanced accuracy, 95% CI"), "plot-agree-ba"),
+            _panel(agreement_figure(table, title="Balanced accuracy, 95% CI"), "plot-val-ba"),
             _panel(
-                agreement_figure(table, metric="auroc", title="AUROC, 95% CI"), "plot-agree-auroc"
+                agreement_figure(table, metric="auroc", title="AUROC, 95% CI"), "plot-val-auroc"
             ),
         ]
         body += f'<div class="grid" style="margin-top:14px">{"".join(figs)}</div>'
-        sections.append(("agreement", "Agreement", body))
-        scale, thr = _scale(params), _threshold(params)
-        variants.append(Variant.from_results(main_name, rows, results, scale=scale, threshold=thr))
-        if baseline_results is not None:
-            variants.append(
-                Variant.from_results(
-                    other_name,
-                    rows,
-                    baseline_results,
-                    scale=_scale(base_params or params),
-                    threshold=_threshold(base_params),
-                )
-            )
-        variant_note = f"on the {overall.n} labeled, scored rows of {esc(gold_name or 'the data')}"
-
-    # -- the compile's own evidence --------------------------------------------------------
-    if report is not None:
-        table = {"validation rows": {"compiled": report.validation, "uncompiled": report.baseline}}
-        if report.init is not None:
-            table["validation rows"]["--init judge"] = report.init
-        for source, pair in report.by_source.items():
-            table[source] = {k.replace("baseline", "uncompiled"): v for k, v in pair.items()}
-        body = ""
-        if not results:
-            body += _cards(report.validation, report.baseline, "uncompiled")
-        sizes = ", ".join(f"{k} {v}" for k, v in report.sizes.items())
-        body += (
-            f'<p class="note">Measured by the compile on its validation rows, which no fitting '
-            f"saw (objective: <b>{esc(report.objective)}</b>; split: {esc(sizes)}). The "
-            "uncompiled judge is the default judge on the same LM.</p>"
-        )
-        body += agreement_table(table)
-        if report.gain_by_source():
-            body += "<h3>Gain per source</h3>" + source_gain_table(report)
-        if report.selection is not None and report.selection.finalists:
-            body += "<h3>Which judge ships</h3>" + selection_table(report.selection)
-        if not results:
-            figs = [
-                _panel(agreement_figure(table, title="Balanced accuracy, 95% CI"), "plot-val-ba"),
-                _panel(
-                    agreement_figure(table, metric="auroc", title="AUROC, 95% CI"),
-                    "plot-val-auroc",
-                ),
-            ]
-            body += f'<div class="grid" style="margin-top:14px">{"".join(figs)}</div>'
-        gold_items = {f"gold {k}": v for k, v in report.gold.items()}
-        split_items = {f"split {k}": v for k, v in report.split.items()}
-        body += (
-            '<div class="two" style="margin-top:14px">'
-            f"<div><h3>Parameters</h3>{params_table(report.params, report.baseline_params)}</div>"
-            f"<div><h3>Data</h3>{kv_table({**gold_items, **split_items})}</div></div>"
-        )
-        sections.append(("compile", "Compile evidence", body))
-        if not variants:
-            scale = _scale(report.params)
-            variants = [
-                variant_from_predictions(
-                    "compiled",
-                    report.predictions,
-                    scale=scale,
-                    threshold=_threshold(report.params),
-                ),
-                variant_from_predictions(
-                    "uncompiled",
-                    report.predictions,
-                    baseline=True,
-                    scale=_scale(report.baseline_params),
-                    threshold=_threshold(report.baseline_params),
-                ),
-            ]
-            variants = [v for v in variants if v.n]
-            variant_note = "on the compile's validation rows"
-
-    # -- diagnostics -----------------------------------------------------------------------
-    if variants and any(v.n for v in variants):
-        panels = [
-            _panel(confusion_figure(variants), "plot-confusion"),
-            _panel(histogram_figure(variants), "plot-histogram"),
-            _panel(roc_figure(variants), "plot-roc"),
-            _panel(reliability_figure(variants), "plot-reliability"),
-        ]
-        body = (
-            f'<p class="note">Scores are divided by the judge\'s scale, so they lie in [0, 1]; '
-            f"{variant_note}. The reliability diagram reads the score as a probability that the "
-            "answer is faithful; a fraction of supported statements is not calibrated by "
-            f'design.</p><div class="grid">{"".join(panels)}</div>'
-        )
-        sections.append(("diagnostics", "Diagnostics", body))
-
-    # -- the study -------------------------------------------------------------------------
-    if report is not None:
-        figures, notes = study_figures(report.study)
-        s = report.study
-        items: dict[str, Any] = {
-            "study": s.name,
-            "sampler": s.sampler,
-            "seed": s.seed,
-            "objectives": ", ".join(
-                f"{o} ({d})" for o, d in zip(s.objectives, s.directions, strict=False)
-            ),
-            "finished trials": s.n_trials,
-        }
-        if s.best_value is not None:
-            items["best value"] = s.best_value
-        items.update({f"best {k}": v for k, v in s.best_params.items()})
-        if s.pareto_front:
-            items["Pareto-optimal trials"] = len(s.pareto_front)
-        panels = []
-        for name, fig in figures.items():
-            panels.append(_panel(fig, f"plot-study-{name}", wide=name == "history"))
-        body = '<div class="grid">' + "".join(panels) + "</div>"
-        body += f'<div class="two" style="margin-top:14px">{kv_table(items)}</div>'
-        body += "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
-        sections.append(("study", "Optuna study", body))
-
-    # -- the worst disagreements -----------------------------------------------------------
-    if results and max_disagreements > 0:
-        scale = _scale(params)
-        cases = worst_disagreements(
-            rows,
-            results,
-            scale=scale,
-            limit=max_disagreements,
-            others=baseline_results,
-            other_name=other_name,
-        )
-        total = sum(
-            1
-            for r, x in zip(rows, results, strict=True)
-            if r.faithful is not None
-            and x.passed is not None
-            and not math.isnan(x.score)
-            and bool(x.passed) != bool(r.faithful)
-        )
-        judge_word = "compiled judge" if compiled else "judge"
-        body = (
-            f'<p class="note">{total} labeled rows where the {esc(judge_word)} disagrees '
-            f"with the label; the {len(cases)} shown are those where its score is furthest from "
-            "the label, sources taking turns. Labeled hallucinated spans are marked in the "
-            "answer. Read the verdicts against the context to tell a judge error from a label "
-            "error.</p>"
-        )
-        body += "".join(
-            disagreement_html(d, i, judge_name=main_name) for i, d in enumerate(cases, start=1)
-        )
-        if not cases:
-            body += '<p class="na">The judge agrees with every label.</p>'
-        sections.append(("disagreements", "Worst disagreements", body))
-
-    # -- cost ------------------------------------------------------------------------------
-    cost = _cost_html(
-        [(main_name, evaluation, results), (other_name, baseline_evaluation, baseline_results)],
-        report,
+    gold_items = {f"gold {k}": v for k, v in report.gold.items()}
+    split_items = {f"split {k}": v for k, v in report.split.items()}
+    body += (
+        '<div class="two" style="margin-top:14px">'
+        f"<div><h3>Parameters</h3>{params_table(report.params, report.baseline_params)}</div>"
+        f"<div><h3>Data</h3>{kv_table({**gold_items, **split_items})}</div></div>"
     )
-    if cost:
-        sections.append(("cost", "LM calls, tokens, time", cost))
+    return body
 
+
+def _validation_variants(report: CompileReport) -> list[Variant]:
+    """The compiled and uncompiled judge on the compile's validation rows, as it recorded."""
+    variants = [
+        variant_from_predictions(
+            "compiled",
+            report.predictions,
+            scale=_scale(report.params),
+            threshold=_threshold(report.params),
+        ),
+        variant_from_predictions(
+            "uncompiled",
+            report.predictions,
+            baseline=True,
+            scale=_scale(report.baseline_params),
+            threshold=_threshold(report.baseline_params),
+        ),
+    ]
+    return [v for v in variants if v.n]
+
+
+def _diagnostics_section(variants: Sequence[Variant], note: str) -> str:
+    """Confusion matrix, score histograms, ROC curve and reliability diagram."""
+    panels = [
+        _panel(confusion_figure(variants), "plot-confusion"),
+        _panel(histogram_figure(variants), "plot-histogram"),
+        _panel(roc_figure(variants), "plot-roc"),
+        _panel(reliability_figure(variants), "plot-reliability"),
+    ]
+    unscored = sum(int((~v.scored).sum()) for v in variants[:1])
+    counted = (
+        f" {unscored} unscored rows fail and rank lowest (confusion matrix, ROC curve); the "
+        "score plots show the scored rows."
+        if unscored
+        else ""
+    )
+    return (
+        f'<p class="note">Scores are divided by the judge\'s scale, so they lie in [0, 1]; '
+        f"{note}.{counted} The reliability diagram reads the score as a probability that the "
+        "answer is faithful; a fraction of supported statements is not calibrated by "
+        f'design.</p><div class="grid">{"".join(panels)}</div>'
+    )
+
+
+def _study_section(report: CompileReport) -> str:
+    """The Optuna study: its figures, settings and notes."""
+    figures, notes = study_figures(report.study)
+    s = report.study
+    items: dict[str, Any] = {
+        "study": s.name,
+        "sampler": s.sampler,
+        "seed": s.seed,
+        "objectives": ", ".join(
+            f"{o} ({d})" for o, d in zip(s.objectives, s.directions, strict=False)
+        ),
+        "finished trials": s.n_trials,
+    }
+    if s.best_value is not None:
+        items["best value"] = s.best_value
+    items.update({f"best {k}": v for k, v in s.best_params.items()})
+    if s.pareto_front:
+        items["Pareto-optimal trials"] = len(s.pareto_front)
+    panels = [
+        _panel(fig, f"plot-study-{name}", wide=name == "history") for name, fig in figures.items()
+    ]
+    body = '<div class="grid">' + "".join(panels) + "</div>"
+    body += f'<div class="two" style="margin-top:14px">{kv_table(items)}</div>'
+    body += "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
+    return body
+
+
+def _disagreements_section(judged: _Judged, limit: int) -> str:
+    """The worst disagreements with the label, and how many there are in all."""
+    found = worst_disagreements(
+        judged.rows,
+        judged.results,
+        metric=judged.metric,
+        scale=_scale(judged.params),
+        limit=len(judged.rows),
+        others=judged.baseline_results,
+        other_name=judged.other_name,
+    )
+    cases = found[:limit]
+    judge_word = "compiled judge" if judged.compiled else "judge"
+    body = (
+        f'<p class="note">{len(found)} labeled rows where the {esc(judge_word)} disagrees '
+        f"with the label; the {len(cases)} shown are those where its score is furthest from "
+        "the label, sources taking turns. Labeled hallucinated spans are marked in the "
+        "answer. Read the verdicts against the context to tell a judge error from a label "
+        "error.</p>"
+    )
+    body += "".join(
+        disagreement_html(d, i, judge_name=judged.main_name) for i, d in enumerate(cases, start=1)
+    )
+    if not cases:
+        body += '<p class="na">The judge agrees with every label.</p>'
+    return body
+
+
+def _page(
+    sections: Sequence[tuple[str, str, str]],
+    *,
+    metric: str,
+    lm: str,
+    gold_name: str,
+    title: str | None,
+) -> str:
+    """The sections as one page, with its heading, navigation and footer."""
     heading = title or f"{metric or 'judge'} report"
     parts = [p for p in (metric, f"LM {lm}" if lm else "", gold_name) if p]
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

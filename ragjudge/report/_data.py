@@ -10,8 +10,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ragjudge.data._gold import GoldRecord
+from ragjudge.data._labels import gold_label
 from ragjudge.optimize._report import RowPrediction
 from ragjudge.programs._results import JudgeResult
+from ragjudge.stats._threshold import UNSCORED, floored
 
 __all__ = [
     "Disagreement",
@@ -24,12 +26,16 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Variant:
-    """One judge's decisions on the labeled, scored rows.
+    """One judge's decisions on the labeled rows it judged without an error.
+
+    A row the judge left unscored counts as agreement counts it (`stats.UNSCORED`): it fails
+    and its `prob` is `UNSCORED`, below every score, so it ranks lowest on the ROC curve; the
+    score plots (histogram, reliability) show the scored rows only.
 
     Attributes:
         name: What the judge is called in the report (`"compiled"`, `"uncompiled"`, ...).
-        gold: Gold labels, 1 = faithful.
-        prob: Scores divided by the judge's scale, in [0, 1].
+        gold: Gold labels, 1 = faithful (for another metric: its label, 1 = passes).
+        prob: Scores divided by the judge's scale, in [0, 1]; `UNSCORED` for unscored rows.
         passed: The judge's pass decisions.
         sources: The source of each row.
         ids: The id of each row.
@@ -49,6 +55,11 @@ class Variant:
         """Rows in the variant."""
         return len(self.gold)
 
+    @property
+    def scored(self) -> np.ndarray:
+        """Which rows have a score (the others are unscored)."""
+        return np.asarray(self.prob != UNSCORED, dtype=bool)
+
     @classmethod
     def from_results(
         cls,
@@ -56,27 +67,36 @@ class Variant:
         rows: Sequence[GoldRecord],
         results: Sequence[JudgeResult],
         *,
+        metric: str = "faithfulness",
         scale: float = 1.0,
         threshold: float | None = None,
     ) -> Variant:
-        """The labeled rows a judge scored (errors, NaN scores and unlabeled rows left out)."""
+        """The rows labeled for `metric` (`gold_label`) that the judge judged without an
+        error; unscored rows fail and rank lowest."""
         kept = [
-            (row, res)
+            (label, row, res)
             for row, res in zip(rows, results, strict=True)
-            if row.faithful is not None
-            and res.error is None
-            and not math.isnan(res.score)
-            and res.passed is not None
+            if (label := gold_label(row, metric)) is not None and res.error is None
         ]
         return cls(
             name=name,
-            gold=np.array([int(row.faithful or 0) for row, _ in kept], dtype=int),
-            prob=np.clip(np.array([res.score / scale for _, res in kept], dtype=float), 0, 1),
-            passed=np.array([bool(res.passed) for _, res in kept], dtype=bool),
-            sources=[row.source for row, _ in kept],
-            ids=[row.id for row, _ in kept],
+            gold=np.array([label for label, _, _ in kept], dtype=int),
+            prob=_probs([res.score for _, _, res in kept], scale),
+            passed=np.array(
+                [bool(res.passed) and not math.isnan(res.score) for _, _, res in kept], dtype=bool
+            ),
+            sources=[row.source for _, row, _ in kept],
+            ids=[row.id for _, row, _ in kept],
             threshold=threshold,
         )
+
+
+def _probs(scores: Sequence[float | None], scale: float) -> np.ndarray:
+    """Scores over `scale`, clipped to [0, 1]; `UNSCORED` (`stats.floored`) where none."""
+    floor = floored(scores)
+    scored = floor != UNSCORED
+    floor[scored] = np.clip(floor[scored] / scale, 0.0, 1.0)
+    return floor
 
 
 def variant_from_predictions(
@@ -97,34 +117,38 @@ def variant_from_predictions(
         threshold: The pass threshold on the unscaled score.
 
     Returns:
-        The variant (rows without a score left out).
+        The variant: unscored rows fail and rank lowest, as the compile counted them; empty
+        when no row has a score (a file that recorded no baseline columns).
     """
-    pairs = []
-    for p in predictions:
-        score = p.baseline_score if baseline else p.score
-        passed = p.baseline_passed if baseline else p.passed
-        if score is None or passed is None or math.isnan(score):
-            continue
-        pairs.append((p, score, passed))
+    scores = [p.baseline_score if baseline else p.score for p in predictions]
+    passes = [p.baseline_passed if baseline else p.passed for p in predictions]
+    if all(s is None for s in scores):
+        predictions, scores, passes = [], [], []
     return Variant(
         name=name,
-        gold=np.array([p.gold for p, _, _ in pairs], dtype=int),
-        prob=np.clip(np.array([s / scale for _, s, _ in pairs], dtype=float), 0, 1),
-        passed=np.array([bool(ok) for _, _, ok in pairs], dtype=bool),
-        sources=[p.source for p, _, _ in pairs],
-        ids=[p.id for p, _, _ in pairs],
+        gold=np.array([p.gold for p in predictions], dtype=int),
+        prob=_probs(scores, scale),
+        passed=np.array(
+            [bool(ok) and s is not None and not math.isnan(s) for s, ok in zip(scores, passes, strict=True)],
+            dtype=bool,
+        ),
+        sources=[p.source for p in predictions],
+        ids=[p.id for p in predictions],
         threshold=threshold,
     )
 
 
 @dataclass(frozen=True)
 class Disagreement:
-    """A row where the judge and the label disagree, with what a reviewer needs to decide."""
+    """A row where the judge and the label disagree, with what a reviewer needs to decide
+    (`prob`: the score over the scale, NaN for an unscored row, which fails)."""
 
     row: GoldRecord
     result: JudgeResult
     prob: float
     severity: float
+    label: int = 0
+    metric: str = "faithfulness"
     other: JudgeResult | None = None
     other_name: str = ""
     excerpt: str = ""
@@ -135,12 +159,15 @@ def worst_disagreements(
     rows: Sequence[GoldRecord],
     results: Sequence[JudgeResult],
     *,
+    metric: str = "faithfulness",
     scale: float = 1.0,
     limit: int = 20,
     others: Sequence[JudgeResult] | None = None,
     other_name: str = "",
 ) -> list[Disagreement]:
-    """The rows where the judge's decision contradicts the label, worst first.
+    """The rows where the judge's decision contradicts the label, worst first (an unscored
+    row fails, as agreement counts it; rows with an error are left out, as agreement leaves
+    them out).
 
     A disagreement is as bad as the judge's score is far from the label (a faithful answer
     scored 0 is worse than one scored 0.4). Among equally bad rows, sources take turns, so the
@@ -149,6 +176,7 @@ def worst_disagreements(
     Args:
         rows: The gold rows.
         results: The judge's results, in row order.
+        metric: The judge's metric: whose label a row is judged against (`gold_label`).
         scale: The judge's score scale.
         limit: How many to return.
         others: Another judge's results on the same rows (shown alongside), e.g. the uncompiled.
@@ -159,18 +187,22 @@ def worst_disagreements(
     """
     found: list[Disagreement] = []
     for index, (row, res) in enumerate(zip(rows, results, strict=True)):
-        if row.faithful is None or res.error or res.passed is None or math.isnan(res.score):
+        label = gold_label(row, metric)
+        if label is None or res.error is not None:
             continue
-        if bool(res.passed) == bool(row.faithful):
+        unscored = math.isnan(res.score)
+        if (bool(res.passed) and not unscored) == bool(label):
             continue
-        prob = min(1.0, max(0.0, res.score / scale))
-        severity = abs(float(row.faithful) - prob)
+        prob = math.nan if unscored else min(1.0, max(0.0, res.score / scale))
+        severity = float(label) if unscored else abs(float(label) - prob)
         found.append(
             Disagreement(
                 row=row,
                 result=res,
                 prob=prob,
                 severity=severity,
+                label=label,
+                metric=metric,
                 other=None if others is None else others[index],
                 other_name=other_name,
             )

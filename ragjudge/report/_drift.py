@@ -11,6 +11,7 @@ import numpy as np
 
 from ragjudge._version import __version__
 from ragjudge.data._gold import GoldRecord
+from ragjudge.data._rowhash import fitted_on
 from ragjudge.evaluation._drift import DriftReport
 from ragjudge.optimize._report import CompileReport
 from ragjudge.programs._base import Judge
@@ -33,10 +34,13 @@ def _difference_table(drift: DriftReport) -> str:
         shown = "–" if value is None else f"{value:+.3f}"
         tested = " (tested)" if metric == drift.figure else ""
         rows.append(f"<tr><th>{esc(name)}{tested}</th><td>{shown}{esc(ci)}</td></tr>")
+    level = f"{100 * drift.level:g}% CI"
     return (
-        '<table class="kv"><tr><th>new − compile</th><th>95% CI</th></tr>'
+        f'<table class="kv"><tr><th>new − compile</th><th>{esc(level)}</th></tr>'
         + "".join(rows)
         + "</table>"
+        + f'<p class="note">{esc(level)}: its upper end is the one-sided '
+        f"{100 * (1 - drift.alpha):g}% bound the test at α = {drift.alpha:g} matches.</p>"
     )
 
 
@@ -65,11 +69,18 @@ def build_drift_report(
     compile_report = CompileReport.model_validate(judge.report_ or {})
     scale = float(getattr(judge, "scale", 1.0) or 1.0)
     threshold = getattr(judge, "threshold", None)
+    fitted = compile_report.fitted_rows or ()
+    unseen = [  # the new rows the test compares (those the judge was fitted on left out)
+        (row, res) for row, res in zip(rows, results, strict=True) if not fitted_on(row, fitted)
+    ]
+    rows, results = [r for r, _ in unseen], [x for _, x in unseen]
     variants = [
         variant_from_predictions(
             "compile validation", compile_report.predictions, scale=scale, threshold=threshold
         ),
-        Variant.from_results("new rows", rows, results, scale=scale, threshold=threshold),
+        Variant.from_results(
+            "new rows", rows, results, metric=drift.metric, scale=scale, threshold=threshold
+        ),
     ]
     verdict = (
         f"Agreement fell beyond chance: {NAMES[drift.figure]} "
@@ -89,6 +100,11 @@ def build_drift_report(
             "verdict",
             "Did agreement fall?",
             f'<p style="font-size:17px;color:{color}"><b>{esc(verdict)}</b></p>'
+            + "".join(
+                f'<p class="note">Note: {esc(text)}.</p>'
+                for text in [drift.disagreement, *drift.notes]
+                if text
+            )
             + agreement_table(table)
             + _difference_table(drift),
         ),
@@ -118,13 +134,16 @@ def build_drift_report(
             kv_table(
                 {
                     "figure tested": drift.figure,
-                    "test": "one-sided permutation test (pooled rows re-split at the same sizes)",
+                    "test": "one-sided permutation test (pooled rows re-split at the same sizes, "
+                    "whole groups where the rows carry them)",
                     "permutations": drift.permutations,
                     "p-value": drift.p_value,
                     "alpha": drift.alpha,
                     "compile validation rows": drift.reference.n,
                     "new rows": drift.new.n,
-                    "new rows not scored (count as failed)": drift.errors,
+                    "new rows that ended in an error (count as failed)": drift.errors,
+                    "new rows unscored (count as failed)": drift.unscored,
+                    "new rows left out (the judge was fitted on them)": drift.fitted,
                     "compiled on": str(compile_report.gold.get("path", "")),
                 }
             ),

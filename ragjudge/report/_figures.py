@@ -177,7 +177,8 @@ def confusion_figure(variants: Sequence[Variant]) -> go.Figure:
 
 
 def histogram_figure(variants: Sequence[Variant], *, bins: int = 20) -> go.Figure:
-    """Score histograms split by gold label, one panel per judge, with the threshold marked."""
+    """Score histograms split by gold label, one panel per judge, with the threshold marked
+    (the scored rows: an unscored row has no score to show)."""
     fig = make_subplots(
         rows=1,
         cols=len(variants),
@@ -192,7 +193,7 @@ def histogram_figure(variants: Sequence[Variant], *, bins: int = 20) -> go.Figur
             (1, "gold: faithful", FAITHFUL),
             (0, "gold: hallucinated", HALLUCINATED),
         ):
-            counts, _ = np.histogram(v.prob[v.gold == value], bins=edges)
+            counts, _ = np.histogram(v.prob[(v.gold == value) & v.scored], bins=edges)
             fig.add_trace(
                 go.Bar(
                     x=centers.tolist(),
@@ -286,7 +287,7 @@ def roc_figure(variants: Sequence[Variant]) -> go.Figure:
 def reliability_figure(variants: Sequence[Variant], *, bins: int = 10) -> go.Figure:
     """Reliability diagram: the share of faithful rows among rows with similar scores.
 
-    Rows are put into `bins` equal-width score bins; each point is a non-empty bin at its mean
+    The scored rows are put into `bins` equal-width score bins; each point is a non-empty bin at its mean
     score, sized by its row count. The legend gives the expected calibration error (ECE).
     """
     fig = go.Figure()
@@ -301,10 +302,10 @@ def reliability_figure(variants: Sequence[Variant], *, bins: int = 10) -> go.Fig
         )
     )
     for j, v in enumerate(variants):
-        if not v.n:
+        if not v.scored.any():
             continue
         color = COLORS[j % len(COLORS)]
-        which = np.minimum((v.prob * bins).astype(int), bins - 1)
+        which = np.where(v.scored, np.minimum((v.prob * bins).astype(int), bins - 1), -1)
         xs, ys, ns = [], [], []
         for b in range(bins):
             mask = which == b

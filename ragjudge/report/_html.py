@@ -242,8 +242,13 @@ def _statements_html(result: JudgeResult) -> str:
 def disagreement_html(d: Disagreement, number: int, *, judge_name: str) -> str:
     """One disagreement as a card."""
     row, res = d.row, d.result
-    gold = "faithful" if row.faithful else "hallucinated"
-    verdict = "pass" if res.passed else "fail"
+    if d.metric == "faithfulness":
+        gold = "gold: faithful" if d.label else "gold: hallucinated"
+    else:
+        gold = f"{d.metric} label: {'pass' if d.label else 'fail'}"
+    unscored = math.isnan(d.prob)
+    verdict = "fail" if unscored or not res.passed else "pass"
+    shown = "unscored" if unscored else f"{d.prob:.2f}"
     other = ""
     if d.other is not None and d.other.error is None and not math.isnan(d.other.score):
         other_verdict = "pass" if d.other.passed else "fail"
@@ -254,10 +259,10 @@ def disagreement_html(d: Disagreement, number: int, *, judge_name: str) -> str:
     full = "\n\n".join(row.contexts)
     more = ""
     if len(full) > len(d.excerpt.strip(" …")) + 4:
-        shown = full if len(full) <= 20000 else full[:20000] + " …"
+        text = full if len(full) <= 20000 else full[:20000] + " …"
         more = (
             f"<details><summary>full context ({len(full):,} characters)</summary>"
-            f'<div class="text">{esc(shown)}</div></details>'
+            f'<div class="text">{esc(text)}</div></details>'
         )
     question = (
         f'<div class="field"><h4>question</h4><div class="text">{esc(row.question)}</div></div>'
@@ -276,8 +281,8 @@ def disagreement_html(d: Disagreement, number: int, *, judge_name: str) -> str:
     <span class="caseno">#{number}</span>
     <code>{esc(row.id)}</code>
     <span class="pill">{esc(row.source or "no source")}</span>
-    <span class="pill {"ok" if row.faithful else "bad"}">gold: {gold}</span>
-    <span class="pill {"ok" if res.passed else "bad"}">{esc(judge_name)}: {d.prob:.2f}
+    <span class="pill {"ok" if d.label else "bad"}">{esc(gold)}</span>
+    <span class="pill {"ok" if verdict == "pass" else "bad"}">{esc(judge_name)}: {shown}
       {verdict}</span>
     {other}
   </header>

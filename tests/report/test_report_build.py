@@ -19,6 +19,7 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize._select import FinalistScore, Selection, SourceDifference
 from ragjudge.programs._results import JudgeResult
 from ragjudge.report import build_report, rebuild_study, study_figures, write_report
+from ragjudge.stats._threshold import UNSCORED
 from ragjudge.report._data import (
     Variant,
     context_excerpt,
@@ -144,12 +145,21 @@ def test_context_excerpt_finds_the_supporting_sentence() -> None:
     assert context_excerpt([], focus="x") == ""
 
 
-def test_variants_leave_out_unscored_and_errors(judged: Judged) -> None:
+def test_variants_count_unscored_rows_as_agreement_does_and_leave_out_errors(
+    judged: Judged,
+) -> None:
     rows, results, baseline = judged
     v = Variant.from_results("judge", rows, results, scale=1.0, threshold=0.5)
-    assert v.n == len(rows) - 1 and "unscored" not in v.ids
-    b = Variant.from_results("baseline", rows, baseline)
-    assert b.n == len(rows) - 1
+    # the unscored row stays, failing and ranked lowest (stats' UNSCORED), as agreement_of
+    # counts it; the report no longer drops it
+    assert v.n == len(rows)
+    at = v.ids.index("unscored")
+    assert v.prob[at] == UNSCORED and not v.passed[at] and not v.scored[at]
+    assert v.scored.sum() == len(rows) - 1
+    overall, *_ = agreement_of(rows, results, n_boot=0)
+    assert overall is not None and overall.n == v.n
+    b = Variant.from_results("baseline", rows, baseline)  # its `unscored` row is an error
+    assert b.n == len(rows) - 1 and "unscored" not in b.ids
     scaled = Variant.from_results(
         "x", rows, [r.model_copy(update={"score": r.score * 5}) for r in results], scale=5
     )
@@ -176,7 +186,8 @@ def test_compile_report_alone_draws_the_study_and_validation(judged: Judged) -> 
     )
     # the validation variant comes from the recorded predictions
     v = variant_from_predictions("compiled", report.predictions)
-    assert v.n == sum(1 for p in report.predictions if p.score is not None)
+    assert v.n == len(report.predictions)  # an unscored row counts, failing, ranked lowest
+    assert v.scored.sum() == sum(1 for p in report.predictions if p.score is not None)
     assert "Worst disagreements" not in document  # no per-row verdicts without results
     assert "<th>raw_outputs</th><td>120</td>" in document
 

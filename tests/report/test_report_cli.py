@@ -149,29 +149,44 @@ def test_compile_refuses_a_bad_report_path_before_compiling(
     assert "name an .html file" in capsys.readouterr().err
 
 
-def test_evaluate_reports_only_the_faithfulness_metric(
-    sample_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_evaluate_reports_every_metric_with_labels(sample_path: Path, tmp_path: Path) -> None:
+    """A report for relevancy (and recall) rows too: their labels are derived from the
+    faithfulness gold (`data/_labels.py`); `build_report` used to refuse them ("no row has
+    both a label and a score") and `evaluate --report` skipped them."""
     out = tmp_path / "ev.html"
-    assert (
-        main(
-            [
-                "evaluate",
-                "--gold",
-                str(sample_path),
-                "--metric",
-                "faithfulness,answer_relevancy",
-                "--report",
-                str(out),
-                "--format",
-                "json",
-            ]
-        )
-        == 0
+    code = main(
+        [
+            "evaluate",
+            "--gold",
+            str(sample_path),
+            "--metric",
+            "faithfulness,answer_relevancy,context_recall",
+            "--report",
+            str(out),
+            "--format",
+            "json",
+        ]
     )
-    assert (tmp_path / "ev.faithfulness.html").exists()
-    assert not (tmp_path / "ev.answer_relevancy.html").exists()
-    assert "no report for answer_relevancy" in caplog.text
+    assert code == 0
+    for metric in ("faithfulness", "answer_relevancy", "context_recall"):
+        document = (tmp_path / f"ev.{metric}.html").read_text(encoding="utf-8")
+        assert f"with the {metric} labels of" in document
+        assert '<section id="diagnostics">' in document
+
+
+def test_build_report_on_labeled_relevancy_rows(sample_path: Path) -> None:
+    from ragjudge import AnswerRelevancy, evaluate
+    from ragjudge.data import load_gold, rows_for_metric
+    from ragjudge.report import build_report
+
+    rows, _ = rows_for_metric("answer_relevancy", load_gold(sample_path))
+    judge = AnswerRelevancy(lm="local")
+    results, report = evaluate(judge, rows, n_boot=50)
+    assert report.agreement is not None
+    document = build_report(rows=rows, results=results, judge=judge, n_boot=50)
+    assert f"with the answer_relevancy labels of {report.agreement.n} rows" in document
+    # without the judge, the metric is read from the results
+    assert "answer_relevancy labels" in build_report(rows=rows, results=results, n_boot=50)
 
 
 def test_report_with_an_lm_over_http(
