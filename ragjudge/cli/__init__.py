@@ -82,7 +82,7 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
     """The parser of subcommand `command` within `parser`."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            return action.choices[command]  # type: ignore[no-any-return]
+            return action.choices[command]
     raise KeyError(command)
 
 

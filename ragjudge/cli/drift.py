@@ -16,9 +16,9 @@ from ragjudge.cli._common import (
     progress,
 )
 from ragjudge.cli._runopts import add_run_options, configure_run, judge_with_lm_options
-from ragjudge.evaluation._drift import DriftReport, drift_test, new_sample, reference_sample
 from ragjudge.data._labels import rows_for_metric
 from ragjudge.data._paths import check_not_inputs
+from ragjudge.evaluation._drift import DriftReport, drift_test, new_sample, reference_sample
 from ragjudge.evaluation._runner import check_out_path, run_rows
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize._report import CompileReport
@@ -146,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
             f"{args.judge} does not record the rows it was fitted on (compiled before ragjudge "
             "recorded them): new rows it was fitted on cannot be left out, and would flatter it"
         )
-    drift = drift.model_copy(update={"gold": str(args.gold), "judge": str(args.judge), "notes": notes})
+    drift = drift.model_copy(
+        update={"gold": str(args.gold), "judge": str(args.judge), "notes": notes}
+    )
     if args.report:
         from ragjudge.report._drift import write_drift_report
 
@@ -202,9 +204,7 @@ def format_drift(drift: DriftReport) -> str:
         if n
     ]
     if failing:
-        lines.append(
-            f"  new rows {' and '.join(failing)}: counted as failing, ranked lowest"
-        )
+        lines.append(f"  new rows {' and '.join(failing)}: counted as failing, ranked lowest")
     lines.append(
         f"  new - compile: {100 * drift.level:g}% bootstrap intervals (their upper end is the "
         f"one-sided {100 * (1 - drift.alpha):g}% bound the test matches)"

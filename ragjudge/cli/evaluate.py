@@ -25,8 +25,8 @@ from ragjudge.cli._ray import add_ray_options, run_ray
 from ragjudge.cli._runopts import add_run_options, configure_run
 from ragjudge.cli.report import add_report_option, check_report_path, write_evaluate_report
 from ragjudge.data._gold import GoldRecord
-from ragjudge.data._paths import check_not_inputs
 from ragjudge.data._labels import rows_for_metric
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.evaluation._evaluate import EvaluationReport, evaluate
 from ragjudge.evaluation._gate import GateCheck, check_bounds
 from ragjudge.evaluation._runner import check_out_path
@@ -171,7 +171,10 @@ def run(args: argparse.Namespace) -> int:
     several = len(metrics) > 1
     check_not_inputs(  # before any work, --ray too: no output over the rows or the judge read
         {
-            **{f"--out ({m})" if several else "--out": _out_path(args.out, m, several) for m in metrics},
+            **{
+                f"--out ({m})" if several else "--out": _out_path(args.out, m, several)
+                for m in metrics
+            },
             **{
                 f"--report ({m})" if several else "--report": _out_path(args.report, m, several)
                 for m in metrics
@@ -193,7 +196,9 @@ def run(args: argparse.Namespace) -> int:
         if args.report:
             check_report_path(str(_out_path(args.report, metric, len(metrics) > 1)))
     rows = load_rows(args, require=_required_fields(args))
-    judged = [load(args.judge, trust_modified=args.trust_modified).metric] if args.judge else metrics
+    judged = (
+        [load(args.judge, trust_modified=args.trust_modified).metric] if args.judge else metrics
+    )
     bounds = gate_bounds(args, rows, judged)
     configure_run(args)
     summaries: dict[str, Any] = {}

@@ -512,7 +512,9 @@ def _check_csv_has_rows(path: Path) -> None:
         header = next(records, None)
         first = next(records, None)
     if header is None:
-        raise GoldDataError("is empty: a CSV file needs a header line and one line per row", file=str(path))
+        raise GoldDataError(
+            "is empty: a CSV file needs a header line and one line per row", file=str(path)
+        )
     if first is None:
         raise GoldDataError(
             f"holds only a header line ({', '.join(header)[:80]}) and no rows", file=str(path)

@@ -51,7 +51,7 @@ def check_not_inputs(
         >>> check_not_inputs({"--out": "rows.jsonl"}, {"--gold": "./rows.jsonl"})
         Traceback (most recent call last):
         ...
-        ragjudge.exceptions.ConfigurationError: --out rows.jsonl is the --gold file (./rows.jsonl): writing there would overwrite what it reads; name another file
+        ragjudge.exceptions.ConfigurationError: --out rows.jsonl is the --gold file ...
     """
     for out_name, out in outputs.items():
         if out is None:

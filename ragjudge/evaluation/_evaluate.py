@@ -12,8 +12,8 @@ from typing import Any, Literal
 import pydantic
 
 from ragjudge.data._gold import GoldRecord, rows_from
-from ragjudge.data._paths import check_not_inputs
 from ragjudge.data._labels import gold_label, label_source
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.programs._base import Judge

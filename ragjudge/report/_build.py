@@ -6,8 +6,8 @@ import datetime as dt
 import logging
 import math
 import os
-from dataclasses import dataclass
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -338,9 +338,14 @@ def build_report(
     if report is not None:
         sections.append(("compile", "Compile evidence", _compile_section(report, bool(results))))
         if not variants:
-            variants, variant_note = _validation_variants(report), "on the compile's validation rows"
+            variants, variant_note = (
+                _validation_variants(report),
+                "on the compile's validation rows",
+            )
     if any(v.n for v in variants):
-        sections.append(("diagnostics", "Diagnostics", _diagnostics_section(variants, variant_note)))
+        sections.append(
+            ("diagnostics", "Diagnostics", _diagnostics_section(variants, variant_note))
+        )
     if report is not None:
         sections.append(("study", "Optuna study", _study_section(report)))
     if results and max_disagreements > 0:

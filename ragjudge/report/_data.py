@@ -129,7 +129,10 @@ def variant_from_predictions(
         gold=np.array([p.gold for p in predictions], dtype=int),
         prob=_probs(scores, scale),
         passed=np.array(
-            [bool(ok) and s is not None and not math.isnan(s) for s, ok in zip(scores, passes, strict=True)],
+            [
+                bool(ok) and s is not None and not math.isnan(s)
+                for s, ok in zip(scores, passes, strict=True)
+            ],
             dtype=bool,
         ),
         sources=[p.source for p in predictions],

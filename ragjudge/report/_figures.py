@@ -287,8 +287,9 @@ def roc_figure(variants: Sequence[Variant]) -> go.Figure:
 def reliability_figure(variants: Sequence[Variant], *, bins: int = 10) -> go.Figure:
     """Reliability diagram: the share of faithful rows among rows with similar scores.
 
-    The scored rows are put into `bins` equal-width score bins; each point is a non-empty bin at its mean
-    score, sized by its row count. The legend gives the expected calibration error (ECE).
+    The scored rows are put into `bins` equal-width score bins; each point is a non-empty bin
+    at its mean score, sized by its row count. The legend gives the expected calibration error
+    (ECE).
     """
     fig = go.Figure()
     fig.add_trace(

@@ -13,7 +13,9 @@ import pytest
 
 import ragjudge
 from ragjudge.cli import main
-from ragjudge.data._gold import load_gold
+from ragjudge.cli.drift import format_drift
+from ragjudge.data._gold import GoldRecord, load_gold
+from ragjudge.data._rowhash import row_hash
 from ragjudge.evaluation._drift import DriftSample, drift_test
 
 REPO = Path(__file__).resolve().parents[2]
@@ -130,3 +132,86 @@ def test_bad_inputs_are_one_line_exit_2(
     ]
     assert main(["drift", "--judge", str(judge_file), "--gold", halueval, "--alpha", "2"]) == 2
     assert "--alpha must be in (0, 1)" in capsys.readouterr().err
+
+
+def test_the_interval_is_at_the_tests_level_and_a_disagreement_is_said() -> None:
+    """The issue's case: an interval below zero beside "no drop beyond chance" (exit 0). The
+    interval is now at the test's level (two-sided 1 - 2 alpha: its upper end is the one-sided
+    bound) and, where the two methods still differ, the report says so in one sentence."""
+    rng = np.random.default_rng(25)
+    drift = drift_test(sample(rng, 40, 0.85), sample(rng, 20, 0.65), permutations=499, n_boot=500)
+    assert drift.level == pytest.approx(0.90)
+    low, high = drift.difference_ci["balanced_accuracy"]
+    assert low is not None and high is not None and high < 0
+    assert not drift.dropped and drift.interval_dropped is True
+    assert "the permutation test finds no drop beyond chance" in drift.disagreement
+    assert "the test decides" in drift.disagreement
+    text = format_drift(drift)
+    assert f"note: {drift.disagreement}" in text
+    assert "90% bootstrap intervals (their upper end is the one-sided 95% bound" in text
+    # where they agree, nothing is said, and the interval's side is the test's decision
+    for seed in range(12):
+        r = np.random.default_rng(seed)
+        d = drift_test(sample(r, 60, 0.85), sample(r, 60, 0.7), permutations=199, n_boot=200)
+        assert (d.interval_dropped == d.dropped) == (not d.disagreement)
+
+
+def test_errors_and_unscored_rows_are_counted_apart_and_rank_lowest_from_stats() -> None:
+    from ragjudge.data._gold import GoldRecord
+    from ragjudge.data._rowhash import row_hash
+    from ragjudge.evaluation._drift import new_sample
+    from ragjudge.programs._results import JudgeResult
+    from ragjudge.stats._threshold import UNSCORED
+
+    rows = [
+        GoldRecord(id=f"r{i}", answer=f"a{i}", contexts=["c"], faithful=i % 2) for i in range(6)
+    ]
+    results = [
+        JudgeResult(id="r0", score=0.2, passed=False),
+        JudgeResult(id="r1", score=0.9, passed=True),
+        JudgeResult(id="r2", error="TimeoutError"),
+        JudgeResult(id="r3"),  # unscored: NaN score, no error
+        JudgeResult(id="r4", score=0.1, passed=False),
+        JudgeResult(id="r5", score=0.8, passed=True),
+    ]
+    new = new_sample(rows, results, metric="faithfulness", fitted_rows={row_hash(rows[5])})
+    assert (new.n, new.errors, new.unscored, new.fitted) == (5, 1, 1, 1)
+    assert new.scores[2] == new.scores[3] == UNSCORED
+    assert new.passed[2] is False and new.passed[3] is False
+    ref = DriftSample(labels=[0, 1] * 10, passed=[False, True] * 10, scores=[0.1, 0.9] * 10)
+    drift = drift_test(ref, new, permutations=99, n_boot=0)
+    assert (drift.errors, drift.unscored, drift.fitted) == (1, 1, 1)
+    assert drift.new.errors == 0  # counted in (as failing), not "left out" of the agreement
+    text = format_drift(drift)
+    assert "new rows 1 ended in an error and 1 unscored: counted as failing, ranked lowest" in text
+    assert "note: 1 new rows were left out: the judge was fitted on them" in text
+
+
+def test_drift_leaves_out_the_rows_the_judge_was_fitted_on(
+    judge_file: Path, gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The judge was compiled on the first 160 halueval rows; 40 of them among 100 new rows
+    are left out and said, as `estimate` leaves them out."""
+    lines = (gold_dir / "halueval" / "dev.jsonl").read_text().splitlines()
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("\n".join(lines[:160] + lines[300:400]) + "\n")
+    fitted = set(json.loads(judge_file.read_text())["compile"]["fitted_rows"])
+    train = sum(1 for r in load_gold(mixed) if row_hash(r) in fitted)
+    assert 0 < train
+    code = main(["drift", "--judge", str(judge_file), "--gold", str(mixed), "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code in (0, 1)
+    assert out["fitted"] == train and out["new"]["n"] == 260 - train
+    assert any(f"{train} new rows were left out" in n for n in out["notes"])
+    only_train = tmp_path / "train.jsonl"
+    only_train.write_text(
+        "\n".join(x for x in lines[:160] if row_hash(load_gold_line(x)) in fitted) + "\n"
+    )
+    assert main(["drift", "--judge", str(judge_file), "--gold", str(only_train)]) == 2
+    assert "is one the judge was fitted on" in capsys.readouterr().err
+
+
+def load_gold_line(line: str) -> GoldRecord:
+    from ragjudge.data._gold import rows_from
+
+    return rows_from([json.loads(line)])[0]

@@ -6,7 +6,9 @@ The rules (also in docs/development.md):
   pages under `docs/` also find `judges/faithfulness.json` there (the README's quick start
   makes it; a page may assume the reader did that).
 - ```` ```python ```` blocks of one file run in one interpreter, in order, sharing their
-  names. A ```` ```text ```` block right after a python block is the output it prints.
+  names. A ```` ```text ```` block right after a python block is the output it prints,
+  compared line by line as a console block's output is, except that its numbers must be the
+  ones printed: a Python example is seeded and prints no timings, so a stale figure fails.
 - ```` ```bash ```` blocks run line by line (a line ending in `\\` continues); `pip`, `git`,
   `cd` and `export` lines are setup, not run (the checkout under test is installed already);
   every other command must be `ragjudge`, `python`, `pytest` or `mkdocs`, and must exit 0.
@@ -112,15 +114,20 @@ def parse_blocks(path: Path) -> list[Block]:
     return blocks
 
 
-def normalize(line: str) -> str:
-    """A line with hex digests and numbers masked and spaces collapsed."""
-    return " ".join(_NUM.sub("#", _HEX.sub("HEX", line)).split())
+def normalize(line: str, *, numbers: bool = False) -> str:
+    """A line with hex digests masked (and numbers, unless `numbers`: keep them) and spaces
+    collapsed."""
+    masked = _HEX.sub("HEX", line)
+    return " ".join((masked if numbers else _NUM.sub("#", masked)).split())
 
 
-def output_mismatch(shown: str, actual: str) -> str | None:
-    """None when `actual` matches the `shown` output (see the module docstring), else why not."""
-    want = [normalize(x) for x in shown.rstrip().splitlines()]
-    got = [normalize(x) for x in actual.rstrip().splitlines()]
+def output_mismatch(shown: str, actual: str, *, numbers: bool = False) -> str | None:
+    """None when `actual` matches the `shown` output (see the module docstring), else why not.
+
+    `numbers=True` compares the numbers too (a python block's output); otherwise they are
+    masked (a console block's, whose commands print timings)."""
+    want = [normalize(x, numbers=numbers) for x in shown.rstrip().splitlines()]
+    got = [normalize(x, numbers=numbers) for x in actual.rstrip().splitlines()]
 
     def match(i: int, j: int) -> bool:
         if i == len(want):
@@ -308,7 +315,7 @@ def _run_file(path: Path, folder: Path) -> list[str]:
             elif block.lang == "python":
                 printed = session.run_python(block.text, block.where)
                 if block.output is not None:
-                    why = output_mismatch(block.output, printed)
+                    why = output_mismatch(block.output, printed, numbers=True)
                     assert why is None, f"{block.where}: the output shown is stale\n{why}"
             elif block.lang == "bash":
                 for command in commands(block.text):
@@ -416,17 +423,43 @@ def test_docs_build_strict(tmp_path: Path) -> None:
     assert (tmp_path / "api" / "index.html").exists()
 
 
+def test_a_python_blocks_shown_figures_are_checked() -> None:
+    """The README's example printed `balanced accuracy 0.85 on 63 rows` beside a shown 0.81,
+    and passed: a python block's numbers are compared as printed."""
+    shown = "0.0 False\nbalanced accuracy 0.81 on 63 rows\n"
+    printed = "0.0 False\nbalanced accuracy 0.85 on 63 rows\n"
+    assert output_mismatch(shown, printed, numbers=True)
+    assert output_mismatch(shown, printed) is None  # a console block's numbers are masked
+    assert (
+        output_mismatch(shown, "0.0  False\nbalanced accuracy 0.81 on 63 rows", numbers=True)
+        is None
+    )
+    assert output_mismatch("id a1b2c3d4e5f6", "id 0f9e8d7c6b5a", numbers=True) is None
+
+
 @pytest.mark.parametrize(
     ("page", "why"),
     [
         ("```python\nprint('hello 1')\n```\n\n```text\ngoodbye 1\n```\n", "output shown is stale"),
+        (
+            "```python\nprint('hello', 0.85)\n```\n\n```text\nhello 0.81\n```\n",
+            "output shown is stale",
+        ),
         ("```python\nraise ValueError('x')\n```\n", "the block raised"),
         ("```console\n$ ragjudge --help\nusage: nothing like it\n```\n", "is stale"),
         ("```bash\nls\n```\n", "not a command the examples may run"),
         ("```bash\nragjudge evaluate --gold missing.jsonl\n```\n", "exited 2"),
         ('```json\n{"a": 1\n```\n', "not JSON"),
     ],
-    ids=["stale-output", "raises", "stale-console", "not-allowed", "exit-2", "bad-json"],
+    ids=[
+        "stale-output",
+        "stale-figure",
+        "raises",
+        "stale-console",
+        "not-allowed",
+        "exit-2",
+        "bad-json",
+    ],
 )
 def test_the_runner_fails_on(page: str, why: str, tmp_path: Path) -> None:
     """The runner itself: a stale output, a raising block, a command that fails or is not

@@ -19,13 +19,13 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize._select import FinalistScore, Selection, SourceDifference
 from ragjudge.programs._results import JudgeResult
 from ragjudge.report import build_report, rebuild_study, study_figures, write_report
-from ragjudge.stats._threshold import UNSCORED
 from ragjudge.report._data import (
     Variant,
     context_excerpt,
     variant_from_predictions,
     worst_disagreements,
 )
+from ragjudge.stats._threshold import UNSCORED
 
 Judged = tuple[list[GoldRecord], list[JudgeResult], list[JudgeResult]]
 
