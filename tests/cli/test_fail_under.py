@@ -118,7 +118,7 @@ def test_label_figure_on_unlabeled_rows_is_bad_input(tmp_path: Path, halueval: P
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == [
         f"ragjudge evaluate: error: --fail-under kappa needs labeled rows, and no row of "
-        f"{unlabeled} has a label (faithful); use pass_rate, or add labels"
+        f"{unlabeled} has a label for faithfulness; use pass_rate, or add labels"
     ]
     assert "Traceback" not in out.stderr
     fine = run_cli("evaluate", "--gold", str(unlabeled), "--fail-under", "pass_rate=0")
