@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
                     on_result=lambda _i, _r: bar.update(1),
                 )
             )
-        if judge is not None:
+        if judge is not None and not estimates[-1].verdicts_from_file:
             estimates[-1].judge_name = str(args.judge or args.lm)
     for est in estimates:
         for note in est.notes:
@@ -263,6 +263,11 @@ def format_estimate(est: Estimate) -> str:
         lines.append(
             f"  judge errors: {est.labeled_errors} labeled, {est.row_errors} other rows "
             "(counted as failing)"
+        )
+    if est.labeled_unscored or est.row_unscored:
+        lines.append(
+            f"  unscored (no score, no error): {est.labeled_unscored} labeled, "
+            f"{est.row_unscored} other rows (counted as failing)"
         )
     if est.strata:
         lines.append(

@@ -10,12 +10,22 @@ human labels in the gold sets: their labels are derived from faithfulness gold
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
+
+import pydantic
 
 from ragjudge.data._derived import derive_gold, derived_label, is_derived
 from ragjudge.data._gold import GoldRecord
+from ragjudge.exceptions import GoldDataError
 
-__all__ = ["gold_label", "label_source", "labeled_rows", "row_label", "rows_for_metric"]
+__all__ = [
+    "gold_label",
+    "label_source",
+    "labeled_rows",
+    "read_label",
+    "row_label",
+    "rows_for_metric",
+]
 
 LabelSource = Literal["human", "derived"]
 
@@ -31,6 +41,26 @@ def gold_label(row: GoldRecord, metric: str = "faithfulness") -> int | None:
     if metric == "faithfulness":
         return None if is_derived(row) else row.faithful
     return derived_label(row, metric)[0]
+
+
+def read_label(value: Any, *, file: str, row: int, field: str = "faithful") -> int | None:
+    """A label cell read by the rule a gold file's `faithful` is read by (0, 1, true/false,
+    yes/no; empty or null: no label), for a label that reaches ragjudge outside a gold row
+    (a results file's `gold`).
+
+    Raises:
+        GoldDataError: Any other value, naming `file`, `row` and `field`.
+
+    Example:
+        >>> read_label("yes", file="results.jsonl", row=1, field="gold")
+        1
+    """
+    try:
+        return GoldRecord(id="label", answer="", faithful=value).faithful
+    except pydantic.ValidationError:
+        raise GoldDataError(
+            f"must be 0, 1 or empty, got {value!r}", file=file, row=row, field=field
+        ) from None
 
 
 def row_label(row: GoldRecord) -> int | None:

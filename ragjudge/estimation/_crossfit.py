@@ -12,6 +12,7 @@ from typing import Literal
 import numpy as np
 
 from ragjudge.data._gold import GoldRecord
+from ragjudge.data._labels import gold_label
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.exceptions import GoldDataError
 from ragjudge.optimize._compile import compile_judge
@@ -19,6 +20,8 @@ from ragjudge.optimize._split import group_key
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs.faithfulness import Faithfulness
+from ragjudge.stats._folds import group_folds
+from ragjudge.stats._threshold import floored
 
 __all__ = ["CrossFit", "Prediction", "cross_fit", "verdict"]
 
@@ -31,19 +34,17 @@ Prediction = Literal["score", "passed"]
 
 def verdict(result: JudgeResult, kind: Prediction = "score") -> float:
     """A result as the prediction PPI uses: its score clipped to [0, 1] (`kind="score"`), or
-    1.0 when it passed (`"passed"`); an error or an unscored row is 0.0 (failing, as
-    everywhere in ragjudge)."""
-    if result.error is not None:
-        return 0.0
-    if kind == "passed":
-        return 1.0 if result.passed else 0.0
-    return 0.0 if math.isnan(result.score) else min(1.0, max(0.0, float(result.score)))
+    1.0 when it passed (`"passed"`); an error or an unscored row fails and ranks lowest
+    (`ragjudge.stats._threshold.UNSCORED`, clipped to 0)."""
+    score = None if result.error is not None else result.score
+    return _from_record(score, result.passed if result.error is None else None, kind)
 
 
 def _from_record(score: float | None, passed: bool | None, kind: Prediction) -> float:
+    unscored = score is None or math.isnan(score)
     if kind == "passed":
-        return 1.0 if passed else 0.0
-    return 0.0 if score is None or math.isnan(score) else min(1.0, max(0.0, float(score)))
+        return 1.0 if passed and not unscored else 0.0
+    return min(1.0, max(0.0, float(floored([score])[0])))
 
 
 class CrossFit:
@@ -96,7 +97,8 @@ def cross_fit(
 ) -> CrossFit:
     """Compile `student` (default: the offline judge) once per fold of the labeled rows.
 
-    Folds keep a group (`meta.group_id`) whole and are stratified on the label. Each fold's
+    Folds keep a group (`meta.group_id`) whole and are stratified on the label
+    (`ragjudge.stats._folds.group_folds`, the one fold maker). Each fold's
     judge is compiled on the other folds with that fold as its validation rows, so its
     verdicts on the fold come out of the compile itself.
 
@@ -113,25 +115,23 @@ def cross_fit(
     Raises:
         GoldDataError: If there are fewer groups than folds, or a fold would lack a label.
     """
-    from sklearn.model_selection import StratifiedGroupKFold
-
     if folds < 2:
         raise GoldDataError(f"cross-fitting needs at least 2 folds, got {folds}")
-    labels = np.array([int(r.faithful or 0) for r in labeled])
-    groups = np.array([group_key(r, group_by) for r in labeled])
-    if len(set(groups.tolist())) < folds:
-        raise GoldDataError(
-            f"only {len(set(groups.tolist()))} groups of labeled rows for {folds} folds"
-        )
-    splitter = StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed)
+    labels = np.array([int(gold_label(r) or 0) for r in labeled])
+    groups = [group_key(r, group_by) for r in labeled]
+    if len(set(groups)) < folds:
+        raise GoldDataError(f"only {len(set(groups))} groups of labeled rows for {folds} folds")
+    fold_of = group_folds(groups, labels, folds=folds, seed=seed)
     predicted = np.zeros(len(labeled))
     passed = np.zeros(len(labeled))
     errors = 0
     judges: list[Judge] = []
-    for k, (train_index, held_index) in enumerate(splitter.split(labels, labels, groups)):
+    for k in range(int(fold_of.max()) + 1):
+        train_index = [int(i) for i in np.flatnonzero(fold_of != k)]
+        held_index = [int(i) for i in np.flatnonzero(fold_of == k)]
         train = [labeled[i] for i in train_index]
         held = [labeled[i] for i in held_index]
-        if len({r.faithful for r in train}) < 2:
+        if len({gold_label(r) for r in train}) < 2:
             raise GoldDataError(f"cross-fitting fold {k + 1} has one label only; add labels")
         logger.info("cross-fitting: compiling fold %d of %d on %d rows", k + 1, folds, len(train))
         judge = compile_judge(

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -35,15 +36,19 @@ import pydantic
 from scipy import stats
 
 __all__ = [
+    "Interval",
     "MeanEstimate",
     "classical_ci",
     "combine_strata",
     "difference",
+    "effective_labels",
     "labels_for_width",
     "mean_estimate",
     "ppi_lambda",
     "ppi_point",
     "ppi_se",
+    "quantile",
+    "satterthwaite",
     "z_value",
 ]
 
@@ -124,21 +129,46 @@ def classical_ci(labels: npt.ArrayLike, *, level: float = 0.95) -> tuple[float, 
     return float(y.mean()), float(np.std(y)) / math.sqrt(y.size), z_value(level)
 
 
+def effective_labels(*, n_labeled: float, se: float, classical_se: float) -> float:
+    """How many labels alone would give an interval as narrow as one with standard error `se`:
+    `n * (classical_se / se)^2` (infinite when `se` is 0 and the labels vary; `n` when neither
+    does). The one definition the estimate, its strata and a comparison of two systems share.
+
+    Example:
+        >>> effective_labels(n_labeled=100, se=0.05, classical_se=0.1)
+        400.0
+    """
+    if se <= 0:
+        return math.inf if classical_se > 0 else float(n_labeled)
+    return float(n_labeled * (classical_se / se) ** 2)
+
+
+#: The intervals `mean_estimate` can give: `"small-sample"` (the default: pseudo-observations
+#: at both ends of the rectifier's range and a t quantile) or `"normal"` (`ppi_py`'s).
+Interval = Literal["small-sample", "normal"]
+
+
 class MeanEstimate(pydantic.BaseModel):
     """A mean with its interval, by PPI++ and by the labels alone.
 
     Attributes:
-        estimate: The PPI++ estimate.
-        se: Its standard error.
-        ci: `[low, high]` at `level`.
+        estimate: The PPI++ estimate (`ppi_py`'s point estimate at the `lam` used).
+        se: The standard error of the interval.
+        ci: `[low, high]` at `level`, within the labels' range.
         lam: The power-tuning weight in [0, 1] actually used (0: the labels alone).
-        classical: The labels-only estimate.
-        classical_se: Its standard error.
+        classical: The labels-only estimate (the labels' mean).
+        classical_se: The standard error of its interval.
         classical_ci: Its interval.
         judge: The judge's raw mean over every row, labeled and unlabeled (biased by its errors).
         n_labeled: Labeled rows used.
         n_unlabeled: Rows with a prediction but no label.
         level: The intervals' level.
+        interval: How the intervals were made (`Interval`).
+        centre: The middle of the PPI++ interval (the estimate itself for `"normal"`; for
+            `"small-sample"` pulled towards the middle of the rectifier's range by the
+            pseudo-observations, as the Agresti-Coull interval of a proportion is).
+        classical_centre: The middle of the labels-only interval.
+        df: Degrees of freedom of the interval's quantile (None: the normal quantile).
         fell_back: True when the tuned interval came out wider than the labels-only one and the
             labels-only one is reported instead.
         label_sd: The spread of one labeled row's term `y - lam * f` (for `labels_for_width`).
@@ -157,6 +187,10 @@ class MeanEstimate(pydantic.BaseModel):
     n_labeled: int
     n_unlabeled: int
     level: float = 0.95
+    interval: Interval = "small-sample"
+    centre: float = math.nan
+    classical_centre: float = math.nan
+    df: float | None = None
     fell_back: bool = False
     label_sd: float = 0.0
     imputed_se: float = 0.0
@@ -164,12 +198,61 @@ class MeanEstimate(pydantic.BaseModel):
 
     @property
     def effective_labels(self) -> float:
-        """How many labels alone would give the PPI++ interval's width: `n * (se_classical /
-        se_ppi)^2` (n itself when the interval did not narrow; infinite when the labels and
-        the judge agree on every labeled row)."""
-        if self.se <= 0:
-            return math.inf if self.classical_se > 0 else float(self.n_labeled)
-        return self.n_labeled * (self.classical_se / self.se) ** 2
+        """How many labels alone would give the PPI++ interval's width (`effective_labels`)."""
+        return effective_labels(
+            n_labeled=self.n_labeled, se=self.se, classical_se=self.classical_se
+        )
+
+
+def quantile(level: float, df: float | None) -> float:
+    """The two-sided quantile of an interval at `level`: Student's t with `df` degrees of
+    freedom, or the normal one when `df` is None (or infinite)."""
+    if df is None or math.isinf(df):
+        return z_value(level)
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    return float(stats.t.ppf(1 - (1 - level) / 2, max(df, 1.0)))
+
+
+def _small_sample(
+    y: np.ndarray,
+    f: np.ndarray,
+    f_u: np.ndarray,
+    *,
+    lam: float,
+    level: float,
+    label_range: tuple[float, float],
+    prediction_range: tuple[float, float],
+) -> tuple[float, float]:
+    """The centre and standard error of the small-sample PPI interval at `lam`.
+
+    The rectifier `y - lam * f` lies in `[lo - lam * f_hi, hi - lam * f_lo]`. Its mean and
+    variance are taken with `z^2 / 4` pseudo-observations at each end of that range (`z^2 / 2`
+    in all), as Agresti and Coull add pseudo-counts to a proportion (at `lam` = 0 this is their
+    interval, with half the pseudo-counts): a few labels that all agree with the judge (or are
+    all 1) then still leave the interval a width.
+    """
+    z = z_value(level)
+    weight = z * z / 4
+    (y_lo, y_hi), (f_lo, f_hi) = label_range, prediction_range
+    ends = np.array([y_hi - lam * f_lo, y_lo - lam * f_hi])
+    r = y - lam * f
+    total = r.size + 2 * weight
+    mean = (float(r.sum()) + weight * float(ends.sum())) / total
+    squares = float(np.square(r - mean).sum()) + weight * float(np.square(ends - mean).sum())
+    rectifier_var = squares / (total - 1) / total
+    imputed_var = float(np.var(lam * f_u)) / f_u.size
+    return lam * float(f_u.mean()) + mean, math.sqrt(imputed_var + rectifier_var)
+
+
+def _interval(
+    centre: float, se: float, q: float, point: float, bounds: tuple[float, float] | None
+) -> list[float]:
+    """`centre +- q * se`, never leaving out the point estimate, within `bounds` if given."""
+    low, high = min(centre - q * se, point), max(centre + q * se, point)
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return [low, high]
 
 
 def mean_estimate(
@@ -179,17 +262,28 @@ def mean_estimate(
     predicted_unlabeled: npt.ArrayLike,
     level: float = 0.95,
     lam: float | None = None,
+    interval: Interval = "small-sample",
+    label_range: tuple[float, float] = (0.0, 1.0),
+    prediction_range: tuple[float, float] = (0.0, 1.0),
 ) -> MeanEstimate:
     """The PPI++ mean of the labels, with the labels-only figure and the judge's raw mean.
 
     Args:
-        labels: The labels (0/1, or any numbers) of the labeled rows.
+        labels: The labels (0/1, or any numbers in `label_range`) of the labeled rows.
         predicted: The judge's predictions on the same rows, in the same order.
         predicted_unlabeled: The judge's predictions on rows without a label (not the labeled
             ones: the two samples are independent, as PPI assumes). With fewer than two, the
             estimate is the labels alone (`lam` = 0).
         level: The intervals' level.
         lam: A fixed weight (1: plain PPI, 0: the labels alone); None tunes it (PPI++).
+        interval: `"small-sample"` (the default) holds its level from 10 labels on
+            (benchmarks/bench_estimate.py): pseudo-observations at both ends of the rectifier's
+            range (`_small_sample`) and a t quantile with `n - 1` degrees of freedom, the
+            interval kept within `label_range`. `"normal"` is `ppi_py.ppi_mean_ci`'s
+            `theta +- z * se`, which undercovers with few labels.
+        label_range: The smallest and largest a label can be ((0, 1) for a rate, (-1, 1) for
+            the per-question difference of two rates).
+        prediction_range: The same for a prediction.
 
     Returns:
         A `MeanEstimate`.
@@ -201,37 +295,57 @@ def mean_estimate(
         (0.59, True)
     """
     y, f, f_u = _arrays(labels, predicted, predicted_unlabeled)
-    z = z_value(level)
     if f_u.size < 2:  # every row is labeled: the labels alone are the estimate
         lam = 0.0
         f_u = np.zeros(2)
     tuned = ppi_lambda(y, f, f_u) if lam is None else float(lam)
-    theta = ppi_point(y, f, f_u, lam=tuned)
-    se = ppi_se(y, f, f_u, lam=tuned)
-    mean, se0, _ = classical_ci(y, level=level)
+    mean = float(y.mean())
+    if interval == "normal":
+        df, bounds = None, None
+        centre, se = ppi_point(y, f, f_u, lam=tuned), ppi_se(y, f, f_u, lam=tuned)
+        centre0, se0, _ = classical_ci(y, level=level)
+    else:
+        df, bounds = float(y.size - 1), label_range
+        ranges = {"label_range": label_range, "prediction_range": prediction_range}
+        centre, se = _small_sample(y, f, f_u, lam=tuned, level=level, **ranges)
+        centre0, se0 = _small_sample(y, f, f_u, lam=0.0, level=level, **ranges)
     fell_back = lam is None and se > se0
     if fell_back:
-        tuned, theta, se = 0.0, mean, se0
-    label_sd = float(np.std(y - tuned * f))
+        tuned, centre, se = 0.0, centre0, se0
+    theta = ppi_point(y, f, f_u, lam=tuned)
+    q = quantile(level, df)
     return MeanEstimate(
         estimate=theta,
         se=se,
-        ci=[theta - z * se, theta + z * se],
+        ci=_interval(centre, se, q, theta, bounds),
         lam=tuned,
         classical=mean,
         classical_se=se0,
-        classical_ci=[mean - z * se0, mean + z * se0],
+        classical_ci=_interval(centre0, se0, q, mean, bounds),
         judge=float(
             np.concatenate([f, np.asarray(predicted_unlabeled, dtype=float).ravel()]).mean()
         ),
         n_labeled=int(y.size),
         n_unlabeled=int(np.size(predicted_unlabeled)),
         level=level,
+        interval=interval,
+        centre=centre,
+        classical_centre=centre0,
+        df=df,
         fell_back=fell_back,
-        label_sd=label_sd,
+        label_sd=float(np.std(y - tuned * f)),
         imputed_se=float(np.std(tuned * f_u)) / math.sqrt(f_u.size),
         classical_sd=float(np.std(y)),
     )
+
+
+def satterthwaite(variances: np.ndarray, dfs: Sequence[float | None]) -> float | None:
+    """The Welch-Satterthwaite degrees of freedom of a sum of independent variances."""
+    if any(d is None for d in dfs):
+        return None
+    parts = [v * v / d for v, d in zip(variances, dfs, strict=True) if d and v > 0]
+    total = float(variances.sum())
+    return total * total / sum(parts) if parts and total > 0 else None
 
 
 def combine_strata(
@@ -240,7 +354,9 @@ def combine_strata(
     """The stratified estimate: each stratum's figures weighted by its share of the rows.
 
     `sum(w_h * theta_h)` with standard error `sqrt(sum(w_h^2 * se_h^2))`, the strata being
-    estimated independently; the same for the labels-only figure and the judge's mean.
+    estimated independently; the same for the labels-only figure and the judge's mean. The
+    intervals are centred on the pooled centres, with the Welch-Satterthwaite degrees of freedom
+    of the strata's (for small-sample strata).
 
     Args:
         parts: One estimate per stratum.
@@ -251,34 +367,43 @@ def combine_strata(
     if len(parts) != w.size or not len(parts):
         raise ValueError("one weight per stratum is needed")
     w = w / w.sum()
-    z = z_value(level)
 
     def pooled(values: list[float]) -> float:
         return float(np.dot(w, values))
 
-    def pooled_se(values: list[float]) -> float:
-        return math.sqrt(float(np.dot(w**2, np.square(values))))
+    def pooled_var(values: list[float]) -> np.ndarray:
+        return np.asarray(w**2 * np.square(values), dtype=float)
 
-    theta, se = pooled([p.estimate for p in parts]), pooled_se([p.se for p in parts])
-    mean, se0 = pooled([p.classical for p in parts]), pooled_se([p.classical_se for p in parts])
+    dfs = [p.df for p in parts]
+    var, var0 = pooled_var([p.se for p in parts]), pooled_var([p.classical_se for p in parts])
+    se, se0 = math.sqrt(float(var.sum())), math.sqrt(float(var0.sum()))
+    q, q0 = quantile(level, satterthwaite(var, dfs)), quantile(level, satterthwaite(var0, dfs))
+    theta, mean = pooled([p.estimate for p in parts]), pooled([p.classical for p in parts])
+    centre, centre0 = pooled([p.centre for p in parts]), pooled([p.classical_centre for p in parts])
+    bounds = None if parts[0].interval == "normal" else (0.0, 1.0)
     return MeanEstimate(
         estimate=theta,
         se=se,
-        ci=[theta - z * se, theta + z * se],
+        ci=_interval(centre, se, q, theta, bounds),
         lam=pooled([p.lam for p in parts]),
         classical=mean,
         classical_se=se0,
-        classical_ci=[mean - z * se0, mean + z * se0],
+        classical_ci=_interval(centre0, se0, q0, mean, bounds),
         judge=pooled([p.judge for p in parts]),
         n_labeled=sum(p.n_labeled for p in parts),
         n_unlabeled=sum(p.n_unlabeled for p in parts),
         level=level,
+        interval=parts[0].interval,
+        centre=centre,
+        classical_centre=centre0,
+        df=satterthwaite(var, dfs),
         fell_back=all(p.fell_back for p in parts),
     )
 
 
 class Difference(pydantic.BaseModel):
-    """`b - a` with its interval and a two-sided p-value (normal test of no difference)."""
+    """`b - a` with its interval and a two-sided p-value (the test of no difference that
+    matches the interval: the interval excludes 0 exactly when p < 1 - level)."""
 
     estimate: float
     se: float
@@ -286,19 +411,38 @@ class Difference(pydantic.BaseModel):
     p_value: float
 
 
-def difference(*, estimate: float, se: float, level: float = 0.95) -> Difference:
+def difference(
+    *,
+    estimate: float,
+    se: float,
+    level: float = 0.95,
+    centre: float | None = None,
+    df: float | None = None,
+) -> Difference:
     """The interval and p-value of a difference with standard error `se`.
 
     For independent samples `se = sqrt(se_a^2 + se_b^2)`; for paired rows pass the standard
     error of the per-row difference's estimate.
+
+    Args:
+        estimate: The point estimate of the difference.
+        se: Its standard error.
+        level: The interval's level.
+        centre: The interval's middle (default: `estimate`).
+        df: Degrees of freedom of the t quantile (None: normal).
     """
-    z = z_value(level)
+    middle = estimate if centre is None else centre
+    q = quantile(level, df)
     if se > 0:
-        p_value = float(2 * stats.norm.sf(abs(estimate) / se))
+        score = abs(middle) / se
+        p_value = float(2 * (stats.norm.sf(score) if df is None else stats.t.sf(score, df)))
     else:
-        p_value = 1.0 if estimate == 0 else 0.0
+        p_value = 1.0 if middle == 0 else 0.0
     return Difference(
-        estimate=estimate, se=se, ci=[estimate - z * se, estimate + z * se], p_value=p_value
+        estimate=estimate,
+        se=se,
+        ci=_interval(middle, se, q, estimate, (-1.0, 1.0)),
+        p_value=p_value,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from statistics import NormalDist
 
 import numpy as np
 import pydantic
@@ -16,8 +17,9 @@ __all__ = ["ScoreSummary", "mean_interval", "score_summary", "wilson_interval"]
 _Z95 = 1.959963984540054
 
 
-def wilson_interval(successes: int, n: int) -> list[float | None]:
-    """The 95% Wilson score interval of a proportion `successes / n`.
+def wilson_interval(successes: int, n: int, *, level: float = 0.95) -> list[float | None]:
+    """The Wilson score interval of a proportion `successes / n` (95% unless `level` says
+    otherwise): the one interval of a pass rate, in `evaluate`, the gate and `estimate`.
 
     Example:
         >>> [round(v, 3) for v in wilson_interval(8, 10)]
@@ -25,7 +27,8 @@ def wilson_interval(successes: int, n: int) -> list[float | None]:
     """
     if n <= 0:
         return [None, None]
-    p, z = successes / n, _Z95
+    p = successes / n
+    z = _Z95 if level == 0.95 else float(NormalDist().inv_cdf(1 - (1 - level) / 2))
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom

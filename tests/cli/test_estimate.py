@@ -186,6 +186,8 @@ def test_paired_comparison_uses_per_question_differences(
         labels=(y_b - y_a)[:labeled].astype(float),
         predicted=(f_b - f_a)[:labeled],
         predicted_unlabeled=(f_b - f_a)[labeled:],
+        label_range=(-1, 1),
+        prediction_range=(-1, 1),
     )
     assert data["difference"]["ppi"]["estimate"] == pytest.approx(want.estimate, abs=1e-12)
     assert data["difference"]["ppi"]["ci"] == pytest.approx(want.ci, abs=1e-12)
@@ -216,7 +218,7 @@ def test_all_labels_one_class_says_what_the_interval_means(
     path = results_file(tmp_path / "ones.jsonl", labels=[1] * 30 + [None] * 70, scores=[0.9] * 100)
     err = error_line(["--rows", str(path)], capsys)
     assert "ones.jsonl" in err and "all 30 labeled rows have faithful = 1" in err
-    assert "zero width" in err and "rule of three" in err and "0.900" in err
+    assert "no unfaithful row" in err and "rule of three" in err and "0.900" in err
 
 
 def test_labeled_ids_missing_from_the_rows_when_paired(

@@ -53,7 +53,9 @@ def test_matches_ppi_py_with_power_tuning(
     seed: int, n: int, big_n: int, accuracy: float, scores: bool, level: float
 ) -> None:
     y, f, f_u = _case(seed, n=n, big_n=big_n, accuracy=accuracy, scores=scores)
-    est = mean_estimate(labels=y, predicted=f, predicted_unlabeled=f_u, level=level)
+    est = mean_estimate(
+        labels=y, predicted=f, predicted_unlabeled=f_u, level=level, interval="normal"
+    )
     point = float(np.asarray(ppi_py.ppi_mean_pointestimate(y, f, f_u, lam=None)).ravel()[0])
     low, high = (
         float(np.asarray(v).ravel()[0])
@@ -73,7 +75,7 @@ def test_matches_ppi_py_with_power_tuning(
 @pytest.mark.parametrize("lam", [0.0, 0.3, 1.0])
 def test_matches_ppi_py_at_a_fixed_lambda(lam: float) -> None:
     y, f, f_u = _case(3, n=60, big_n=700, accuracy=0.8, scores=True)
-    est = mean_estimate(labels=y, predicted=f, predicted_unlabeled=f_u, lam=lam)
+    est = mean_estimate(labels=y, predicted=f, predicted_unlabeled=f_u, lam=lam, interval="normal")
     low, high = (
         float(np.asarray(v).ravel()[0]) for v in ppi_py.ppi_mean_ci(y, f, f_u, alpha=0.05, lam=lam)
     )
