@@ -309,19 +309,20 @@ def mean_estimate(
         ranges = {"label_range": label_range, "prediction_range": prediction_range}
         centre, se = _small_sample(y, f, f_u, lam=tuned, level=level, **ranges)
         centre0, se0 = _small_sample(y, f, f_u, lam=0.0, level=level, **ranges)
-    fell_back = lam is None and se > se0
-    if fell_back:
-        tuned, centre, se = 0.0, centre0, se0
-    theta = ppi_point(y, f, f_u, lam=tuned)
     q = quantile(level, df)
+    theta = ppi_point(y, f, f_u, lam=tuned)
+    ci, ci0 = _interval(centre, se, q, theta, bounds), _interval(centre0, se0, q, mean, bounds)
+    fell_back = lam is None and ci[1] - ci[0] > ci0[1] - ci0[0]
+    if fell_back:
+        tuned, centre, se, theta, ci = 0.0, centre0, se0, mean, ci0
     return MeanEstimate(
         estimate=theta,
         se=se,
-        ci=_interval(centre, se, q, theta, bounds),
+        ci=ci,
         lam=tuned,
         classical=mean,
         classical_se=se0,
-        classical_ci=_interval(centre0, se0, q, mean, bounds),
+        classical_ci=ci0,
         judge=float(
             np.concatenate([f, np.asarray(predicted_unlabeled, dtype=float).ravel()]).mean()
         ),

@@ -375,6 +375,9 @@ def test_fitted_labels_are_left_out(
     assert data["dropped_fitted"] == len(rows) - len(valid)
     assert data["n_labeled"] == len(valid) and data["fitted_rows_known"] is True
     assert f"{len(rows) - len(valid)} labeled rows were left out" in err
+    # ... and out of the measured rows: one population for the labels and the judge's part
+    assert data["n_rows"] == len(valid)
+    assert f"{len(rows) - len(valid)} of the measured rows" in err
 
 
 def test_old_judge_files_load_and_warn(
@@ -423,3 +426,222 @@ def test_cross_fitting(begin_rows: dict[str, Path], capsys: pytest.CaptureFixtur
     assert "drop --judge" in error_line(
         ["--rows", str(begin_rows["rows"]), "--judge", "x.json", "--cross-fit", "2"], capsys
     )
+
+
+# -- estimates that keep their promise (issue 41) ------------------------------------------------
+
+
+def test_a_stratum_whose_labels_all_agree_keeps_a_width(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    la, sa = scripted(300, labeled=40, rate=0.4, accuracy=0.85, seed=21)
+    lb = [1, 1, 1, 1] + [None] * 96
+    sb = [0.9] * 100
+    path = results_file(
+        tmp_path / "r.jsonl", labels=la + lb, scores=sa + sb, sources=["a"] * 300 + ["b"] * 100
+    )
+    code, data, _ = run_json(["--rows", str(path), "--by", "source"], capsys)
+    assert code == 0
+    b = data["strata"][1]
+    assert b["value"] == "b" and b["n_labeled"] == 4
+    for kind in ("ppi", "classical"):  # four labels of 1 say little: a wide interval, not none
+        low, high = b[kind]["ci"]
+        assert high - low > 0.3 and 0.0 <= low and high <= 1.0
+    alone = data["strata"][0]
+    assert data["ppi"]["se"] > 0.75 * alone["ppi"]["se"]  # the small stratum widens the pool
+
+
+def test_paired_identical_systems_do_not_look_certain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels, scores = scripted(200, labeled=20, rate=0.5, accuracy=0.8, seed=22)
+    a = results_file(tmp_path / "a.jsonl", labels=labels, scores=scores, prefix="q")
+    b = results_file(tmp_path / "b.jsonl", labels=labels, scores=scores, prefix="q")
+    code, data, _ = run_json(["--rows", str(a), "--rows", str(b), "--paired"], capsys)
+    assert code == 0
+    d = data["difference"]
+    for kind in ("ppi", "classical"):
+        low, high = d[kind]["ci"]
+        assert d[kind]["estimate"] == 0.0 and low < -0.05 and high > 0.05
+    assert main(["estimate", "--rows", str(a), "--rows", str(b), "--paired"]) == 0
+    assert "[+0.000, +0.000]" not in capsys.readouterr().out
+
+
+def _raw_rows(path: Path, n: int, *, prefix: str, labels: list[int]) -> Path:
+    with path.open("w") as f:
+        for i in range(n):
+            row = {
+                "id": f"{prefix}{i}",
+                "question": "What colour is the sky?",
+                "contexts": ["The sky is blue."],
+                "answer": "The sky is blue." if labels[i] else "The sky is green.",
+                "faithful": labels[i],
+            }
+            f.write(json.dumps(row) + "\n")
+    return path
+
+
+def test_verdicts_of_two_judges_are_never_mixed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    labels, scores = scripted(100, labeled=0, rate=0.5, accuracy=0.8, seed=23)
+    traffic = results_file(tmp_path / "traffic.jsonl", labels=labels, scores=scores)
+    gold = _raw_rows(tmp_path / "gold.jsonl", 14, prefix="g", labels=[1, 0] * 7)
+
+    def no_judging(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("nothing may be judged when the verdicts would mix")
+
+    monkeypatch.setattr("ragjudge.estimation._estimate.run_rows", no_judging)
+    err = error_line(["--rows", str(traffic), "--gold", str(gold)], capsys)
+    assert "mix two judges" in err and "'g0'" in err and "gold.jsonl" in err
+    assert "ragjudge evaluate" in err
+    # the other way round: rows to judge, labels as another judge's results file
+    rows = _raw_rows(tmp_path / "rows.jsonl", 30, prefix="x", labels=[1, 0, 1] * 10)
+    labeled = results_file(tmp_path / "labeled.jsonl", labels=[1, 0] * 10, scores=[0.5] * 20)
+    assert "mix two judges" in error_line(["--rows", str(rows), "--gold", str(labeled)], capsys)
+
+
+def test_a_results_file_names_no_judge_that_never_ran(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels, scores = scripted(100, labeled=30, rate=0.5, accuracy=0.8, seed=24)
+    path = results_file(tmp_path / "r.jsonl", labels=labels, scores=scores)
+    code, data, _ = run_json(["--rows", str(path)], capsys)
+    assert code == 0 and data["judge_name"] == f"verdicts read from {path}"
+    assert data["verdicts_from_file"] is True
+
+
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [("yes", 1), ("no", 0), (True, 1), (1.0, 1), (0.9, None), (2, None), (-1, None)],
+)
+def test_a_results_files_gold_is_read_by_the_one_label_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: Any, read: int | None
+) -> None:
+    labels, scores = scripted(60, labeled=30, rate=0.5, accuracy=0.8, seed=25)
+    path = results_file(tmp_path / "r.jsonl", labels=labels, scores=scores)
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[4])
+    record["gold"] = value
+    lines[4] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+    if read is None:
+        err = error_line(["--rows", str(path)], capsys)
+        assert "r.jsonl, row 5, field 'gold'" in err and "must be 0, 1 or empty" in err
+    else:
+        code, data, _ = run_json(["--rows", str(path)], capsys)
+        assert code == 0 and data["n_labeled"] == 30
+
+
+def test_unscored_rows_fail_and_are_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels, scores = scripted(200, labeled=40, rate=0.5, accuracy=0.8, seed=26)
+    path = results_file(tmp_path / "r.jsonl", labels=labels, scores=scores)
+    lines = path.read_text().splitlines()
+    for i in (2, 100, 101):  # score null, passed null, no error
+        record = json.loads(lines[i])
+        record["score"], record["passed"] = None, None
+        lines[i] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+    code, data, err = run_json(["--rows", str(path)], capsys)
+    assert code == 0 and data["labeled_unscored"] == 1 and data["row_unscored"] == 2
+    assert "1 labeled and 2 unlabeled rows have no score" in err and "failing" in err
+    f = np.array(scores)
+    f[[2, 100, 101]] = 0.0
+    want = mean_estimate(labels=labels[:40], predicted=f[:40], predicted_unlabeled=f[40:])
+    assert data["ppi"]["estimate"] == pytest.approx(want.estimate, abs=1e-12)
+    assert main(["estimate", "--rows", str(path)]) == 0
+    assert "unscored (no score, no error): 1 labeled, 2 other rows" in capsys.readouterr().out
+
+
+def test_bounds_stay_within_zero_and_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = [1] * 9 + [0] + [None] * 40
+    scores = [0.95] * 9 + [0.9] + [0.97] * 40
+    path = results_file(tmp_path / "r.jsonl", labels=labels, scores=scores)
+    code, data, _ = run_json(["--rows", str(path)], capsys)
+    assert code == 0
+    for kind in ("ppi", "classical", "judge"):
+        low, high = data[kind]["ci"]
+        assert 0.0 <= low <= data[kind]["estimate"] <= high <= 1.0, (kind, low, high)
+    assert data["ppi"]["ci"][1] == 1.0  # reaches the end of the range, not beyond it
+
+
+def test_one_unlabeled_row_is_not_every_row_labeled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels, scores = scripted(51, labeled=50, rate=0.5, accuracy=0.8, seed=27)
+    path = results_file(tmp_path / "r.jsonl", labels=labels, scores=scores)
+    _, _, err = run_json(["--rows", str(path)], capsys)
+    assert "every measured row is labeled" not in err
+    assert "only 1 of 51 measured rows is unlabeled" in err
+    labels, scores = scripted(50, labeled=50, rate=0.5, accuracy=0.8, seed=27)
+    path = results_file(tmp_path / "all.jsonl", labels=labels, scores=scores)
+    _, _, err = run_json(["--rows", str(path)], capsys)
+    assert "every measured row is labeled" in err
+
+
+def test_the_judge_rate_has_the_one_pass_rate_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ragjudge.stats._summary import wilson_interval
+
+    labels, scores = scripted(120, labeled=30, rate=0.3, accuracy=0.8, seed=28)
+    path = results_file(tmp_path / "r.jsonl", labels=labels, scores=scores)
+    _, data, _ = run_json(["--rows", str(path)], capsys)
+    passed = int(sum(s >= 0.5 for s in scores))
+    assert data["judge"]["ci"] == pytest.approx(wilson_interval(passed, 120), abs=1e-12)
+    _, data, _ = run_json(["--rows", str(path), "--level", "0.8"], capsys)
+    assert data["judge"]["ci"] == pytest.approx(wilson_interval(passed, 120, level=0.8), abs=1e-12)
+
+
+def test_one_effective_number_of_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ragjudge.stats._ppi import effective_labels
+
+    la, sa = scripted(300, labeled=40, rate=0.2, accuracy=0.85, seed=29)
+    lb, sb = scripted(100, labeled=40, rate=0.7, accuracy=0.85, seed=30)
+    path = results_file(
+        tmp_path / "r.jsonl", labels=la + lb, scores=sa + sb, sources=["a"] * 300 + ["b"] * 100
+    )
+    for extra in ([], ["--by", "source"]):
+        _, data, _ = run_json(["--rows", str(path), *extra], capsys)
+        want = effective_labels(
+            n_labeled=80, se=data["ppi"]["se"], classical_se=data["classical"]["se"]
+        )
+        assert data["effective_labels"] == pytest.approx(want)
+    _, data, _ = run_json(["--rows", str(path), "--rows", str(path)], capsys)
+    d = data["difference"]
+    assert d["effective_labels"] == pytest.approx(
+        effective_labels(n_labeled=80, se=d["ppi"]["se"], classical_se=d["classical"]["se"])
+    )
+
+
+def test_cross_fitting_folds_come_from_the_one_fold_maker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    from ragjudge.data._gold import GoldRecord
+    from ragjudge.estimation import _crossfit
+    from ragjudge.stats._folds import group_folds
+
+    rows = [
+        GoldRecord(id=f"r{i}", answer="a", faithful=i % 2, meta={"group_id": f"g{i // 2}"})
+        for i in range(20)
+    ]
+    seen: list[set[str]] = []
+
+    def fake_compile(student: Any, *, gold: list, validation: list, **kwargs: Any) -> Any:
+        seen.append({r.id for r in validation})
+        predictions = [{"id": r.id, "score": 0.7, "passed": True} for r in validation]
+        return SimpleNamespace(report_={"predictions": predictions})
+
+    monkeypatch.setattr(_crossfit, "compile_judge", fake_compile)
+    fitted = _crossfit.cross_fit(rows, folds=3, seed=4)
+    folds = group_folds(
+        [f"g{i // 2}" for i in range(20)], [i % 2 for i in range(20)], folds=3, seed=4
+    )
+    want = [{f"r{i}" for i in range(20) if folds[i] == k} for k in range(3)]
+    assert seen == want and fitted.labeled.tolist() == [0.7] * 20
