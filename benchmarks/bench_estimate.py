@@ -27,6 +27,21 @@ rows (no finite-population correction), which shows as coverage above 0.95.
     python benchmarks/bench_estimate.py --draws 200 --sources wice   # quicker
 
 Writes benchmarks/results/estimate.json and prints the tables.
+
+`--simulate` measures instead the promise `estimate` makes at every number of labels it
+accepts (10 and up): simulated traffic whose truth is known exactly. Each draw is 1,000 rows
+of a system with faithful rate p, a judge of given sensitivity and specificity (its pass
+verdict is the prediction), and n of the rows labeled; a draw whose labels are all of one class
+is refused by `estimate` (it says why) and drawn again, so each figure is over `--draws`
+intervals. Per judge (good 0.95/0.95, mediocre 0.9/0.7 as in issue 41, useless 0.5/0.5),
+p in 0.1, 0.3, 0.5, 0.7, 0.9 and n in 10, 15, 20, 30, 50, 100, 200: the share of 95% intervals
+that hold p, and their median width, for PPI++ and the labels alone, with the normal interval
+`estimate` gave before (`interval="normal"`, `ppi_py`'s) and the small-sample one it gives now.
+Two more checks: strata (a 900-row stratum at 0.3 with 40 labels beside a 100-row one at 0.95
+with 5, whose labels are often all 1), and the paired difference of two systems labeled on the
+same questions.
+
+    python benchmarks/bench_estimate.py --simulate --draws 2000   # results/estimate_simulated.json
 """
 
 from __future__ import annotations
@@ -47,10 +62,15 @@ from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.optimize._compile import compile_judge
 from ragjudge.optimize._split import split_gold
 from ragjudge.programs.faithfulness import Faithfulness
-from ragjudge.stats._ppi import MeanEstimate, difference, mean_estimate
+from ragjudge.stats._ppi import MeanEstimate, combine_strata, difference, mean_estimate
 
 SIZES = (50, 100, 200)
 LEVEL = 0.95
+SIM_SIZES = (10, 15, 20, 30, 50, 100, 200)
+SIM_RATES = (0.1, 0.3, 0.5, 0.7, 0.9)
+SIM_JUDGES = {"good": (0.95, 0.95), "mediocre": (0.9, 0.7), "useless": (0.5, 0.5)}
+SIM_ROWS = 1000
+METHODS = ("normal", "small-sample")
 
 
 def out_of_fold(rows: list[GoldRecord], *, n_trials: int, seed: int) -> dict[str, Any]:
@@ -169,11 +189,196 @@ def ab_power(
     }
 
 
+def _system(
+    rng: np.random.Generator, size: int, rate: float, judge: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """`size` rows of a system at faithful `rate` and a judge's pass verdicts on them."""
+    sens, spec = judge
+    y = (rng.random(size) < rate).astype(float)
+    draw = rng.random(size)
+    return y, np.where(y == 1, draw < sens, draw >= spec).astype(float)
+
+
+def _labeled_draw(
+    rng: np.random.Generator, n: int, rate: float, judge: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """A draw `estimate` accepts (labels of both classes) and how many it refused first."""
+    refused = 0
+    while True:
+        y, f = _system(rng, SIM_ROWS, rate, judge)
+        if y[:n].min() != y[:n].max():
+            return y, f, refused
+        refused += 1
+
+
+def _tally(hits: dict[str, list[float]], widths: dict[str, list[float]], draws: int) -> dict:
+    return {
+        key: {
+            "coverage": round(sum(hits[key]) / draws, 4),
+            "median_width": round(float(np.median(widths[key])), 4),
+        }
+        for key in hits
+    }
+
+
+def simulated_coverage(
+    *, judge: tuple[float, float], rate: float, n: int, draws: int, seed: int
+) -> dict[str, Any]:
+    """Coverage and width of both intervals, PPI++ and labels alone, over `draws` draws."""
+    rng = np.random.default_rng(seed)
+    keys = [f"{m}/{k}" for m in METHODS for k in ("ppi", "classical")]
+    hits: dict[str, list[float]] = {k: [] for k in keys}
+    widths: dict[str, list[float]] = {k: [] for k in keys}
+    refused = 0
+    for _ in range(draws):
+        y, f, skipped = _labeled_draw(rng, n, rate, judge)
+        refused += skipped
+        for method in METHODS:
+            est = mean_estimate(
+                labels=y[:n], predicted=f[:n], predicted_unlabeled=f[n:], interval=method
+            )
+            for kind, ci in (("ppi", est.ci), ("classical", est.classical_ci)):
+                hits[f"{method}/{kind}"].append(ci[0] <= rate <= ci[1])
+                widths[f"{method}/{kind}"].append(ci[1] - ci[0])
+    return {
+        "n": n,
+        "rate": rate,
+        "refused_share": round(refused / (refused + draws), 4),
+        **_tally(hits, widths, draws),
+    }
+
+
+def simulated_strata(*, draws: int, seed: int) -> dict[str, Any]:
+    """Pooled coverage with a small stratum whose few labels are often all 1."""
+    rng = np.random.default_rng(seed)
+    strata = ((900, 0.3, 40), (100, 0.95, 5))  # rows, rate, labels
+    truth = sum(rows * rate for rows, rate, _ in strata) / sum(r for r, _, _ in strata)
+    keys = [f"{m}/{k}" for m in METHODS for k in ("ppi", "classical")]
+    hits: dict[str, list[float]] = {k: [] for k in keys}
+    widths: dict[str, list[float]] = {k: [] for k in keys}
+    for _ in range(draws):
+        data = [(_system(rng, rows, rate, SIM_JUDGES["mediocre"]), n) for rows, rate, n in strata]
+        for method in METHODS:
+            parts = [
+                mean_estimate(
+                    labels=y[:n], predicted=f[:n], predicted_unlabeled=f[n:], interval=method
+                )
+                for (y, f), n in data
+            ]
+            pooled = combine_strata(parts, [rows for rows, _, _ in strata], level=LEVEL)
+            for kind, ci in (("ppi", pooled.ci), ("classical", pooled.classical_ci)):
+                hits[f"{method}/{kind}"].append(ci[0] <= truth <= ci[1])
+                widths[f"{method}/{kind}"].append(ci[1] - ci[0])
+    return {"truth": truth, "strata": [list(s) for s in strata], **_tally(hits, widths, draws)}
+
+
+def simulated_paired(*, n: int, draws: int, seed: int) -> dict[str, Any]:
+    """Coverage of the paired difference: B answers like A on 80% of the questions."""
+    rng = np.random.default_rng(seed)
+    keys = [f"{m}/{k}" for m in METHODS for k in ("ppi", "classical")]
+    hits: dict[str, list[float]] = {k: [] for k in keys}
+    widths: dict[str, list[float]] = {k: [] for k in keys}
+    rate_a, truth = 0.5, 0.1  # B fixes a fifth of A's unfaithful answers and breaks none
+    for _ in range(draws):
+        y_a, f_a = _system(rng, SIM_ROWS, rate_a, SIM_JUDGES["mediocre"])
+        fixed = (y_a == 0) & (rng.random(SIM_ROWS) < 2 * truth)
+        y_b = np.where(fixed, 1.0, y_a)
+        draw = rng.random(SIM_ROWS)
+        f_b = np.where(y_b == 1, draw < 0.9, draw >= 0.7).astype(float)
+        z, g = y_b - y_a, f_b - f_a
+        for method in METHODS:
+            est = mean_estimate(
+                labels=z[:n],
+                predicted=g[:n],
+                predicted_unlabeled=g[n:],
+                interval=method,
+                label_range=(-1, 1),
+                prediction_range=(-1, 1),
+            )
+            for kind, ci in (("ppi", est.ci), ("classical", est.classical_ci)):
+                hits[f"{method}/{kind}"].append(ci[0] <= truth <= ci[1])
+                widths[f"{method}/{kind}"].append(ci[1] - ci[0])
+    return {"n": n, "truth": truth, **_tally(hits, widths, draws)}
+
+
+def simulate(draws: int, seed: int, out: Path) -> None:
+    """The `--simulate` benchmark: every table, printed and written to `out`."""
+    started = time.perf_counter()
+    results: dict[str, Any] = {"level": LEVEL, "draws": draws, "rows": SIM_ROWS, "judges": {}}
+    for j_index, (name, judge) in enumerate(SIM_JUDGES.items()):
+        cells = [
+            simulated_coverage(
+                judge=judge, rate=rate, n=n, draws=draws, seed=seed + 10_000 * j_index + 100 * n + r
+            )
+            for n in SIM_SIZES
+            for r, rate in enumerate(SIM_RATES)
+        ]
+        results["judges"][name] = {"sensitivity": judge[0], "specificity": judge[1], "cells": cells}
+        print(coverage_table(name, judge, cells), flush=True)
+    results["strata"] = simulated_strata(draws=draws, seed=seed + 77)
+    results["paired"] = [
+        simulated_paired(n=n, draws=draws, seed=seed + 88 + n) for n in (10, 30, 100)
+    ]
+    results["seconds"] = round(time.perf_counter() - started, 1)
+    print(other_tables(results), flush=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {out} ({results['seconds']} s)")
+
+
+def coverage_table(name: str, judge: tuple[float, float], cells: list[dict[str, Any]]) -> str:
+    """One judge's coverage by number of labels: the lowest over the rates, before and after."""
+    lines = [
+        f"{name} judge (sensitivity {judge[0]}, specificity {judge[1]}): coverage of 95% "
+        "intervals, lowest over rates " + ", ".join(f"{r}" for r in SIM_RATES),
+        "      n   PPI++ before  PPI++ now  labels before  labels now   width PPI++ now "
+        "(p=0.3)  width labels now (p=0.3)",
+    ]
+    for n in SIM_SIZES:
+        mine = [c for c in cells if c["n"] == n]
+
+        def low(key: str, mine: list[dict[str, Any]] = mine) -> float:
+            return min(c[key]["coverage"] for c in mine)
+
+        at = next(c for c in mine if c["rate"] == 0.3)
+        lines.append(
+            f"  {n:>5}  {low('normal/ppi'):>12.3f}  {low('small-sample/ppi'):>9.3f}  "
+            f"{low('normal/classical'):>13.3f}  {low('small-sample/classical'):>10.3f}   "
+            f"{at['small-sample/ppi']['median_width']:>21.3f}  "
+            f"{at['small-sample/classical']['median_width']:>24.3f}"
+        )
+    return "\n".join(lines)
+
+
+def other_tables(results: dict[str, Any]) -> str:
+    """The strata and paired checks as text."""
+    s = results["strata"]
+    lines = [
+        f"strata (900 rows at 0.3 with 40 labels, 100 rows at 0.95 with 5; truth {s['truth']:.3f}):"
+        f" pooled coverage PPI++ {s['normal/ppi']['coverage']:.3f} before, "
+        f"{s['small-sample/ppi']['coverage']:.3f} now; labels alone "
+        f"{s['normal/classical']['coverage']:.3f} before, "
+        f"{s['small-sample/classical']['coverage']:.3f} now",
+    ]
+    for p in results["paired"]:
+        lines.append(
+            f"paired difference (truth +{p['truth']:.2f}), n = {p['n']}: coverage PPI++ "
+            f"{p['normal/ppi']['coverage']:.3f} before, {p['small-sample/ppi']['coverage']:.3f} "
+            f"now; labels alone {p['normal/classical']['coverage']:.3f} before, "
+            f"{p['small-sample/classical']['coverage']:.3f} now"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = gold_args(__doc__.splitlines()[0])
     parser.add_argument("--draws", type=int, default=1000)
     parser.add_argument("--trials", type=int, default=30, help="Optuna trials per compile")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="the coverage of simulated draws by number of labels (no gold, no compile)",
+    )
     parser.add_argument(
         "--cache",
         type=Path,
@@ -185,6 +390,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if args.simulate:
+        simulate(args.draws, args.seed, REPO / "benchmarks" / "results" / "estimate_simulated.json")
+        return
     args.cache.parent.mkdir(parents=True, exist_ok=True)
     cache: dict[str, Any] = json.loads(args.cache.read_text()) if args.cache.exists() else {}
     results: dict[str, Any] = {

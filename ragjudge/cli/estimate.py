@@ -36,7 +36,8 @@ def add_parser(sub: Any) -> None:
         help="the faithful rate of a system's rows, from the judge and a few labels (PPI++)",
         description="Estimate what share of a system's answers are faithful: the judge's "
         "verdict on every row, corrected by the labeled rows (prediction-powered inference, "
-        "PPI++), with a valid interval whatever the judge's quality; beside it the labels-only "
+        "PPI++), with an interval valid whatever the judge's quality (10 labels at least); beside "
+        "it the labels-only "
         "estimate and the judge's raw (biased) pass rate. Two --rows compare two systems. "
         "Exit 1 when --fail-under-diff finds B worse, 0 otherwise, 2 on bad input.",
     )

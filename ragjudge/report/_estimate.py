@@ -186,7 +186,8 @@ def build_estimate_report(
     body += (
         "<footer>Made by <code>ragjudge estimate</code>: prediction-powered inference (PPI++). "
         "The judge's raw rate is biased by its errors; the PPI++ and labels-only intervals are "
-        "valid whatever the judge's quality. The file needs no network.</footer>"
+        "valid whatever the judge's quality, from 10 labels on (small-sample intervals, "
+        "docs/estimate.md). The file needs no network.</footer>"
     )
     return page(
         title="How faithful is the system?",
