@@ -32,11 +32,11 @@ logger = logging.getLogger(__name__)
 Prediction = Literal["score", "passed"]
 
 
-def verdict(result: JudgeResult, kind: Prediction = "score") -> float:
-    """A result as the prediction PPI uses: its score clipped to [0, 1] (`kind="score"`), or
-    1.0 when it passed (`"passed"`); an error or an unscored row fails and ranks lowest
-    (`ragjudge.stats._threshold.UNSCORED`, clipped to 0)."""
-    score = None if result.error is not None else result.score
+def verdict(result: JudgeResult, kind: Prediction = "score", *, scale: float = 1.0) -> float:
+    """A result as the prediction PPI uses: its score over the judge's `scale`, clipped to
+    [0, 1] (`kind="score"`), or 1.0 when it passed (`"passed"`); an error or an unscored row
+    fails and ranks lowest (`ragjudge.stats._threshold.UNSCORED`, clipped to 0)."""
+    score = None if result.error is not None else result.score / (scale or 1.0)
     return _from_record(score, result.passed if result.error is None else None, kind)
 
 

@@ -257,56 +257,60 @@ def is_results_file(path: str | os.PathLike[str]) -> bool:
     return {"id", "metric", "passed", "score"} <= keys and "answer" not in keys
 
 
-def _read_results_file(path: Path) -> list[_Row]:
-    records: list[dict[str, Any]]
+def _result_records(path: Path) -> list[tuple[int, Any]]:
+    """The records of a results file with their row numbers (JSONL or Parquet)."""
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq
 
-        records = pq.read_table(path).to_pylist()
-    else:
-        records = []
-        for number, line in enumerate(path.read_bytes().splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except ValueError:
-                raise GoldDataError("is not a JSON object", file=str(path), row=number) from None
+        return list(enumerate(pq.read_table(path).to_pylist(), start=1))
+    records = []
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((number, json.loads(line)))
+        except ValueError:
+            raise GoldDataError("is not a JSON object", file=str(path), row=number) from None
+    return records
+
+
+def _result_row(record: Any, *, file: str, number: int) -> _Row:
+    """One faithfulness result of a results file, with its label (`read_label`)."""
+    if not isinstance(record, dict) or record.get("id") is None:
+        raise GoldDataError("is not a result with an id", file=file, row=number)
+    for key in ("statements", "details"):
+        if isinstance(record.get(key), str):
+            record[key] = json.loads(record[key])
+    try:
+        result = JudgeResult.from_json_data(record)
+    except pydantic.ValidationError as exc:
+        message = str(exc).splitlines()[0]
+        raise GoldDataError(f"is not a result ({message})", file=file, row=number) from None
+    if result.metric != "faithfulness":
+        raise GoldDataError(
+            f"holds {result.metric} results; the faithful rate needs faithfulness results",
+            file=file,
+            row=number,
+            field="metric",
+        )
+    return _Row(
+        id=str(record["id"]),
+        number=number,
+        result=result,
+        label=read_label(record.get("gold"), file=file, row=number, field="gold"),
+        source=str(record.get("source") or ""),
+    )
+
+
+def _read_results_file(path: Path) -> list[_Row]:
     rows: list[_Row] = []
     seen: set[str] = set()
-    for number, record in enumerate(records, start=1):
-        if not isinstance(record, dict) or record.get("id") is None:
-            raise GoldDataError("is not a result with an id", file=str(path), row=number)
-        for key in ("statements", "details"):
-            if isinstance(record.get(key), str):
-                record[key] = json.loads(record[key])
-        row_id = str(record["id"])
-        if row_id in seen:
-            raise GoldDataError(f"duplicate id {row_id!r}", file=str(path), row=number, field="id")
-        seen.add(row_id)
-        try:
-            result = JudgeResult.from_json_data(record)
-        except pydantic.ValidationError as exc:
-            message = str(exc).splitlines()[0]
-            raise GoldDataError(
-                f"is not a result ({message})", file=str(path), row=number
-            ) from None
-        if result.metric != "faithfulness":
-            raise GoldDataError(
-                f"holds {result.metric} results; the faithful rate needs faithfulness results",
-                file=str(path),
-                row=number,
-                field="metric",
-            )
-        rows.append(
-            _Row(
-                id=row_id,
-                number=number,
-                result=result,
-                label=read_label(record.get("gold"), file=str(path), row=number, field="gold"),
-                source=str(record.get("source") or ""),
-            )
-        )
+    for number, record in _result_records(path):
+        row = _result_row(record, file=str(path), number=number)
+        if row.id in seen:
+            raise GoldDataError(f"duplicate id {row.id!r}", file=str(path), row=number, field="id")
+        seen.add(row.id)
+        rows.append(row)
     if not rows:
         raise GoldDataError("holds no rows", file=str(path))
     return rows
@@ -580,8 +584,11 @@ def _judge_now(
         row.result = judged
 
 
-def _read_verdicts(data: _Inputs, predictions: Prediction, judge_name: str) -> _Verdicts:
-    """The verdicts the rows carry, as PPI's predictions (`verdict`)."""
+def _read_verdicts(
+    data: _Inputs, predictions: Prediction, judge_name: str, scale: float = 1.0
+) -> _Verdicts:
+    """The verdicts the rows carry, as PPI's predictions (`verdict`: scores over the judge's
+    `scale`, so that an estimate does not depend on it)."""
 
     def results(rows: list[_Row]) -> list[JudgeResult]:
         return [r.result for r in rows if r.result is not None]
@@ -592,8 +599,8 @@ def _read_verdicts(data: _Inputs, predictions: Prediction, judge_name: str) -> _
         return sum(1 for r in rs if r.error is None and math.isnan(r.score))
 
     return _Verdicts(
-        labeled=np.array([verdict(r, predictions) for r in labeled], dtype=float),
-        unlabeled=np.array([verdict(r, predictions) for r in unlabeled], dtype=float),
+        labeled=np.array([verdict(r, predictions, scale=scale) for r in labeled], dtype=float),
+        unlabeled=np.array([verdict(r, predictions, scale=scale) for r in unlabeled], dtype=float),
         passed_labeled=np.array([verdict(r, "passed") for r in labeled], dtype=float),
         passed_unlabeled=np.array([verdict(r, "passed") for r in unlabeled], dtype=float),
         judge_name=judge_name,
@@ -821,7 +828,8 @@ def _verdicts(
     every = [*data.labeled, *data.unlabeled]
     from_files = all(r.record is None for r in every)
     name = f"verdicts read from {data.rows_name}" if from_files else judge.name
-    found = _read_verdicts(data, predictions, name)
+    scale = 1.0 if from_files else float(getattr(judge.get(), "scale", 1.0) or 1.0)
+    found = _read_verdicts(data, predictions, name, scale)
     found.from_file = from_files
     return found
 

@@ -645,3 +645,14 @@ def test_cross_fitting_folds_come_from_the_one_fold_maker(
     )
     want = [{f"r{i}" for i in range(20) if folds[i] == k} for k in range(3)]
     assert seen == want and fitted.labeled.tolist() == [0.7] * 20
+
+
+def test_an_estimate_does_not_change_with_the_judges_scale(gold_dir: Path) -> None:
+    rows = load_gold(gold_dir / "begin" / "dev.jsonl", limit=90)
+    figures = []
+    for scale in (1.0, 5.0):
+        judge = ragjudge.Faithfulness(lm="local", scale=scale)
+        est = ragjudge.estimate(rows=rows, gold=rows[:40], judge=judge)
+        assert est.lam > 0  # the judge's scores take part
+        figures.append((est.ppi.estimate, *est.ppi.ci, est.lam, est.judge.estimate))
+    assert figures[0] == pytest.approx(figures[1], abs=1e-12)
