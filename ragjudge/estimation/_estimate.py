@@ -369,7 +369,9 @@ class _Judge:
 
     @property
     def name(self) -> str:
-        return "offline judge" if self.given is None else str(self.given)
+        if isinstance(self.given, Judge):
+            return type(self.given).__name__
+        return "offline judge" if self.given is None else os.fspath(self.given)
 
 
 @dataclasses.dataclass
@@ -916,7 +918,7 @@ def estimate(
         predicted_unlabeled=found.unlabeled,
         passed=found.passed_labeled,
         passed_unlabeled=found.passed_unlabeled,
-        in_measured=np.array([r.id in data.measured_ids for r in data.labeled], dtype=bool),
+        in_measured=np.isin([r.id for r in data.labeled], list(data.measured_ids)),
     )
     overall, strata = sample.estimate(level), list[Stratum]()
     if by:
