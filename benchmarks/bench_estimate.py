@@ -9,7 +9,7 @@ labeled row of a draw is one its judge fitted on.
 
 Then, per source and n = 50, 100, 200, 1,000 seeded draws of n labeled rows (without
 replacement) estimate the faithful rate of all the source's rows with PPI++ and with the labels
-alone (`ragjudge.stats._ppi.mean_estimate`, 95% normal intervals):
+alone (`ragjudge.stats._ppi.mean_estimate`, 95% small-sample intervals, as `estimate` gives):
 
 - coverage: the share of draws whose interval holds the true rate;
 - width: the median interval width, and the effective number of labels n * (w_classical /
@@ -62,7 +62,13 @@ from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.optimize._compile import compile_judge
 from ragjudge.optimize._split import split_gold
 from ragjudge.programs.faithfulness import Faithfulness
-from ragjudge.stats._ppi import MeanEstimate, combine_strata, difference, mean_estimate
+from ragjudge.stats._ppi import (
+    MeanEstimate,
+    combine_strata,
+    difference,
+    mean_estimate,
+    satterthwaite,
+)
 
 SIZES = (50, 100, 200)
 LEVEL = 0.95
@@ -169,13 +175,26 @@ def ab_power(
         (ya, fa), (yb, fb) = system(rates[0]), system(rates[1])
         truth = float(yb.mean() - ya.mean())
         a, b = estimate(ya, fa), estimate(yb, fb)
-        for k, (ea, eb, sa, sb) in enumerate(
+        for k, (ea, eb, ca, cb, sa, sb) in enumerate(
             (
-                (a.estimate, b.estimate, a.se, b.se),
-                (a.classical, b.classical, a.classical_se, b.classical_se),
+                (a.estimate, b.estimate, a.centre, b.centre, a.se, b.se),
+                (
+                    a.classical,
+                    b.classical,
+                    a.classical_centre,
+                    b.classical_centre,
+                    a.classical_se,
+                    b.classical_se,
+                ),
             )
         ):
-            d = difference(estimate=eb - ea, se=float(np.hypot(sa, sb)), level=LEVEL)
+            d = difference(  # as `compare_systems` does for independent samples
+                estimate=eb - ea,
+                se=float(np.hypot(sa, sb)),
+                level=LEVEL,
+                centre=cb - ca,
+                df=satterthwaite(np.array([sa**2, sb**2]), [a.df, b.df]),
+            )
             detected[k] += d.ci[0] > 0 or d.ci[1] < 0
             held[k] += d.ci[0] <= truth <= d.ci[1]
     return {
