@@ -173,6 +173,9 @@ def build_estimate_report(
                         "judge errors (labeled / other rows, counted as failing)": (
                             f"{est.labeled_errors} / {est.row_errors}"
                         ),
+                        "unscored rows, no error (labeled / other rows, counted as failing)": (
+                            f"{est.labeled_unscored} / {est.row_unscored}"
+                        ),
                         "cross-fitting folds": est.cross_fit or "–",
                     }
                 ),

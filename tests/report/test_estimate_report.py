@@ -85,6 +85,7 @@ def test_report_holds_the_three_estimates_per_stratum(report: Path) -> None:
     assert html.count('data-table="estimate"') == 2 and 'data-table="difference"' in html
     assert "judge raw (biased)" in html and "labels alone" in html and "PPI++" in html
     assert "B is worse than A by more than 0.05" in html
+    assert "unscored rows, no error" in html  # said in the report as on stderr
     assert "<script>window.__pwned" not in html  # the hostile source is escaped
     assert "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in html
 
