@@ -9,6 +9,7 @@ from typing import Any
 from ragjudge.cli._common import HelpFormatter, add_lm_options, emit, examples, progress
 from ragjudge.cli._runopts import configure_run
 from ragjudge.data._gold import parse_mapping
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.estimation._estimate import (
     Comparison,
     Estimate,
@@ -159,6 +160,13 @@ def _check(args: argparse.Namespace) -> None:
         from ragjudge.cli.report import check_report_path
 
         check_report_path(args.report)
+        inputs = {"--judge": args.judge}
+        for i, (rows, gold) in enumerate(
+            zip(args.rows, args.gold or [None] * len(args.rows), strict=True)
+        ):
+            tag = "" if i == 0 else " (B)"
+            inputs.update({f"--rows{tag}": rows, f"--gold{tag}": gold})
+        check_not_inputs({"--report": args.report}, inputs)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -656,3 +656,13 @@ def test_an_estimate_does_not_change_with_the_judges_scale(gold_dir: Path) -> No
         assert est.lam > 0  # the judge's scores take part
         figures.append((est.ppi.estimate, *est.ppi.ci, est.lam, est.judge.estimate))
     assert figures[0] == pytest.approx(figures[1], abs=1e-12)
+
+
+def test_the_report_never_overwrites_an_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels, scores = scripted(60, labeled=30, rate=0.5, accuracy=0.8, seed=31)
+    path = results_file(tmp_path / "r.html", labels=labels, scores=scores)
+    before = path.read_text()
+    err = error_line(["--rows", str(path), "--report", str(path)], capsys)
+    assert "--report" in err and "--rows" in err and path.read_text() == before
