@@ -147,13 +147,14 @@ class OfflineEngine:
             )
         result = handler(self.model, parsed.inputs)
         text = _render(result, parsed.outputs, json_mode=parsed.json_mode)
-        prompt_chars = len(request.system or "") + sum(len(m.text or "") for m in request.messages)
+        # No usage: the offline judge is not a language model, so DSPy's usage tracker records
+        # nothing and a judge counts no LM call and no token for it (`JudgeResult.lm_calls`).
         return Response(
             id=None,
             model=request.model,
             message=Message.assistant(text),
             finish_reason="stop",
-            usage=Usage(input_tokens=prompt_chars // 4, output_tokens=max(1, len(text) // 4)),
+            usage=Usage(),
         )
 
     def dump_state(self) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 import pydantic
@@ -20,7 +21,14 @@ __all__ = [
     "StatementsOutput",
     "UnscoredOutput",
     "WholeOutput",
+    "outcome_reason",
+    "reason_text",
+    "with_outcome",
 ]
+
+#: Separates a reason's outcome (score, verdict, threshold) from what the judge found; the
+#: outcome itself never contains it, so `reason_text` reads the finding back exactly.
+_SEPARATOR = ": "
 
 
 class StatementResult(pydantic.BaseModel):
@@ -190,6 +198,13 @@ class JudgeResult(pydantic.BaseModel):
     raw: RawOutput | None = None
     offline: bool = False
 
+    @pydantic.field_validator("score", mode="before")
+    @classmethod
+    def _null_score(cls, value: Any) -> Any:
+        """Strict JSON stores a NaN score as null: read it back as NaN, at any depth (the
+        members of an ensemble, the two judges of a cascade)."""
+        return math.nan if value is None else value
+
     @classmethod
     def from_json_data(cls, data: dict[str, Any], **update: Any) -> JudgeResult:
         """A result from its JSON data (strict JSON stores a NaN score as null); keys that are
@@ -228,6 +243,105 @@ class JudgeResult(pydantic.BaseModel):
     def pretty(self) -> None:
         """Print the result for a person."""
         print(self.format())
+
+
+def _pair(value: float, bound: float) -> tuple[str, str]:
+    """`value` and `bound` with the fewest decimals (2 to 6) that tell them apart, so that a
+    shown score never looks equal to, or on the wrong side of, the threshold it is compared to."""
+    for digits in range(2, 7):
+        shown = f"{value:.{digits}f}", f"{bound:.{digits}f}"
+        if shown[0] != shown[1] or value == bound:
+            return shown
+    return f"{value:.6g}", f"{bound:.6g}"
+
+
+def outcome_reason(
+    *,
+    score: float,
+    passed: bool | None,
+    threshold: float | None,
+    text: str,
+    scale: float = 1.0,
+    verdict: str | None = None,
+    rule: str | None = None,
+) -> str:
+    """A result's reason: its outcome (final score, pass or fail and why), then what the judge
+    found. The one rule every judge writes its reasons by, so that a reason always agrees with
+    the score, the threshold and the verdict beside it.
+
+    Args:
+        score: The final score (after calibration and `scale`).
+        passed: The final verdict; None for a result without a score (then `text` alone).
+        threshold: The pass threshold on the unscaled score (shown times `scale`).
+        text: What the judge found (statement counts, the LM's reasoning); it must not restate
+            the score or the verdict.
+        scale: The judge's `scale` (the score is the unscaled score times it).
+        verdict: The judge's own yes/no verdict (a whole-answer verdict); named when the final
+            verdict differs from it (a confidence, a calibration or a tuned threshold decided).
+        rule: Why the row passes or fails when it is not a threshold (an ensemble's majority).
+
+    Returns:
+        `"<score> passes (at least the threshold <t>): <text>"`, `"<score> fails (below the
+        threshold <t>): <text>"`, or `text` alone for a result without a score.
+
+    Example:
+        >>> outcome_reason(score=0.5, passed=True, threshold=0.5, text="1 of 2 supported")
+        '0.50 passes (at least the threshold 0.50): 1 of 2 supported'
+        >>> outcome_reason(score=0.57, passed=False, threshold=0.6, text="r", verdict="yes")
+        "0.57 fails (below the threshold 0.60; the judge's own verdict was 'yes'): r"
+    """
+    text = text.strip()
+    if passed is None or math.isnan(score):
+        return text
+    outcome = "passes" if passed else "fails"
+    if rule is not None:
+        shown, why = f"{score:.2f}", rule
+    elif threshold is None:
+        shown, why = f"{score:.2f}", ""
+    else:
+        shown, bound = _pair(score, float(threshold) * scale)
+        why = f"at least the threshold {bound}" if passed else f"below the threshold {bound}"
+    if verdict is not None and (verdict == "yes") != passed:
+        said = verdict.replace(":", "")  # the outcome never holds the separator
+        why += ("; " if why else "") + f"the judge's own verdict was '{said}'"
+    lead = f"{shown} {outcome}" + (f" ({why})" if why else "")
+    return f"{lead}{_SEPARATOR}{text}" if text else lead
+
+
+def with_outcome(
+    result: JudgeResult, policy: Mapping[str, Any], text: str, *, verdict: str | None = None
+) -> JudgeResult:
+    """`result` (scored under `policy`: its `threshold` and `scale`) with its reason written by
+    `outcome_reason` from the finding `text`.
+
+    Example:
+        >>> r = JudgeResult(score=2.0, passed=False)
+        >>> with_outcome(r, {"threshold": 0.6, "scale": 5.0}, "2 of 5").reason
+        '2.00 fails (below the threshold 3.00): 2 of 5'
+    """
+    reason = outcome_reason(
+        score=result.score,
+        passed=result.passed,
+        threshold=policy.get("threshold"),
+        scale=float(policy.get("scale", 1.0)),
+        text=text,
+        verdict=verdict,
+    )
+    return result.model_copy(update={"reason": reason})
+
+
+def reason_text(result: JudgeResult) -> str:
+    """What the judge found, without the outcome `outcome_reason` led the reason with (a
+    cascade quotes the judge that decided a row under its own outcome).
+
+    Example:
+        >>> reason_text(JudgeResult(score=1.0, passed=True, reason="1.00 passes: found"))
+        'found'
+    """
+    if result.passed is None or math.isnan(result.score):
+        return result.reason
+    _, _, text = result.reason.partition(_SEPARATOR)
+    return text
 
 
 MemberOutput.model_rebuild()

@@ -37,7 +37,13 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._resolve import LOCAL
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import GENERATION_PARAMS, Judge, check_choice, check_inputs
-from ragjudge.programs._results import CascadeOutput, JudgeResult, RawOutput
+from ragjudge.programs._results import (
+    CascadeOutput,
+    JudgeResult,
+    RawOutput,
+    outcome_reason,
+    reason_text,
+)
 from ragjudge.programs._serialization import register_judge
 from ragjudge.programs.faithfulness import AGGREGATIONS, UNSURE, Faithfulness
 
@@ -315,8 +321,10 @@ class Cascade(Judge):
             why = "the offline judge decided it" + (
                 "" if p["route"] == "offline" else " (outside the band)"
             )
-        shown = "" if math.isnan(value) else f"{value:.2f}: "
-        reason = f"{shown}{why}; {decider.reason}".strip()
+        text = f"{why}; {reason_text(decider)}".strip("; ")
+        reason = outcome_reason(
+            score=value, passed=passed, threshold=float(p["threshold"]), text=text
+        )
         return JudgeResult(
             metric=self.metric,
             score=value,

@@ -7,6 +7,7 @@ score(s), the per-sentence threshold, the aggregation and the pass threshold aga
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -21,7 +22,7 @@ from ragjudge.programs._base import (
     check_choice,
     judge_inputs,
 )
-from ragjudge.programs._results import JudgeResult, RawOutput, SentencesOutput
+from ragjudge.programs._results import JudgeResult, RawOutput, SentencesOutput, with_outcome
 from ragjudge.programs._serialization import register_judge
 
 if TYPE_CHECKING:
@@ -214,20 +215,20 @@ class DeterministicJudge(Judge):
         )
         score = calibrated(float(scores[0]), p.get("calibration"))
         names = list(SCORE_KEYS) if p["mode"] == "mean" else [p["mode"]]
-        reason = (
-            f"{score:.2f}: {p['aggregation']} of per-sentence {'/'.join(names)} "
+        text = (
+            f"{p['aggregation']} of per-sentence {'/'.join(names)} "
             f"over {n} sentence{'s' if n != 1 else ''} (sentence threshold "
             f"{p['sentence_threshold']:.2f})"
         )
-        return JudgeResult(
+        result = JudgeResult(
             metric=self.metric,
             mode=p["mode"],
             score=score,
             passed=None if math.isnan(score) else score >= p["threshold"],
-            reason=reason,
             details=details,
             raw=raw,
         )
+        return with_outcome(result, p, text)
 
     # -- compiling ------------------------------------------------------------------------
     @classmethod
@@ -249,8 +250,15 @@ class DeterministicJudge(Judge):
         )
 
     def clone(self, **overrides: Any) -> Judge:
-        """A new judge with the same parameters but `overrides` (there is no learned state)."""
-        return type(self)(**{**self.get_params(), **overrides})
+        """A new judge with the same parameters but `overrides` and the same compile report
+        (there is no other learned state)."""
+        new = type(self)(**{**self.get_params(), **overrides})
+        new.report_ = copy.deepcopy(self.report_)
+        return new
+
+    def runs_offline(self) -> bool:
+        """Always: this judge calls no LM (its rows count no LM call)."""
+        return True
 
     def dump_state(self, json_mode: bool = True) -> dict[str, Any]:
         """No DSPy predictors: only the (empty) learned state."""

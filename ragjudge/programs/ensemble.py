@@ -29,7 +29,13 @@ from ragjudge.lm._adapters import lm_errors_so_far
 from ragjudge.lm._resolve import describe_lm, resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, _usage_counts
-from ragjudge.programs._results import JudgeResult, MemberOutput, MembersOutput, RawOutput
+from ragjudge.programs._results import (
+    JudgeResult,
+    MemberOutput,
+    MembersOutput,
+    RawOutput,
+    outcome_reason,
+)
 from ragjudge.programs._serialization import register_judge, registry
 from ragjudge.programs.relevancy import is_offline_lm
 from ragjudge.signatures.rubric import rubric_fraction
@@ -243,6 +249,15 @@ class Ensemble(Judge):
         """The repeated judge's policy names."""
         return self.inner.policy_names
 
+    def runs_offline(self) -> bool:
+        """True when every member LM is the offline judge (each member LM under the repeated
+        judge's own rule, `Judge.runs_offline`): one member on a language model makes LM
+        calls."""
+        if not self.inner.uses_lm:
+            return self.inner.runs_offline()
+        specs = self.lms if self.lms is not None else [self.lm]
+        return all(self.inner.clone(lm=spec).runs_offline() for spec in specs)
+
     def lm_calls_per_item(self, mode: str | None = None) -> int:
         """Every member's calls: the repeated judge's, `repeat` times for each LM."""
         members = self.repeat * len(self.lms if self.lms is not None else [self.lm])
@@ -352,18 +367,20 @@ class Ensemble(Judge):
             raw = rubric_fraction(center)
             passed = raw >= threshold
             shown = ", ".join(f"{x:g}" for x in ratings)
-            reason = f"median rating {center:g} of {len(ratings)} ({shown})"
+            text = f"median rating {center:g} of {len(ratings)} ({shown})"
             details["ratings"] = ratings
+            rule = None
         elif kind == "verdict":
             votes = [bool(r.passed) for r in scored]
             raw = sum(votes) / len(votes)
             passed = raw > 0.5
-            outcome = "pass" if passed else "fail"
-            reason = f"{sum(votes)} of {len(votes)} members pass (majority: {outcome})"
+            text = f"{sum(votes)} of {len(votes)} members pass"
+            rule = "a majority of members pass" if passed else "no majority of members passes"
         else:
             raw = sum(units) / len(units)
             passed = raw >= threshold
-            reason = f"mean score {raw:.2f} of {len(units)} members"
+            text = f"mean score of {len(units)} members"
+            rule = None
         agree = sum(1 for r in scored if bool(r.passed) == passed) / len(scored)
         details["spread"] = {
             "min": min(units),
@@ -374,6 +391,9 @@ class Ensemble(Judge):
             "members": len(records),
             "failed": len(records) - len(scored),
         }
+        reason = outcome_reason(
+            score=raw * scale, passed=passed, threshold=threshold, scale=scale, text=text, rule=rule
+        )
         return JudgeResult(
             **base,
             score=raw * scale,

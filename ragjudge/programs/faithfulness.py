@@ -20,6 +20,7 @@ from ragjudge.programs._results import (
     StatementResult,
     StatementsOutput,
     WholeOutput,
+    with_outcome,
 )
 from ragjudge.programs._serialization import register_judge
 from ragjudge.signatures import (
@@ -34,7 +35,7 @@ from ragjudge.signatures import (
 if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
 
-__all__ = ["Faithfulness", "outcome_reason", "score_statements"]
+__all__ = ["Faithfulness", "score_statements", "statement_reason"]
 
 Mode = Literal["statement", "whole", "rubric"]
 UnsurePolicy = Literal["unsupported", "supported", "exclude"]
@@ -296,9 +297,10 @@ class Faithfulness(Judge):
                 return self._statements_result(StatementsOutput(), p).model_copy(
                     update={"mode": "rubric", "raw": raw}
                 )
-            return self._rubric_result(
+            result = self._rubric_result(
                 {"rubric_score": raw.rating, "reasoning": raw.reasoning}, p
-            ).model_copy(update={"raw": raw})
+            )
+            return with_outcome(result, p, result.reason).model_copy(update={"raw": raw})
         if isinstance(raw, WholeOutput):
             return self._whole_result(raw, p)
         if isinstance(raw, StatementsOutput):
@@ -323,8 +325,7 @@ class Faithfulness(Judge):
             details=details,
             raw=raw,
         )
-        reason = outcome_reason(result, raw.reasoning, raw.verdict)
-        return result.model_copy(update={"reason": reason})
+        return with_outcome(result, p, raw.reasoning, verdict=raw.verdict)
 
     def _statements_result(self, raw: StatementsOutput, p: dict[str, Any]) -> JudgeResult:
         statements = [_decided(s, raw, p.get("support_threshold")) for s in raw.statements]
@@ -341,8 +342,7 @@ class Faithfulness(Judge):
             confidence_source=raw.confidence_source,
             raw=raw,
         )
-        reason = outcome_reason(result, _reason(value, statements, p["unsure"]))
-        return result.model_copy(update={"reason": reason})
+        return with_outcome(result, p, statement_reason(value, statements, p))
 
     def finish(
         self,
@@ -453,53 +453,55 @@ def _clip(value: Any) -> float | None:
     return None if math.isnan(number) else min(1.0, max(0.0, number))
 
 
-def outcome_reason(result: JudgeResult, text: str, verdict: str | None = None) -> str:
-    """A result's reason, led by its final score (after calibration and scale), so the reason
-    never shows another number than the score beside it.
+def statement_reason(
+    value: float,
+    statements: Sequence[StatementResult],
+    p: Mapping[str, Any],
+    *,
+    what: str = "statements",
+    found: str = "supported",
+    missed: str = "could not be verified",
+) -> str:
+    """What judged statements say, as the policies `p` count them (`unsure`, `empty`,
+    `aggregation`): the finding `outcome_reason` leads with the score and the verdict.
 
     Args:
-        result: The scored result (`score`, `passed` final).
-        text: What the judge found (statement counts, the LM's reasoning).
-        verdict: The judge's own yes/no verdict (whole mode); when the final pass/fail differs
-            from it (a calibrated confidence, a tuned threshold), the reason says so.
+        value: The unscaled score of the statements (NaN when none counts).
+        statements: The judged statements.
+        p: The policies that scored them.
+        what: What the statements are ("statements", "reference statements").
+        found: What a "yes" verdict means ("supported", "in the contexts").
+        missed: What a "no" verdict means.
 
     Returns:
-        `"<score>: <text>"`, or `text` alone for a result without a score.
-
-    Example:
-        >>> r = JudgeResult(score=0.904, passed=True)
-        >>> outcome_reason(r, "0 of 1 statements supported", "no")
-        "0.90 (passes on the judge's confidence; its verdict was 'no'): 0 of 1 statements supported"
+        The finding, e.g. "1 of 2 statements are supported; 'X' is uncertain (counted as
+        unsupported)".
     """
-    text = text.strip()
-    if result.passed is None or math.isnan(result.score):
-        return text
-    lead = f"{result.score:.2f}"
-    if verdict is not None and (verdict == "yes") != result.passed:
-        outcome = "passes" if result.passed else "fails"
-        lead += f" ({outcome} on the judge's confidence; its verdict was '{verdict}')"
-    return f"{lead}: {text}" if text else lead
-
-
-def _reason(raw: float, statements: Sequence[StatementResult], unsure: str) -> str:
-    """What the statement verdicts say (`outcome_reason` adds the final score)."""
     if not statements:
-        return "the answer makes no statement that can be checked"
-    if math.isnan(raw):
-        return "no statement could be judged (all unsure, excluded)"
+        source = "answer" if what == "statements" else "reference"
+        return f"the {source} makes no statement that can be checked"
+    if math.isnan(value):
+        return f"no {what.removesuffix('s')} could be judged (all unsure, excluded)"
+    unsure, aggregation = p["unsure"], p["aggregation"]
     supported = sum(1 for s in statements if s.verdict == "yes")
-    parts = [f"{supported} of {len(statements)} statements are supported"]
+    parts = [f"{supported} of {len(statements)} {what} are {found}"]
     failed = [s for s in statements if s.verdict == "no"]
     unsure_ones = [s for s in statements if s.verdict == "unsure"]
     if failed:
-        parts.append(
-            ", ".join(f"'{_short(s.text)}'" for s in failed[:3]) + " could not be verified"
-        )
+        parts.append(", ".join(f"'{_short(s.text)}'" for s in failed[:3]) + f" {missed}")
     if unsure_ones:
+        if unsure == "exclude":
+            counted = "left out"
+        elif aggregation == "fraction":
+            counted = f"counted as {unsure}"
+        else:
+            counted = "counted by the judge's confidence"
         parts.append(
             ", ".join(f"'{_short(s.text)}'" for s in unsure_ones[:3])
-            + f" {'is' if len(unsure_ones) == 1 else 'are'} uncertain (counted as {unsure})"
+            + f" {'is' if len(unsure_ones) == 1 else 'are'} uncertain ({counted})"
         )
+    if aggregation != "fraction":
+        parts.append(f"the score is the {aggregation} of the judge's confidence per statement")
     return "; ".join(parts)
 
 

@@ -15,6 +15,7 @@ from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, check_choice
 from ragjudge.programs._results import (
     JudgeResult,
+    with_outcome,
     RawOutput,
     RubricOutput,
     StatementResult,
@@ -29,6 +30,7 @@ from ragjudge.programs.faithfulness import (
     UNSURE,
     score_statements,
     statement_policy_space,
+    statement_reason,
 )
 from ragjudge.programs.relevancy import check_unit
 from ragjudge.signatures import (
@@ -222,7 +224,8 @@ class ContextRecall(Judge):
             return JudgeResult(metric=self.metric, mode=self.mode, reason=raw.reason, raw=raw)
         if isinstance(raw, RubricOutput):
             rubric = {"rubric_score": raw.rating or 1, "reasoning": raw.reasoning}
-            return self._rubric_result(rubric, policy).model_copy(update={"raw": raw})
+            result = self._rubric_result(rubric, policy)
+            return with_outcome(result, policy, result.reason).model_copy(update={"raw": raw})
         if not isinstance(raw, StatementsOutput):
             raise TypeError(f"ContextRecall cannot score a {type(raw).__name__}")
         statements = raw.statements
@@ -233,15 +236,23 @@ class ContextRecall(Judge):
             aggregation=policy["aggregation"],
         )
         confidences = [s.confidence for s in statements if s.confidence is not None]
-        return self._result(
+        result = self._result(
             value,
             policy,
             mode="statement",
-            reason=_reason(value, statements),
             statements=list(statements),
             confidence=min(confidences) if confidences else None,
             raw=raw,
         )
+        text = statement_reason(
+            value,
+            statements,
+            policy,
+            what="reference statements",
+            found="in the contexts",
+            missed="not found in the contexts",
+        )
+        return with_outcome(result, policy, text)
 
     def finish(
         self,
@@ -286,17 +297,3 @@ class ContextRecall(Judge):
         if result.mode == "statement" and (result.statements or not math.isnan(result.score)):
             return StatementsOutput(statements=list(result.statements))
         return None  # no reference: nothing to score
-
-
-def _reason(raw: float, statements: Sequence[StatementResult]) -> str:
-    if not statements:
-        return "the reference makes no statement that can be checked"
-    if math.isnan(raw):
-        return "no reference statement could be judged (all unsure, excluded)"
-    covered = sum(1 for s in statements if s.verdict == "yes")
-    text = f"{raw:.2f}: {covered} of {len(statements)} reference statements are in the contexts"
-    missing = [s.text for s in statements if s.verdict != "yes"]
-    if missing:
-        shown = ", ".join(f"'{' '.join(m.split())[:80]}'" for m in missing[:3])
-        text += f"; not found: {shown}"
-    return text

@@ -24,6 +24,7 @@ from ragjudge.programs._results import (
     RawOutput,
     RubricOutput,
     UnscoredOutput,
+    with_outcome,
 )
 from ragjudge.programs._serialization import register_judge
 from ragjudge.signatures import (
@@ -272,7 +273,8 @@ class AnswerRelevancy(Judge):
             return JudgeResult(metric=self.metric, mode=self.mode, reason=raw.reason, raw=raw)
         if isinstance(raw, RubricOutput):
             rubric = {"rubric_score": raw.rating or 1, "reasoning": raw.reasoning}
-            return self._rubric_result(rubric, p).model_copy(update={"raw": raw})
+            result = self._rubric_result(rubric, p)
+            return with_outcome(result, p, result.reason).model_copy(update={"raw": raw})
         if not isinstance(raw, QuestionsOutput):
             raise TypeError(f"AnswerRelevancy cannot score a {type(raw).__name__}")
         sims = [min(1.0, max(0.0, float(x))) for x in raw.similarities]
@@ -285,7 +287,7 @@ class AnswerRelevancy(Judge):
             best = max(range(len(sims)), key=lambda i: sims[i])
             shown = raw.questions[best] if best < len(raw.questions) else ""
             reason = (
-                f"{value:.2f}: {p['aggregation']} similarity of {len(sims)} generated questions "
+                f"{p['aggregation']} similarity of {len(sims)} generated questions "
                 f"to the asked one (closest: '{shown}')"
             )
         details = {
@@ -294,9 +296,10 @@ class AnswerRelevancy(Judge):
             "noncommittal": raw.noncommittal,
             **raw.extras,
         }
-        return self._result(
-            value, p, mode="questions", reason=reason, confidence=value, details=details, raw=raw
+        result = self._result(
+            value, p, mode="questions", confidence=value, details=details, raw=raw
         )
+        return with_outcome(result, p, reason)
 
     def finish(self, *, details: dict[str, Any], **overrides: Any) -> JudgeResult:
         """Score raw outputs given as a dict (no LM call): `{"rubric_score", "reasoning"}`

@@ -1,0 +1,298 @@
+"""The judges the conformance suite runs, the rows it runs them on, and its scripted LM.
+
+Every promise of the suite (one test module each) is parametrized over `CASES`, as Optuna runs
+one suite over every sampler: a new judge class joins by adding a case here, and
+`test_every_registered_judge_is_a_case` fails until it does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import dspy
+
+from ragjudge.data._gold import GoldRecord, load_gold
+from ragjudge.offline.engine import _render, parse_prompt
+from ragjudge.programs import (
+    AnswerRelevancy,
+    Cascade,
+    ContextRecall,
+    DeterministicJudge,
+    Ensemble,
+    Faithfulness,
+)
+from ragjudge.programs._base import Judge, judge_inputs
+from ragjudge.programs._results import JudgeResult
+from ragjudge.testing._scripted import ScriptedEngine
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "faithfulness"
+
+LMKind = Literal["offline", "scripted", "none"]
+
+
+def _unit(*parts: Any) -> float:
+    """A number in [0, 1] that is a fixed function of `parts`."""
+    digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
+    return int(digest[:8], 16) / 0xFFFFFFFF
+
+
+def _passages(context: Any) -> list[str]:
+    """The passages of a rendered context, in sorted order: what the scripted LM reads does
+    not depend on the order the passages came in (a real LM's might; the judge's must not)."""
+    return sorted(p.strip() for p in str(context or "").split("\n\n") if p.strip())
+
+
+class FunctionEngine(ScriptedEngine):
+    """A scripted LM whose reply is a fixed function of the prompt's inputs (the passages taken
+    as a set): the same question always gets the same verdicts, confidences and ratings, so
+    judging again, rescoring and judging after a save all see the same LM. Every request is
+    recorded (`requests`): the LM calls a compile really made."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    def complete(self, request: Any) -> Any:
+        parsed = parse_prompt(request)
+        with self._lock:
+            self.replies.append(_render(self._outputs(parsed), parsed.outputs, json_mode=False))
+        return super().complete(request)
+
+    @staticmethod
+    def _outputs(parsed: Any) -> dict[str, Any]:
+        inputs, names = parsed.inputs, set(parsed.outputs)
+        context = _passages(inputs.get("context"))
+        if names == {"statements"}:
+            answer = str(inputs.get("answer", ""))
+            return {"statements": [s.strip() + "." for s in answer.split(".") if s.strip()][:3]}
+        if names in ({"verdicts"}, {"attributions"}):
+            key = "statements" if names == {"verdicts"} else "reference_statements"
+            verdicts = []
+            for s in inputs.get(key) or []:
+                u = _unit(s, context)
+                verdict = "yes" if u > 0.45 else ("unsure" if u > 0.3 else "no")
+                verdicts.append(
+                    {"statement": s, "reason": "scripted", "verdict": verdict, "confidence": u}
+                )
+            return {next(iter(names)): verdicts}
+        if names == {"reference_statements"}:
+            text = str(inputs.get("reference", ""))
+            return {"reference_statements": [s.strip() for s in text.split(".") if s.strip()][:3]}
+        if names == {"questions", "noncommittal"}:
+            u = _unit(inputs.get("answer"))
+            return {"questions": [f"What about {u:.3f}?", "What is it?"], "noncommittal": u < 0.1}
+        u = _unit(inputs.get("question"), inputs.get("answer"), inputs.get("reference"), context)
+        if "verdict" in names:
+            return {"reasoning": "scripted", "verdict": "yes" if u > 0.5 else "no", "confidence": u}
+        rating = next(n for n in parsed.outputs if n.endswith("_score"))
+        return {"reasoning": "scripted", rating: 1 + int(u * 4.999)}
+
+
+def function_lm() -> tuple[dspy.LM, FunctionEngine]:
+    """A fresh scripted LM (`FunctionEngine`) and its engine."""
+    engine = FunctionEngine()
+    return dspy.LM("scripted/function", engine=engine, num_retries=0, cache=False), engine
+
+
+@dataclass(frozen=True)
+class Case:
+    """One judge the suite runs.
+
+    Attributes:
+        id: The test id.
+        make: Builds the judge (a fresh one each time).
+        lm: Which LM it talks to: the offline judge, the scripted LM (configured with
+            `dspy.context` for the test), or none (a deterministic judge).
+        learn: Gives a judge learned state (fitted weights, demos) to check it survives
+            save, load and clone.
+    """
+
+    id: str
+    make: Callable[[], Judge]
+    lm: LMKind
+    learn: Callable[[Judge], None] = field(default=lambda judge: None)
+
+
+def _keep_one_demo(judge: Judge) -> None:
+    """Learned demos: each predictor keeps the first of its default demos."""
+    for _, predictor in judge.named_predictors():
+        predictor.demos = predictor.demos[:1]
+
+
+def _fit_offline(judge: Judge) -> None:
+    """Learned weights: the offline judge's support threshold moved (as compile's fit does),
+    and demos (which the offline judge does not read, but a judge file keeps)."""
+    from ragjudge.offline.model import OfflineParams
+
+    params = judge.offline_params_ or OfflineParams()
+    judge.offline_params_ = params.model_copy(update={"support_threshold": 0.42})
+    if isinstance(judge, Ensemble):
+        judge.inner.offline_params_ = judge.offline_params_
+    _keep_one_demo(judge)
+
+
+def _cases() -> list[Case]:
+    cases: list[Case] = []
+    for mode in Faithfulness.modes:
+        cases.append(
+            Case(
+                f"faithfulness-{mode}-offline",
+                lambda m=mode: Faithfulness(mode=m, lm="local"),
+                "offline",
+                _fit_offline,
+            )
+        )
+        cases.append(
+            Case(
+                f"faithfulness-{mode}-scripted",
+                lambda m=mode: Faithfulness(mode=m),
+                "scripted",
+                _keep_one_demo,
+            )
+        )
+    cases += [
+        Case(
+            "ensemble-statement-offline",
+            lambda: Ensemble.of(Faithfulness(mode="statement", lm="local"), repeat=2),
+            "offline",
+            _fit_offline,
+        ),
+        Case(
+            "ensemble-whole-scripted",
+            lambda: Ensemble(judge="Faithfulness", params={"mode": "whole"}, repeat=3),
+            "scripted",
+            _keep_one_demo,
+        ),
+        Case(
+            "cascade-whole-scripted",
+            lambda: Cascade(mode="whole", low=0.2, high=0.8),
+            "scripted",
+            _fit_offline,
+        ),
+        Case(
+            "cascade-statement-scripted",
+            lambda: Cascade(mode="statement", route="combined", low=0.1, high=0.9),
+            "scripted",
+            _fit_offline,
+        ),
+    ]
+    for mode in ("rouge", "token_overlap", "bleu"):
+        cases.append(Case(f"deterministic-{mode}", lambda m=mode: DeterministicJudge(mode=m), "none"))
+    for mode in AnswerRelevancy.modes:
+        cases.append(
+            Case(
+                f"relevancy-{mode}-offline",
+                lambda m=mode: AnswerRelevancy(mode=m, lm="local", similarity="lexical"),
+                "offline",
+                _keep_one_demo,
+            )
+        )
+        cases.append(
+            Case(
+                f"relevancy-{mode}-scripted",
+                lambda m=mode: AnswerRelevancy(mode=m, similarity="lexical"),
+                "scripted",
+                _keep_one_demo,
+            )
+        )
+    for mode in ContextRecall.modes:
+        cases.append(
+            Case(
+                f"recall-{mode}-offline",
+                lambda m=mode: ContextRecall(mode=m, lm="local"),
+                "offline",
+                _keep_one_demo,
+            )
+        )
+        cases.append(
+            Case(
+                f"recall-{mode}-scripted",
+                lambda m=mode: ContextRecall(mode=m),
+                "scripted",
+                _keep_one_demo,
+            )
+        )
+    return cases
+
+
+CASES = _cases()
+IDS = [c.id for c in CASES]
+
+
+@contextmanager
+def lm_for(case: Case) -> Iterator[FunctionEngine | None]:
+    """The LM a case's judge talks to when its `lm` is None: the scripted LM for a scripted
+    case (yielding its engine), nothing configured otherwise."""
+    if case.lm != "scripted":
+        with dspy.context(lm=None):
+            yield None
+        return
+    lm, engine = function_lm()
+    with dspy.context(lm=lm):
+        yield engine
+
+
+# -- rows ------------------------------------------------------------------------------------
+
+
+def _split(passage: str) -> list[str]:
+    """A passage cut at sentence ends into (at most) three passages."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", passage.strip()) if s]
+    if len(sentences) < 2:
+        return [passage]
+    size = max(1, -(-len(sentences) // 3))
+    return [" ".join(sentences[i : i + size]) for i in range(0, len(sentences), size)]
+
+
+def example_rows(per_kind: int = 1, *, max_context: int = 2500) -> list[GoldRecord]:
+    """A few rows of the shipped examples: the shortest `per_kind` of each source and label,
+    each context cut into several passages (so passage order can be changed), each with a
+    reference (its answer when faithful, else its question: recall has something to find)."""
+    rows = load_gold(EXAMPLES / "test.jsonl")
+    by_kind: dict[tuple[str | None, int | None], list[GoldRecord]] = {}
+    for row in sorted(rows, key=lambda r: len(r.answer) + sum(map(len, r.contexts))):
+        if sum(map(len, row.contexts)) <= max_context:
+            by_kind.setdefault((row.source, row.faithful), []).append(row)
+    picked = [r for kind in sorted(by_kind, key=str) for r in by_kind[kind][:per_kind]]
+    return [
+        r.model_copy(
+            update={
+                "contexts": [p for c in r.contexts for p in _split(c)],
+                "reference": r.answer if r.faithful else r.question or r.answer,
+            }
+        )
+        for r in picked
+    ]
+
+
+def same_result(a: JudgeResult, b: JudgeResult) -> bool:
+    """Whether two results say the same: error, verdict, score, statements' verdicts, reason."""
+    if a.error != b.error or a.passed != b.passed or a.reason != b.reason:
+        return False
+    if [s.verdict for s in a.statements] != [s.verdict for s in b.statements]:
+        return False
+    both_nan = a.score != a.score and b.score != b.score
+    return both_nan or abs(a.score - b.score) <= 1e-9
+
+
+def judged(judge: Judge, rows: Sequence[GoldRecord]) -> list[JudgeResult]:
+    """The judge's results on `rows`, one call each (no result memo between them)."""
+    return [judge(**judge_inputs(r)) for r in rows]
+
+
+def raw_of(judge: Judge, row: GoldRecord) -> Any:
+    """A row's raw output (`raw_item`: every LM call), under the judge's own LM as judging
+    resolves it."""
+    with dspy.context(lm=judge.resolved_lm()) if judge.uses_lm else _nothing():
+        return judge.raw_item(**judge_inputs(row))
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
