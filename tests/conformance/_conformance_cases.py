@@ -271,6 +271,19 @@ def example_rows(per_kind: int = 1, *, max_context: int = 2500) -> list[GoldReco
     ]
 
 
+def labeled_gold(metric: str, per_label: int = 6) -> list[GoldRecord]:
+    """Rows labeled for `metric`, `per_label` of each label: the example rows' human labels for
+    faithfulness, labels derived from them (`rows_for_metric`) for relevancy and recall."""
+    if metric == "faithfulness":
+        return example_rows(per_kind=2)
+    from ragjudge.data._labels import gold_label, rows_for_metric
+
+    derived, _ = rows_for_metric(metric, load_gold(EXAMPLES / "test.jsonl"))
+    return [
+        r for label in (1, 0) for r in [r for r in derived if gold_label(r, metric) == label][:per_label]
+    ]
+
+
 def same_result(a: JudgeResult, b: JudgeResult) -> bool:
     """Whether two results say the same: error, verdict, score, statements' verdicts, reason."""
     if a.error != b.error or a.passed != b.passed or a.reason != b.reason:
