@@ -1,0 +1,92 @@
+"""A report, a drift test and an estimate work for every metric with labels: faithfulness
+(people's labels) and relevancy and recall (labels derived from them, docs/derived-gold.md),
+each judged by an LM judge on the scripted LM."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+
+import pytest
+from _conformance_cases import labeled_gold, lm_for
+from _conformance_cases import Case
+
+from ragjudge.estimation import estimate
+from ragjudge.evaluation._drift import drift_test, new_sample, reference_sample
+from ragjudge.exceptions import UngroupedRowsWarning
+from ragjudge.optimize._compile import compile_judge
+from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness
+from ragjudge.programs._base import Judge
+from ragjudge.report._build import build_report
+
+DERIVED = "labels derived from faithfulness gold are not read: {}"
+
+METRICS: list[tuple[str, Callable[[], Judge]]] = [
+    ("faithfulness", lambda: Faithfulness(mode="whole")),
+    ("answer_relevancy", lambda: AnswerRelevancy(mode="rubric")),
+    ("context_recall", lambda: ContextRecall(mode="rubric")),
+]
+
+
+def _case(metric: str, make: Callable[[], Judge]) -> Case:
+    return Case(f"{metric}-scripted", make, "scripted")
+
+
+def _params(xfail_derived: str | None = None) -> list[object]:
+    marks = (
+        [pytest.mark.xfail(strict=True, reason=DERIVED.format(xfail_derived))]
+        if xfail_derived
+        else []
+    )
+    return [
+        pytest.param(metric, make, id=metric, marks=[] if metric == "faithfulness" else marks)
+        for metric, make in METRICS
+    ]
+
+
+@pytest.mark.parametrize(
+    ("metric", "make"),
+    _params("report/_build.py build_report: 'no row has both a label and a score'"),
+)
+def test_a_report_works_for_every_metric_with_labels(
+    metric: str, make: Callable[[], Judge]
+) -> None:
+    rows, judge = labeled_gold(metric), make()
+    with lm_for(_case(metric, make)):
+        results = judge.batch(rows)
+    html = build_report(rows=rows, results=results, judge=judge, n_boot=50)
+    assert "<html" in html.lower() and len(html) > 1000
+
+
+@pytest.mark.parametrize(("metric", "make"), _params())
+def test_a_drift_test_works_for_every_metric_with_labels(
+    metric: str, make: Callable[[], Judge]
+) -> None:
+    rows, judge = labeled_gold(metric), make()
+    with lm_for(_case(metric, make)), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UngroupedRowsWarning)
+        compiled = compile_judge(
+            judge, gold=rows, n_trials=3, max_demos=0, n_boot=0, group_by=None, seed=0
+        )
+        results = compiled.batch(rows)
+    reference = reference_sample(compiled.report_, path="judge.json")
+    new = new_sample(rows, results, metric=metric)
+    assert new.n == len(rows) and sorted(set(new.labels)) == [0, 1]
+    report = drift_test(reference, new, metric=metric, permutations=200, n_boot=50)
+    assert report.metric == metric and 0.0 <= report.p_value <= 1.0
+
+
+@pytest.mark.parametrize(
+    ("metric", "make"),
+    _params("estimation/_estimate.py estimate: '0 labeled rows, fewer than the 10'"),
+)
+def test_an_estimate_works_for_every_metric_with_labels(
+    metric: str, make: Callable[[], Judge]
+) -> None:
+    rows, judge = labeled_gold(metric), make()
+    with lm_for(_case(metric, make)):
+        result = estimate(rows=rows, judge=judge, seed=0)
+    assert result.n_labeled == len(rows)
+    low, high = result.ppi.ci
+    assert not math.isnan(result.ppi.estimate) and low <= result.ppi.estimate <= high
