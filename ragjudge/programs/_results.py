@@ -22,6 +22,7 @@ __all__ = [
     "UnscoredOutput",
     "WholeOutput",
     "outcome_reason",
+    "own_verdict",
     "reason_text",
     "with_outcome",
 ]
@@ -328,6 +329,12 @@ def with_outcome(
         verdict=verdict,
     )
     return result.model_copy(update={"reason": reason})
+
+
+def own_verdict(result: JudgeResult) -> str | None:
+    """The judge's own yes/no verdict behind a result (a whole-answer verdict), which its
+    reason names when the final verdict differs (`outcome_reason`); None for other outputs."""
+    return result.raw.verdict if isinstance(result.raw, WholeOutput) else None
 
 
 def reason_text(result: JudgeResult) -> str:

@@ -42,6 +42,7 @@ from ragjudge.programs._results import (
     JudgeResult,
     RawOutput,
     outcome_reason,
+    own_verdict,
     reason_text,
 )
 from ragjudge.programs._serialization import register_judge
@@ -323,7 +324,11 @@ class Cascade(Judge):
             )
         text = f"{why}; {reason_text(decider)}".strip("; ")
         reason = outcome_reason(
-            score=value, passed=passed, threshold=float(p["threshold"]), text=text
+            score=value,
+            passed=passed,
+            threshold=float(p["threshold"]),
+            text=text,
+            verdict=own_verdict(decider),
         )
         return JudgeResult(
             metric=self.metric,
