@@ -2,7 +2,8 @@
 
 DSPy renders the prompt exactly as for a real LM; the engine reads the signature's fields and
 the inputs back from the request, answers with the offline model and renders the reply in the
-adapter's format. So demos, caching, usage tracking, retries and parsing run unchanged.
+adapter's format. So demos, caching, retries and parsing run unchanged; the engine reports no
+token usage, so a judge on it counts no LM call and no token.
 """
 
 from __future__ import annotations

@@ -177,7 +177,7 @@ class JudgeResult(pydantic.BaseModel):
             `cached_tokens` (prompt tokens a server's or llama.cpp's prefix cache served,
             where reported); None when no predictor was called.
         offline: True when the offline judge produced the result: pure-Python rules, no
-            language model (its `lm_calls` and `tokens` count requests to that engine).
+            language model (so `lm_calls` and `tokens` are 0).
     """
 
     model_config = pydantic.ConfigDict(ser_json_inf_nan="null")

@@ -15,12 +15,12 @@ from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import Judge, check_choice
 from ragjudge.programs._results import (
     JudgeResult,
-    with_outcome,
     RawOutput,
     RubricOutput,
     StatementResult,
     StatementsOutput,
     UnscoredOutput,
+    with_outcome,
 )
 from ragjudge.programs._serialization import register_judge
 from ragjudge.programs.faithfulness import (

@@ -183,7 +183,9 @@ def _cases() -> list[Case]:
         ),
     ]
     for mode in ("rouge", "token_overlap", "bleu"):
-        cases.append(Case(f"deterministic-{mode}", lambda m=mode: DeterministicJudge(mode=m), "none"))
+        cases.append(
+            Case(f"deterministic-{mode}", lambda m=mode: DeterministicJudge(mode=m), "none")
+        )
     for mode in AnswerRelevancy.modes:
         cases.append(
             Case(
@@ -272,15 +274,18 @@ def example_rows(per_kind: int = 1, *, max_context: int = 2500) -> list[GoldReco
 
 
 def labeled_gold(metric: str, per_label: int = 6) -> list[GoldRecord]:
-    """Rows labeled for `metric`, `per_label` of each label: the example rows' human labels for
-    faithfulness, labels derived from them (`rows_for_metric`) for relevancy and recall."""
-    if metric == "faithfulness":
-        return example_rows(per_kind=2)
+    """Rows labeled for `metric`, about `per_label` of each label: the example rows' human
+    labels for faithfulness, labels derived from them (`rows_for_metric`) for relevancy and
+    recall."""
+    if metric == "faithfulness":  # short rows: compile fits the offline judge on them fast
+        return example_rows(per_kind=per_label // 2 + 1, max_context=1000)
     from ragjudge.data._labels import gold_label, rows_for_metric
 
     derived, _ = rows_for_metric(metric, load_gold(EXAMPLES / "test.jsonl"))
     return [
-        r for label in (1, 0) for r in [r for r in derived if gold_label(r, metric) == label][:per_label]
+        r
+        for label in (1, 0)
+        for r in [r for r in derived if gold_label(r, metric) == label][:per_label]
     ]
 
 

@@ -17,10 +17,9 @@ from ragjudge.programs._base import Judge
 from ragjudge.programs._serialization import load
 
 LM_CASES = [c for c in CASES if c.lm == "scripted"]
-LIMIT = 60
 
 
-def _compile(judge: Judge, *, limit: int) -> Judge:
+def _compile(judge: Judge, *, limit: int | None) -> Judge:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UngroupedRowsWarning)
         warnings.filterwarnings("ignore", "The least populated class", UserWarning)
@@ -41,21 +40,34 @@ def _compile(judge: Judge, *, limit: int) -> Judge:
 
 @pytest.mark.parametrize("case", LM_CASES, ids=[c.id for c in LM_CASES])
 def test_a_compile_never_exceeds_max_lm_calls(case: Case, tmp_path: Path) -> None:
-    judge = case.make()
-    with lm_for(case) as engine:
+    with lm_for(case) as engine:  # what the compile spends when nothing holds it back
         assert engine is not None
-        try:
-            compiled = _compile(judge, limit=LIMIT)
-        except ConfigurationError as exc:  # refused: it names the budget, and spent within it
-            assert "max_lm_calls" in str(exc)
-            assert len(engine.requests) <= LIMIT
-            return
-        assert len(engine.requests) <= LIMIT
+        free = _compile(case.make(), limit=None)
+        spent = len(engine.requests)
+    assert free.report_ is not None and spent > 0
+    # Budgets that bind: one call short of it, and half (a cascade fits its offline judge
+    # before each compile, so it tries the first only).
+    limits = [spent - 1] if "cascade" in case.id else [spent - 1, spent // 2]
+    compiled = None
+    for limit in limits:
+        with lm_for(case) as engine:
+            assert engine is not None
+            try:
+                compiled = _compile(case.make(), limit=limit)
+            except ConfigurationError as exc:  # refused: it names the budget, spent within it
+                assert "max_lm_calls" in str(exc)
+                assert len(engine.requests) <= limit
+                continue
+            assert len(engine.requests) <= limit
         assert compiled.report_ is not None
-        assert compiled.report_["lm_calls"]["budget"]["spent"] <= LIMIT
-        # What a compile learned survives save, load and clone, and judges the same.
-        compiled.save(tmp_path / "compiled.json")
-        rows = labeled_gold(judge.metric)[:4]
+        budget = compiled.report_["lm_calls"]["budget"]
+        assert budget["limit"] == limit and budget["spent"] <= limit
+    if compiled is None:
+        return
+    # What a compile learned survives save, load and clone, and judges the same.
+    compiled.save(tmp_path / "compiled.json")
+    rows = labeled_gold(compiled.metric)[:4]
+    with lm_for(case):
         expected = judged(compiled, rows)
         for other in (load(tmp_path / "compiled.json"), compiled.clone()):
             assert other.report_ == compiled.report_

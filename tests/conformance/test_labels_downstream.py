@@ -9,8 +9,7 @@ import warnings
 from collections.abc import Callable
 
 import pytest
-from _conformance_cases import labeled_gold, lm_for
-from _conformance_cases import Case
+from _conformance_cases import Case, labeled_gold, lm_for
 
 from ragjudge.estimation import estimate
 from ragjudge.evaluation._drift import drift_test, new_sample, reference_sample
@@ -66,6 +65,7 @@ def test_a_drift_test_works_for_every_metric_with_labels(
     rows, judge = labeled_gold(metric), make()
     with lm_for(_case(metric, make)), warnings.catch_warnings():
         warnings.simplefilter("ignore", UngroupedRowsWarning)
+        warnings.filterwarnings("ignore", "The least populated class", UserWarning)
         compiled = compile_judge(
             judge, gold=rows, n_trials=3, max_demos=0, n_boot=0, group_by=None, seed=0
         )

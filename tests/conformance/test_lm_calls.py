@@ -34,9 +34,7 @@ def _offline_lm_judges() -> list[Judge]:
 
 
 @pytest.mark.parametrize("judge", _offline_lm_judges(), ids=lambda j: j.mode)
-def test_the_offline_judge_counts_no_lm_call_or_token(
-    judge: Judge, rows: list[GoldRecord]
-) -> None:
+def test_the_offline_judge_counts_no_lm_call_or_token(judge: Judge, rows: list[GoldRecord]) -> None:
     for r in judge.batch(rows[:3]):
         assert (r.lm_calls, r.tokens, r.offline) == (0, 0, True)
         assert "LM calls" not in r.format() and "(offline judge, no LM)" in r.format()

@@ -110,7 +110,9 @@ def _check_counts(judge: Judge, result: JudgeResult) -> None:
         assert said in text, text
     if p["aggregation"] == "fraction":
         counted = [v for v in verdicts if not (v == "unsure" and p["unsure"] == "exclude")]
-        yes = sum(1 for v in counted if v == "yes" or (v == "unsure" and p["unsure"] == "supported"))
+        yes = sum(
+            1 for v in counted if v == "yes" or (v == "unsure" and p["unsure"] == "supported")
+        )
         unit = yes / len(counted) if counted else math.nan
         if not math.isnan(unit) and p.get("calibration") is None:
             assert result.score == pytest.approx(unit * _scale(judge))

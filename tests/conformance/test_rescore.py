@@ -39,8 +39,7 @@ def test_a_stored_result_rescored_is_judging_again(
     policy = {} if threshold is None else {"threshold": threshold}
     with lm_for(case):
         stored = [  # as written to --out and read back
-            JudgeResult.from_json_data(json.loads(r.model_dump_json()))
-            for r in judged(judge, rows)
+            JudgeResult.from_json_data(json.loads(r.model_dump_json())) for r in judged(judge, rows)
         ]
         other = judge.clone(**policy)
         for row, result in zip(rows, stored, strict=True):

@@ -41,7 +41,7 @@ SCALE_DEFECT = pytest.mark.xfail(
     [pytest.param(c, id=c.id, marks=[] if "whole" in c.id else [SCALE_DEFECT]) for c in SCALED],
 )
 def test_an_estimate_does_not_change_with_the_judges_scale(case: Case) -> None:
-    gold = labeled_gold("faithfulness")  # 16 labeled rows ...
+    gold = labeled_gold("faithfulness")  # 12 labeled rows ...
     rows = [r.model_copy(update={"faithful": None}) for r in example_rows(per_kind=4)]
     assert len(rows) > len(gold) and {r.id for r in gold} <= {r.id for r in rows}
     judge = case.make()
