@@ -139,20 +139,20 @@ def test_reason_carries_the_final_score_and_says_when_the_verdict_was_overruled(
     # Whole mode, confidence aggregation, a calibration that maps 0.35 far down.
     judge = Faithfulness(mode="whole", aggregation="mean", calibration=[10.0, -7.0])
     r = judge.finish(whole={"verdict": "no", "confidence": 0.35, "reasoning": "0 of 1 supported"})
-    assert r.passed is False and r.reason.startswith(f"{r.score:.2f}: ")
+    assert r.passed is False and r.reason.startswith(f"{r.score:.2f} fails (below the threshold")
     assert "0.35" not in r.reason  # the raw confidence never stands beside another score
     # The calibrated confidence passes though the judge said "no": the reason says so.
     judge = Faithfulness(mode="whole", aggregation="mean", calibration=[10.0, -1.0])
     r = judge.finish(whole={"verdict": "no", "confidence": 0.35, "reasoning": "0 of 1 supported"})
     assert r.passed is True
-    assert r.reason.startswith(f"{r.score:.2f} (passes on the judge's confidence; its verdict")
+    assert r.reason.startswith(f"{r.score:.2f} passes (at least the threshold 0.50; the judge's own")
     # Statement mode: the number is the final (calibrated) score, not the raw fraction.
     from ragjudge.programs._results import StatementResult
 
     judge = Faithfulness(calibration=[4.0, -3.0])
     st = [StatementResult(text="a", verdict="yes"), StatementResult(text="b", verdict="no")]
     r = judge.finish(statements=st)
-    assert r.reason.startswith(f"{r.score:.2f}: 1 of 2 statements are supported")
+    assert r.reason.startswith(f"{r.score:.2f} fails (below the threshold 0.50): 1 of 2 statements")
     assert not r.reason.startswith("0.50")
 
 

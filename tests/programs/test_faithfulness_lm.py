@@ -44,7 +44,9 @@ def test_statement_mode_two_calls_and_score() -> None:
     assert r.lm_calls == 2
     assert r.tokens == 30
     assert [s.verdict for s in r.statements] == ["yes", "yes", "no"]
-    assert r.reason.startswith("0.67: 2 of 3 statements are supported")
+    assert r.reason.startswith(
+        "0.67 passes (at least the threshold 0.50): 2 of 3 statements are supported"
+    )
     assert "'The Model X battery might expand to 1000 kWh.' could not be verified" in r.reason
     assert "FAIL" not in r.format() and "PASS" in r.format()
 
