@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import dspy
 
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.programs._results import reason_text
 
 if TYPE_CHECKING:
     from ragjudge.programs._base import Judge
@@ -149,7 +150,7 @@ def feedback_text(result: JudgeResult) -> str:
         return "\n".join(lines)
     if result.statements:
         return f"{head} Every statement is supported by the contexts."
-    return f"{head} {result.reason}".strip()
+    return f"{head} {reason_text(result)}".strip()  # the head already says the outcome
 
 
 def _why(result: JudgeResult) -> str:

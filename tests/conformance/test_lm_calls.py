@@ -7,7 +7,7 @@ import pytest
 from _conformance_cases import CASES, IDS, Case, function_lm, judged, lm_for
 
 from ragjudge.data._gold import GoldRecord
-from ragjudge.programs import Ensemble, Faithfulness
+from ragjudge.programs import Cascade, Ensemble, Faithfulness
 from ragjudge.programs._base import Judge
 
 
@@ -56,3 +56,16 @@ def test_a_mixed_ensemble_counts_its_lm_members_calls(rows: list[GoldRecord]) ->
     results = judged(ensemble, rows[:3])
     assert not ensemble.runs_offline()
     assert sum(r.lm_calls for r in results) == len(engine.requests) == 3
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="programs/cascade.py: runs_offline() reads only the LM, not the route; a cascade "
+    "on the offline route makes no LM call (protocol engineer: what compile asks of a judge)",
+)
+def test_a_cascade_on_the_offline_route_runs_offline(rows: list[GoldRecord]) -> None:
+    lm, engine = function_lm()
+    cascade = Cascade(route="offline", lm=lm)
+    results = judged(cascade, rows[:3])
+    assert sum(r.lm_calls for r in results) == len(engine.requests) == 0
+    assert cascade.runs_offline()
