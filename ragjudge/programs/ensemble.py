@@ -187,6 +187,12 @@ class Ensemble(Judge):
         return ens
 
     @property
+    def scale(self) -> float:
+        """The scale of this ensemble's scores: the repeated judge's (`score` is the aggregate
+        in [0, 1] times it), read by whatever puts a score back in [0, 1]."""
+        return float(getattr(self.inner, "scale", 1.0) or 1.0)
+
+    @property
     def inner_metric(self) -> str:
         """The metric of the repeated judge."""
         return self.inner.metric
@@ -331,7 +337,7 @@ class Ensemble(Judge):
             The aggregated result; `details` keeps the members, their scores and the spread.
         """
         inner = self.inner
-        scale = float(getattr(inner, "scale", 1.0))
+        scale = self.scale
         threshold = float(threshold if threshold is not None else getattr(inner, "threshold", 0.5))
         mode = str(getattr(inner, "mode", ""))
         kind = aggregation_kind(mode)

@@ -27,19 +27,7 @@ def test_every_faithfulness_judge_with_a_scale_is_checked() -> None:
     assert len(SCALED) == 4
 
 
-#: Today `estimation/_crossfit.py::verdict` clips the scaled score to [0, 1] instead of
-#: dividing by the judge's scale: a graded score (statement, rubric) moves the estimate; a
-#: whole-answer verdict scores 0 or `scale`, which the clip turns back into 0 or 1.
-SCALE_DEFECT = pytest.mark.xfail(
-    strict=True,
-    reason="estimation/_crossfit.py verdict() clips score * scale to [0, 1] (estimates engineer)",
-)
-
-
-@pytest.mark.parametrize(
-    "case",
-    [pytest.param(c, id=c.id, marks=[] if "whole" in c.id else [SCALE_DEFECT]) for c in SCALED],
-)
+@pytest.mark.parametrize("case", SCALED, ids=[c.id for c in SCALED])
 def test_an_estimate_does_not_change_with_the_judges_scale(case: Case) -> None:
     gold = labeled_gold("faithfulness")  # 12 labeled rows ...
     rows = [r.model_copy(update={"faithful": None}) for r in example_rows(per_kind=4)]
