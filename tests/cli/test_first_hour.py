@@ -145,7 +145,7 @@ def test_reason_carries_the_final_score_and_says_when_the_verdict_was_overruled(
     judge = Faithfulness(mode="whole", aggregation="mean", calibration=[10.0, -1.0])
     r = judge.finish(whole={"verdict": "no", "confidence": 0.35, "reasoning": "0 of 1 supported"})
     assert r.passed is True
-    assert r.reason.startswith(f"{r.score:.2f} passes (at least the threshold 0.50; the judge's own")
+    assert r.reason.startswith(f"{r.score:.2f} passes (at least the threshold 0.50; the judge's")
     # Statement mode: the number is the final (calibrated) score, not the raw fraction.
     from ragjudge.programs._results import StatementResult
 
