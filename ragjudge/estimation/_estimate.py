@@ -317,7 +317,10 @@ def _read_results_file(path: Path) -> list[_Row]:
 
 
 def _rows_of(
-    data: str | os.PathLike[str] | Sequence[GoldRecord], *, mapping: dict[str, str] | None
+    data: str | os.PathLike[str] | Sequence[GoldRecord],
+    *,
+    mapping: dict[str, str] | None,
+    metric: str = "faithfulness",
 ) -> tuple[list[_Row], str]:
     if isinstance(data, (str, os.PathLike)):
         name = os.fspath(data)
@@ -327,7 +330,7 @@ def _rows_of(
     else:
         name, records = "rows", list(data)
     return [
-        _Row(id=r.id, number=i, record=r, label=gold_label(r), source=r.source)
+        _Row(id=r.id, number=i, record=r, label=gold_label(r, metric), source=r.source)
         for i, r in enumerate(records, start=1)
     ], name
 
@@ -366,6 +369,11 @@ class _Judge:
         if self._judge is None:
             self._judge = load_judge(self.given, trust_modified=self.trust_modified)
         return self._judge
+
+    @property
+    def metric(self) -> str:
+        """The metric whose labels the rows are read for (the offline judge's: faithfulness)."""
+        return "faithfulness" if self.given is None else self.get().metric
 
     @property
     def name(self) -> str:
@@ -431,13 +439,15 @@ def _inputs(
     rows: str | os.PathLike[str] | Sequence[GoldRecord],
     gold: str | os.PathLike[str] | Sequence[GoldRecord] | None,
     mapping: dict[str, str] | None,
+    metric: str = "faithfulness",
 ) -> _Inputs:
-    """The measured rows and the labeled rows (the rows' own labels when `gold` is None)."""
-    measured, rows_name = _rows_of(rows, mapping=mapping)
+    """The measured rows and the labeled rows (the rows' own labels when `gold` is None), each
+    row's label the one `metric` reads (data/_labels.py)."""
+    measured, rows_name = _rows_of(rows, mapping=mapping, metric=metric)
     if gold is None:
         labeled = [r for r in measured if r.label is not None]
         return _Inputs(measured, labeled, rows_name, f"{rows_name} (its labels)")
-    labeled, gold_name = _rows_of(gold, mapping=mapping)
+    labeled, gold_name = _rows_of(gold, mapping=mapping, metric=metric)
     missing = next((r for r in labeled if r.label is None), None)
     if missing is not None:
         raise GoldDataError(
@@ -896,8 +906,8 @@ def estimate(
     """
     _check_options(level=level, target_width=target_width, cross_fit=cross_fit, judge=judge)
     notes: list[str] = []
-    data = _inputs(rows, gold, mapping)
     the_judge = _Judge(judge, trust_modified)
+    data = _inputs(rows, gold, mapping, the_judge.metric)
     _leave_out_fitted(data, the_judge, cross_fit, notes)
     labels = np.array([float(r.label or 0) for r in data.labeled])
     _check_labels(labels, gold=data.gold_name, dropped=data.dropped)
