@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "ragjudge.cli.estimate",
         "the faithful rate of a system's rows, from the judge and a few labels (PPI++)",
     ),
+    "label": ("ragjudge.cli.label", "a local review page: label the rows that teach the most"),
 }
 
 
@@ -163,10 +164,14 @@ PARAM_FLAGS = {
     "mode": "--mode",
     "modes": "--modes",
     "out": "--out",
+    "overlap": "--overlap",
+    "port": "--port",
     "repeat": "--repeat",
     "resume": "--resume",
     "source": "--gold",
     "storage": "--storage",
+    "strategy": "--strategy",
+    "target_width": "--target-width",
     "temperature": "--temperature",
     "threshold": "--threshold",
     "timeout": "--timeout",

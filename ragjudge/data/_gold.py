@@ -25,8 +25,10 @@ from ragjudge.exceptions import GoldDataError
 __all__ = [
     "FIELDS",
     "FIELD_ALIASES",
+    "REVIEW_TIME_KEY",
     "GoldRecord",
     "gold_fingerprint",
+    "is_review_answer",
     "list_from_text",
     "load_gold",
     "looks_local",
@@ -119,6 +121,26 @@ class GoldRecord(pydantic.BaseModel):
     def group(self) -> str:
         """The group key used to keep related rows on one side of a split."""
         return str(self.meta.get("group_id") or self.id)
+
+
+#: The `meta` key that marks a row as an answer given on `ragjudge label`'s review page (with
+#: `meta.reviewer`): the time it was given.
+REVIEW_TIME_KEY = "labeled_at"
+
+
+def is_review_answer(record: GoldRecord) -> bool:
+    """Whether `record` is an answer given on `ragjudge label`'s review page.
+
+    The one rule for ids that repeat in a gold file: a later review answer for an id replaces
+    the earlier row (a changed answer, or another reviewer's: the last one wins), and a review
+    answer without a label (a skip) leaves the id out. Any other repeated id is refused
+    (`load_gold`), as a hand edit that gives a row two labels would be.
+
+    Example:
+        >>> is_review_answer(GoldRecord(id="x", answer="a", meta={"labeled_at": "2026-01-01"}))
+        True
+    """
+    return bool(record.meta.get(REVIEW_TIME_KEY)) and "reviewer" in record.meta
 
 
 def list_from_text(text: str) -> list[str]:
@@ -299,6 +321,12 @@ def load_gold(
         if limit is not None and len(records) >= limit:
             break
         record = _validate(obj, mapping or {}, file=name, row=row_number, require=require)
+        if record.id in seen and is_review_answer(record):
+            records = [r for r in records if r.id != record.id]  # a re-answer: the last wins
+            del seen[record.id]
+        if is_review_answer(record) and record.faithful is None:
+            seen[record.id] = row_number  # a skip: the id is left out, its later answers read
+            continue
         _admit(record, row_number, seen, file=name, mapping=mapping, require_labels=require_labels)
         records.append(record)
     if not records:

@@ -1,0 +1,531 @@
+"""A labeling session: the traffic rows, the gold file every answer is appended to, which row
+each reviewer holds (leases), and the running figures.
+
+The gold file is the session's only state: every answer (faithful, not faithful, skip) is one
+line appended at once (flushed and synced), in the format every command reads (`load_gold`:
+a later answer for an id wins, a skip leaves the id out). Starting again reads it back and goes
+on where the reviewers stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import threading
+import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragjudge.data._gold import REVIEW_TIME_KEY, GoldRecord, is_review_answer, load_gold
+from ragjudge.exceptions import GoldDataError
+from ragjudge.label._marks import judge_row, statement_marks
+from ragjudge.label._scores import ScoreCache, file_sha256
+from ragjudge.label._strategy import EstimateStrategy, RandomStrategy, make_strategy
+from ragjudge.programs._base import Judge
+from ragjudge.programs._results import JudgeResult
+from ragjudge.stats._active import active_mean, labels_for_active_width
+from ragjudge.stats._agreement import cohen_kappa, krippendorff_alpha
+from ragjudge.stats._ppi import labels_for_width, mean_estimate
+
+__all__ = ["LEASE_SECONDS", "Answer", "Session", "read_answers"]
+
+#: How long a row shown to a reviewer stays theirs without an answer.
+LEASE_SECONDS = 15 * 60
+#: Labels before the page shows an estimate.
+MIN_FOR_ESTIMATE = 10
+
+
+class Answer:
+    """One line of the gold file: a reviewer's answer to a row."""
+
+    __slots__ = ("draws", "id", "label", "line", "note", "reviewer", "strategy")
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        label: int | None,
+        reviewer: str,
+        note: str = "",
+        strategy: str = "",
+        draws: list[float] | None = None,
+        line: int = 0,
+    ) -> None:
+        self.id, self.label, self.reviewer, self.note = id, label, reviewer, note
+        self.strategy, self.draws, self.line = strategy, list(draws or []), line
+
+
+def read_answers(path: Path) -> tuple[list[GoldRecord], list[Answer]]:
+    """The gold file's rows as every command reads them (`load_gold`), and every review answer
+    in it, in order.
+
+    Raises:
+        GoldDataError: A file that is not ragjudge's format, or an id labeled twice by hand.
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return [], []
+    text = path.read_bytes()
+    if not text.strip():
+        return [], []
+    records = load_gold(path) if path.suffix == ".jsonl" else _refuse_suffix(path)
+    answers: list[Answer] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        obj = json.loads(line)
+        record = GoldRecord.model_validate(obj)
+        if not is_review_answer(record):
+            continue
+        review = record.meta.get("review") or {}
+        sampling = record.meta.get("sampling") or {}
+        answers.append(
+            Answer(
+                id=record.id,
+                label=record.faithful,
+                reviewer=str(record.meta.get("reviewer")),
+                note=str(review.get("note") or ""),
+                strategy=str(review.get("strategy") or ""),
+                draws=[float(x) for x in sampling.get("pi") or []],
+                line=number,
+            )
+        )
+    return records, answers
+
+
+def _refuse_suffix(path: Path) -> list[GoldRecord]:
+    raise GoldDataError("the gold file of `ragjudge label` must be a .jsonl file", file=str(path))
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class Session:
+    """What the review page serves: rows, answers, leases and figures.
+
+    Args:
+        rows: The traffic rows (ids unique).
+        rows_path: Their file (checksummed: a change under a running session stops it).
+        gold_path: The gold file answers are appended to.
+        scores: The judge's cached scores of the rows.
+        judge: The judge (its statements of the row shown are judged when it is shown).
+        strategy: `random`, `uncertain` or `estimate`.
+        threshold: The judge's pass threshold (`uncertain` starts nearest it).
+        target_width: The interval width the page counts labels toward.
+        seed: Seeds the strategies' draws.
+        level: The interval's level.
+        overlap: The share of each reviewer's rows that are rows another reviewer labeled
+            (for inter-rater agreement; 0: none).
+    """
+
+    def __init__(
+        self,
+        *,
+        rows: Sequence[GoldRecord],
+        rows_path: Path,
+        gold_path: Path,
+        scores: ScoreCache,
+        judge: Judge,
+        strategy: str = "random",
+        threshold: float = 0.5,
+        target_width: float | None = None,
+        seed: int = 0,
+        level: float = 0.95,
+        overlap: float = 0.0,
+    ) -> None:
+        self.rows = list(rows)
+        self.overlap = overlap
+        self.index = {r.id: i for i, r in enumerate(self.rows)}
+        self.rows_path, self.gold_path = rows_path, gold_path
+        self.rows_stat = self._stat()
+        self.rows_sha256 = scores.rows_sha256
+        self.scores = scores
+        self.judge = judge
+        self.results: dict[str, JudgeResult] = {}
+        self.strategy_name = strategy
+        self.target_width, self.level = target_width, level
+        self.lock = threading.Lock()
+        self.leases: dict[str, tuple[str, float]] = {}  # reviewer -> (row id, expiry)
+        self.pending: dict[str, list[float]] = {}  # row id -> draws made while it was leased
+        self.history: dict[str, list[str]] = {}  # reviewer -> ids answered, first answer order
+        self.latest: dict[str, Answer] = {}  # id -> the last answer (the one that counts)
+        self.by_reviewer: dict[str, dict[str, Answer]] = {}  # reviewer -> id -> last answer
+        self.predictions = np.where(np.isnan(scores.scores), 0.0, scores.scores)
+        self.f_bar = float(self.predictions.mean())
+        _, answers = read_answers(gold_path)
+        for answer in answers:
+            self._note(answer)
+        self.hand_labeled = {
+            r.id for r in self._gold_records() if not is_review_answer(r) and r.faithful is not None
+        }
+        n_draws = sum(len(a.draws) for a in self.latest.values())
+        self.strategy = make_strategy(
+            strategy,
+            scores=scores.scores,
+            sources=[r.source for r in self.rows],
+            threshold=threshold,
+            seed=seed,
+            done=self._done_index,
+        )
+        if isinstance(self.strategy, EstimateStrategy):  # a fresh stream on each start
+            self.strategy.rng = np.random.default_rng([seed, n_draws, len(self.latest)])
+
+    # -- state ---------------------------------------------------------------------------------
+
+    def _gold_records(self) -> list[GoldRecord]:
+        records, _ = read_answers(self.gold_path)
+        return records
+
+    def _note(self, answer: Answer) -> None:
+        seen = self.history.setdefault(answer.reviewer, [])
+        if answer.id not in self.by_reviewer.setdefault(answer.reviewer, {}):
+            seen.append(answer.id)
+        self.by_reviewer[answer.reviewer][answer.id] = answer
+        self.latest[answer.id] = answer
+
+    def _done_index(self, index: int) -> bool:
+        row_id = self.rows[index].id
+        return row_id in self.latest or row_id in self.hand_labeled
+
+    def _leased_by_other(self, row_id: str, reviewer: str) -> bool:
+        now = time.monotonic()
+        return any(
+            rid == row_id and who != reviewer and expiry > now
+            for who, (rid, expiry) in self.leases.items()
+        )
+
+    def _stat(self) -> tuple[int, int]:
+        st = self.rows_path.stat()
+        return st.st_size, st.st_mtime_ns
+
+    def check_rows(self) -> None:
+        """Refuse to go on when the rows file changed under the session.
+
+        Raises:
+            GoldDataError: Naming the rows file.
+        """
+        try:
+            stat = self._stat()
+        except OSError:
+            raise GoldDataError(
+                "the rows file is gone; every answer so far is in the gold file",
+                file=str(self.rows_path),
+            ) from None
+        if stat == self.rows_stat:
+            return
+        if file_sha256(self.rows_path) != self.rows_sha256:
+            raise GoldDataError(
+                "the rows file changed while the session was running (its checksum differs); "
+                "every answer so far is in the gold file: start `ragjudge label` again",
+                file=str(self.rows_path),
+            )
+        self.rows_stat = stat
+
+    # -- rows ------------------------------------------------------------------------------------
+
+    def next_row(self, reviewer: str) -> str | None:
+        """The row `reviewer` should label now: the one they hold, else the strategy's next
+        (leased to them)."""
+        with self.lock:
+            held = self.leases.get(reviewer)
+            if held is not None and held[0] not in self.by_reviewer.get(reviewer, {}):
+                self.leases[reviewer] = (held[0], time.monotonic() + LEASE_SECONDS)
+                return held[0]
+            row_id = self._choose(reviewer)
+            if row_id is None:
+                self.leases.pop(reviewer, None)
+                return None
+            self.leases[reviewer] = (row_id, time.monotonic() + LEASE_SECONDS)
+            return row_id
+
+    def _choose(self, reviewer: str) -> str | None:
+        shared = self._overlap_row(reviewer)
+        if shared is not None:
+            return shared
+        strategy = self.strategy
+        if isinstance(strategy, EstimateStrategy):
+            return self._draw(reviewer, strategy)
+
+        def available(index: int) -> bool:
+            return not self._leased_by_other(self.rows[index].id, reviewer)
+
+        draw = strategy.next(available)
+        return None if draw is None else self.rows[draw.index].id
+
+    def _overlap_row(self, reviewer: str) -> str | None:
+        """With `overlap`, every `1 / overlap`-th row of a reviewer is one another reviewer
+        labeled (and they have not), for the inter-rater figures."""
+        if self.overlap <= 0:
+            return None
+        mine = self.by_reviewer.get(reviewer, {})
+        period = max(1, round(1 / self.overlap))
+        if len(mine) % period != period - 1:
+            return None
+        for row_id, answer in self.latest.items():
+            if (
+                answer.label is not None
+                and row_id not in mine
+                and sum(1 for a in self.by_reviewer.values() if row_id in a) == 1
+                and not self._leased_by_other(row_id, reviewer)
+            ):
+                return row_id
+        return None
+
+    def _draw(self, reviewer: str, strategy: EstimateStrategy) -> str | None:
+        """Draw until a row no one has answered comes up. A draw of a row already labeled
+        counts at once (its answer is appended again with the draw); one held by another
+        reviewer counts when their answer comes; one skipped is discarded."""
+        now = time.monotonic()
+        held = {rid for who, (rid, t) in self.leases.items() if who != reviewer and t > now}
+        answered = set(self.latest) | self.hand_labeled
+        if len(self.rows) - len(answered | held) <= 0:
+            return None  # every row is answered or held: drawing on would only count again
+        for _ in range(100_000):
+            draw = strategy.draw()
+            row_id = self.rows[draw.index].id
+            q = float(draw.probability or 0.0)
+            known = self.latest.get(row_id)
+            if known is not None and known.label is None:
+                continue
+            if known is not None:
+                self._append(
+                    row_id, known.label, reviewer=known.reviewer, note=known.note, draws=[q]
+                )
+                continue
+            if row_id in self.hand_labeled:
+                continue
+            if self._leased_by_other(row_id, reviewer):
+                self.pending.setdefault(row_id, []).append(q)
+                continue
+            self.pending.setdefault(row_id, []).append(q)
+            return row_id
+        return None
+
+    def row_payload(self, row_id: str, reviewer: str) -> dict[str, Any]:
+        """What the page shows of a row."""
+        index = self.index[row_id]
+        row = self.rows[index]
+        result = self.results.get(row_id)
+        if result is None:
+            result = judge_row(self.judge, row)
+            if len(self.results) > 256:
+                self.results.clear()
+            self.results[row_id] = result
+        mine = self.by_reviewer.get(reviewer, {}).get(row_id)
+        others = {
+            who: answers[row_id].label
+            for who, answers in self.by_reviewer.items()
+            if row_id in answers and who != reviewer
+        }
+        score = self.scores.scores[index]
+        return {
+            "id": row.id,
+            "source": row.source,
+            "question": row.question,
+            "contexts": row.contexts,
+            "answer": row.answer,
+            "score": None if math.isnan(score) else round(float(score), 3),
+            "passed": bool(self.scores.passed[index]),
+            "statements": statement_marks(row, result),
+            "answered": None if mine is None else _said(mine.label),
+            "note": "" if mine is None else mine.note,
+            "others": {who: _said(label) for who, label in others.items()},
+        }
+
+    # -- answers ---------------------------------------------------------------------------------
+
+    def answer(self, *, reviewer: str, row_id: str, label: int | None, note: str = "") -> None:
+        """Append `reviewer`'s answer to `row_id` (None: skip) to the gold file.
+
+        Raises:
+            GoldDataError: An unknown row, or a rows file that changed under the session.
+        """
+        with self.lock:
+            self.check_rows()
+            if row_id not in self.index:
+                raise GoldDataError(f"no row {row_id!r} in the rows file", file=str(self.rows_path))
+            held = self.leases.get(reviewer)
+            draws = self.pending.pop(row_id, []) if self.strategy_name == "estimate" else []
+            self._append(row_id, label, reviewer=reviewer, note=note, draws=draws)
+            if held is not None and held[0] == row_id:
+                del self.leases[reviewer]
+            if isinstance(self.strategy, RandomStrategy) and row_id not in self.hand_labeled:
+                if sum(1 for a in self.by_reviewer.values() if row_id in a) == 1:
+                    self.strategy.note_done(self.index[row_id], lambda i: self.rows[i].source)
+
+    def _append(
+        self, row_id: str, label: int | None, *, reviewer: str, note: str, draws: list[float]
+    ) -> None:
+        previous = self.latest.get(row_id)
+        all_draws = (previous.draws if previous is not None else []) + list(draws)
+        row = self.rows[self.index[row_id]]
+        meta = dict(row.meta)
+        meta.setdefault("group_id", row.group)
+        meta["reviewer"] = reviewer
+        meta[REVIEW_TIME_KEY] = _now()
+        strategy = (
+            previous.strategy
+            if previous is not None and not draws and previous.strategy
+            else self.strategy_name
+        )
+        meta["review"] = {"strategy": strategy, "note": note, "rows_sha256": self.rows_sha256}
+        if all_draws:
+            meta["sampling"] = {"strategy": "estimate", "pi": all_draws, "rows": len(self.rows)}
+        else:
+            meta.pop("sampling", None)
+        data = row.model_dump(mode="json", exclude_defaults=True, exclude={"hallucinated_spans"})
+        data.update({"id": row.id, "answer": row.answer, "faithful": label, "meta": meta})
+        line = json.dumps(data, ensure_ascii=False) + "\n"
+        with self.gold_path.open("ab") as handle:
+            if handle.tell() > 0 and not _ends_with_newline(self.gold_path):
+                handle.write(b"\n")
+            handle.write(line.encode())
+            handle.flush()
+            os.fsync(handle.fileno())
+        self._note(
+            Answer(
+                id=row_id,
+                label=label,
+                reviewer=reviewer,
+                note=note,
+                strategy=strategy,
+                draws=all_draws,
+            )
+        )
+
+    # -- figures ---------------------------------------------------------------------------------
+
+    def figures(self, reviewer: str) -> dict[str, Any]:
+        """The running figures the page shows."""
+        with self.lock:
+            return self._figures(reviewer)
+
+    def _figures(self, reviewer: str) -> dict[str, Any]:
+        labeled = [
+            (self.index[a.id], a)
+            for a in self.latest.values()
+            if a.label is not None and a.id in self.index
+        ]
+        n = len(labeled)
+        out: dict[str, Any] = {
+            "labeled": n,
+            "mine": sum(
+                1 for a in self.by_reviewer.get(reviewer, {}).values() if a.label is not None
+            ),
+            "rows": len(self.rows),
+            "strategy": self.strategy_name,
+            "reviewers": sorted(self.by_reviewer),
+        }
+        if n:
+            agree = sum(1 for i, a in labeled if bool(self.scores.passed[i]) == bool(a.label))
+            out["agreement"] = round(agree / n, 3)
+        out["estimate"] = self._estimate(labeled)
+        out["raters"] = self._raters()
+        return out
+
+    def _estimate(self, labeled: list[tuple[int, Answer]]) -> dict[str, Any] | None:
+        width = self.target_width
+        drawn = [(i, a) for i, a in labeled if a.draws]
+        if self.strategy_name == "estimate" or drawn:
+            y, f, q = [], [], []
+            for i, a in drawn:
+                for prob in a.draws:
+                    y.append(float(a.label or 0))
+                    f.append(self.predictions[i])
+                    q.append(prob)
+            if len(y) < MIN_FOR_ESTIMATE:
+                return {
+                    "note": f"{len(y)} draws labeled; the estimate shows from {MIN_FOR_ESTIMATE}"
+                }
+            est = active_mean(
+                labels=y,
+                predicted=f,
+                probabilities=q,
+                predicted_all=self.predictions,
+                level=self.level,
+            )
+            total = labels_for_active_width(est, width=width) if width else None
+            return {
+                "how": "active inference (the draws weighted by 1 / probability)",
+                "value": round(est.estimate, 4),
+                "ci": [round(est.ci[0], 4), round(est.ci[1], 4)],
+                "width": round(est.ci[1] - est.ci[0], 4),
+                "target_width": width,
+                "more": None if total is None else max(0, total - len(y)),
+            }
+        if self.strategy_name == "uncertain" or any(a.strategy == "uncertain" for _, a in labeled):
+            return {
+                "note": "rows chosen by `uncertain` are not a random sample: no valid estimate "
+                "(label with --strategy estimate or random for one)"
+            }
+        if len(labeled) < MIN_FOR_ESTIMATE:
+            return {"note": f"{len(labeled)} labeled; the estimate shows from {MIN_FOR_ESTIMATE}"}
+        mask = np.zeros(len(self.rows), dtype=bool)
+        idx = [i for i, _ in labeled]
+        mask[idx] = True
+        ppi = mean_estimate(
+            labels=[float(a.label or 0) for _, a in labeled],
+            predicted=self.predictions[idx],
+            predicted_unlabeled=self.predictions[~mask],
+            level=self.level,
+        )
+        total = (
+            labels_for_width(
+                label_sd=ppi.label_sd, fixed_se=ppi.imputed_se, width=width, level=self.level
+            )
+            if width
+            else None
+        )
+        return {
+            "how": "PPI++ (a random sample of the rows)",
+            "value": round(ppi.estimate, 4),
+            "ci": [round(ppi.ci[0], 4), round(ppi.ci[1], 4)],
+            "width": round(ppi.ci[1] - ppi.ci[0], 4),
+            "target_width": width,
+            "more": None if total is None else max(0, total - len(labeled)),
+        }
+
+    def _raters(self) -> dict[str, Any]:
+        """Rows labeled by two or more reviewers, those where they differ, and their agreement
+        (Cohen's kappa for two reviewers, Krippendorff's alpha for any number)."""
+        names = sorted(self.by_reviewer)
+        shared: dict[str, dict[str, int]] = {}
+        for who in names:
+            for row_id, a in self.by_reviewer[who].items():
+                if a.label is not None:
+                    shared.setdefault(row_id, {})[who] = a.label
+        both = {rid: v for rid, v in shared.items() if len(v) >= 2}
+        disagreements = [
+            {"id": rid, "answers": {w: _said(lbl) for w, lbl in v.items()}}
+            for rid, v in sorted(both.items())
+            if len(set(v.values())) > 1
+        ]
+        out: dict[str, Any] = {"shared": len(both), "disagreements": disagreements}
+        if len(both) >= 2:
+            matrix = np.full((len(names), len(both)), np.nan)
+            for col, v in enumerate(both.values()):
+                for who, lbl in v.items():
+                    matrix[names.index(who), col] = lbl
+            alpha = krippendorff_alpha(matrix, level="nominal")
+            out["alpha"] = None if math.isnan(alpha) else round(alpha, 3)
+            if len(names) == 2:
+                pairs = matrix[:, ~np.isnan(matrix).any(axis=0)]
+                if pairs.shape[1] >= 2:
+                    kappa = cohen_kappa(pairs[0], pairs[1])
+                    out["kappa"] = None if math.isnan(kappa) else round(kappa, 3)
+        return out
+
+
+def _said(label: int | None) -> str:
+    return {1: "faithful", 0: "not faithful", None: "skip"}[label]
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"

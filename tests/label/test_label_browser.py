@@ -1,0 +1,244 @@
+"""The review page in headless Chromium: keys and clicks, a note, going back, reload, resume
+after a killed server, two reviewers at once, a rows file changed under the session, a narrow
+window. The gold file is checked after each step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from label_helpers import Server, gold_lines, start_label
+
+from ragjudge.data._gold import load_gold
+
+
+def _open(browser: Any, server: Server, reviewer: str, **context: Any) -> Any:
+    page = browser.new_context(**context).new_page()
+    page.goto(server.url)
+    page.fill("#reviewer", reviewer)
+    page.press("#reviewer", "Enter")
+    page.wait_for_selector("#row-id")
+    return page
+
+
+def _row_id(page: Any) -> str:
+    return str(page.inner_text("#row-id"))
+
+
+def _answer_key(page: Any, key: str) -> str:
+    """Press `key` on the row shown; wait for the next row; the id answered."""
+    before = _row_id(page)
+    labeled = _labeled(page)
+    page.keyboard.press(key)
+    page.wait_for_function(
+        "([id, n]) => { const e = document.getElementById('row-id');"
+        " const f = document.querySelector(\"dd[data-figure='labeled']\");"
+        " return (e === null || e.textContent !== id) && f !== null; }",
+        arg=[before, labeled],
+    )
+    return before
+
+
+def _labeled(page: Any) -> str:
+    return str(page.inner_text("dd[data-figure='labeled']"))
+
+
+def _wait_lines(path: Path, n: int) -> list[dict[str, Any]]:
+    import time
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        lines = gold_lines(path)
+        if len(lines) >= n:
+            return lines
+        time.sleep(0.05)
+    return gold_lines(path)
+
+
+def test_keys_clicks_note_and_back(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label("--rows", str(traffic), "--gold", str(gold), cwd=tmp_path)
+    servers.append(server)
+    page = _open(browser, server, "ana")
+    # the row as the judge sees it: statements marked, matched words, the score
+    assert page.inner_text("#question")
+    assert page.locator("ul.statements li").count() >= 1
+    verdicts = page.locator("ul.statements li .tag").all_inner_texts()
+    assert set(verdicts) <= {"supported", "unsupported", "unsure"}
+    assert page.inner_text("#score")
+
+    first = _answer_key(page, "f")
+    lines = _wait_lines(gold, 1)
+    assert [(x["id"], x["faithful"]) for x in lines] == [(first, 1)]
+    meta = lines[0]["meta"]
+    assert meta["reviewer"] == "ana" and meta["labeled_at"] and meta["group_id"]
+
+    second = _row_id(page)
+    page.click("#unfaithful")
+    page.wait_for_function(
+        f"document.getElementById('row-id').textContent !== {json.dumps(second)}"
+    )
+    third = _row_id(page)
+    page.keyboard.press("n")
+    page.keyboard.type("answer cut short")
+    page.keyboard.press("Escape")
+    _answer_key(page, "s")
+    lines = _wait_lines(gold, 3)
+    assert [(x["id"], x["faithful"]) for x in lines] == [(first, 1), (second, 0), (third, None)]
+    assert lines[2]["meta"]["review"]["note"] == "answer cut short"
+    # every command reads the file: the skip leaves its id out
+    assert {r.id: r.faithful for r in load_gold(gold)} == {first: 1, second: 0}
+
+    # back to the second row: its answer is shown; change it with a key
+    page.keyboard.press("b")
+    page.wait_for_function(f"document.getElementById('row-id').textContent === {json.dumps(third)}")
+    page.keyboard.press("b")
+    page.wait_for_function(
+        f"document.getElementById('row-id').textContent === {json.dumps(second)}"
+    )
+    assert "chosen" in (page.get_attribute("#unfaithful", "class") or "")
+    page.keyboard.press("f")
+    page.wait_for_function(f"document.getElementById('row-id').textContent === {json.dumps(third)}")
+    lines = _wait_lines(gold, 4)
+    assert (lines[-1]["id"], lines[-1]["faithful"]) == (second, 1)
+    assert {r.id: r.faithful for r in load_gold(gold)} == {first: 1, second: 1}
+
+    # keyboard only: Tab to a button, Enter
+    page.focus("#faithful")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.getElementById('row-id').textContent !== {json.dumps(third)}")
+    lines = _wait_lines(gold, 5)
+    assert (lines[-1]["id"], lines[-1]["faithful"]) == (third, 1)
+    code, err = server.stop()
+    assert code == 0 and "Traceback" not in err
+
+
+def test_reload_resumes_and_a_killed_server_loses_nothing(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    args = ("--rows", str(traffic), "--gold", str(gold), "--strategy", "uncertain")
+    server = start_label(*args, cwd=tmp_path)
+    servers.append(server)
+    page = _open(browser, server, "ana")
+    answered = [_answer_key(page, "f"), _answer_key(page, "u")]
+    held = _row_id(page)
+    page.reload()
+    page.wait_for_selector("#row-id")
+    assert _row_id(page) == held  # the name is remembered, the same row is still hers
+    assert len(_wait_lines(gold, 2)) == 2
+
+    server.kill()
+    assert [x["id"] for x in gold_lines(gold)] == answered
+    again = start_label(*args, cwd=tmp_path)
+    servers.append(again)
+    page.goto(again.url + "?reviewer=ana")  # another port: another origin's storage
+    page.wait_for_selector("#row-id")
+    assert _row_id(page) not in answered  # resumed where it stopped
+    assert _labeled(page).startswith("2 of 30")
+    page.keyboard.press("b")
+    page.wait_for_function(
+        f"document.getElementById('row-id').textContent === {json.dumps(answered[1])}"
+    )
+    assert {r.id: r.faithful for r in load_gold(gold)} == {answered[0]: 1, answered[1]: 0}
+
+
+def test_two_reviewers_never_share_a_row_and_see_disagreements(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label(
+        "--rows", str(traffic), "--gold", str(gold), "--overlap", "0.5", cwd=tmp_path
+    )
+    servers.append(server)
+    ana = _open(browser, server, "ana")
+    ben = _open(browser, server, "ben")
+    assert _row_id(ana) != _row_id(ben)  # leased: never the same row at once
+    shared = _answer_key(ana, "f")
+    _answer_key(ben, "f")
+    # ben's second row is one ana labeled (overlap 0.5); he disagrees
+    assert _row_id(ben) == shared
+    assert "ana: faithful" in ben.inner_text("#others")
+    _answer_key(ben, "u")
+    ben.wait_for_selector("#disagreements")
+    assert shared in ben.inner_text("#disagreements")
+    lines = _wait_lines(gold, 3)
+    assert [(x["id"], x["meta"]["reviewer"], x["faithful"]) for x in lines] == [
+        (lines[0]["id"], "ana", 1),
+        (lines[1]["id"], "ben", 1),
+        (shared, "ben", 0),
+    ]
+    # the last answer wins for every other command
+    assert {r.id: r.faithful for r in load_gold(gold)}[shared] == 0
+    ana.reload()
+    ana.wait_for_selector("#disagreements")
+    assert "ben not faithful" in ana.inner_text("#disagreements")
+
+
+def test_a_rows_file_changed_under_the_session_stops_it(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label("--rows", str(traffic), "--gold", str(gold), cwd=tmp_path)
+    servers.append(server)
+    page = _open(browser, server, "ana")
+    first = _answer_key(page, "f")
+    with traffic.open("a") as handle:
+        handle.write(json.dumps({"id": "late", "contexts": ["x"], "answer": "y"}) + "\n")
+    page.keyboard.press("u")
+    page.wait_for_function("document.getElementById('message').textContent.length > 0")
+    assert "changed while the session was running" in page.inner_text("#message")
+    code, err = server.stop(by_itself=True)
+    assert code == 2
+    assert err.strip().count("\n") == 0 and "Traceback" not in err
+    assert "traffic.jsonl" in err and "changed" in err
+    assert [(x["id"], x["faithful"]) for x in gold_lines(gold)] == [(first, 1)]
+
+
+def test_narrow_window(browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label("--rows", str(traffic), "--gold", str(gold), cwd=tmp_path)
+    servers.append(server)
+    page = _open(browser, server, "ana", viewport={"width": 360, "height": 740})
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360
+    box = page.locator("#faithful").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360
+    page.click("#faithful")
+    assert _wait_lines(gold, 1)[0]["faithful"] == 1
+
+
+def test_the_page_loads_nothing_from_elsewhere(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label("--rows", str(traffic), "--gold", str(gold), cwd=tmp_path)
+    servers.append(server)
+    context = browser.new_context()
+    asked: list[str] = []
+    context.on("request", lambda request: asked.append(request.url))
+    page = context.new_page()
+    page.goto(server.url + "?reviewer=ana")
+    page.wait_for_selector("#row-id")
+    assert asked and all(url.startswith(server.url) for url in asked)
+
+
+@pytest.mark.parametrize("name", ["<script>alert(1)</script>"])
+def test_a_reviewer_name_is_text(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server], name: str
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label(
+        "--rows", str(traffic), "--gold", str(gold), "--reviewer", name, cwd=tmp_path
+    )
+    servers.append(server)
+    page = browser.new_context().new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#row-id")
+    assert page.input_value("#reviewer") == name
+    page.keyboard.press("f")
+    assert _wait_lines(gold, 1)[0]["meta"]["reviewer"] == name

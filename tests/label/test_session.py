@@ -1,0 +1,143 @@
+"""The labeling session without a browser: answers in the gold file, resume, leases, the
+strategies, the sidecar scores and the running figures."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from label_helpers import gold_lines
+
+from ragjudge.data._gold import load_gold
+from ragjudge.exceptions import GoldDataError
+from ragjudge.label import open_session
+from ragjudge.label._scores import scores_path
+
+
+def test_answers_go_to_the_gold_file_and_a_new_session_resumes(
+    traffic: Path, tmp_path: Path
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    session = open_session(rows=traffic, gold=gold, seed=3)
+    first = session.next_row("ana")
+    assert first is not None and session.next_row("ana") == first  # held until answered
+    session.answer(reviewer="ana", row_id=first, label=1, note="clear")
+    second = session.next_row("ana")
+    assert second not in (None, first)
+    session.answer(reviewer="ana", row_id=second, label=None)
+    lines = gold_lines(gold)
+    assert [(x["id"], x["faithful"]) for x in lines] == [(first, 1), (second, None)]
+    assert lines[0]["meta"]["review"]["note"] == "clear"
+    assert lines[0]["question"] == session.rows[session.index[first]].question
+    assert [r.id for r in load_gold(gold)] == [first]
+
+    again = open_session(rows=traffic, gold=gold, seed=3)
+    assert again.history["ana"] == [first, second]
+    third = again.next_row("ana")
+    assert third not in (first, second)
+    assert again.figures("ana")["labeled"] == 1
+
+
+def test_two_reviewers_hold_different_rows(traffic: Path, tmp_path: Path) -> None:
+    session = open_session(rows=traffic, gold=tmp_path / "gold.jsonl", strategy="uncertain")
+    held = {session.next_row(name) for name in ("ana", "ben", "cy")}
+    assert len(held) == 3
+
+
+def test_uncertain_starts_nearest_the_threshold(traffic: Path, tmp_path: Path) -> None:
+    session = open_session(rows=traffic, gold=tmp_path / "gold.jsonl", strategy="uncertain")
+    distance = np.abs(session.scores.scores - 0.5)
+    picked = []
+    for _ in range(5):
+        row_id = session.next_row("ana")
+        assert row_id is not None
+        picked.append(distance[session.index[row_id]])
+        session.answer(reviewer="ana", row_id=row_id, label=1)
+    assert picked == sorted(picked)
+    assert max(picked) <= np.sort(distance)[4] + 1e-12
+
+
+def test_random_follows_the_sources_mix(traffic: Path, tmp_path: Path) -> None:
+    session = open_session(rows=traffic, gold=tmp_path / "gold.jsonl", strategy="random")
+    share = Counter(r.source for r in session.rows)
+    taken: Counter[str] = Counter()
+    for _ in range(10):
+        row_id = session.next_row("ana")
+        assert row_id is not None
+        taken[session.rows[session.index[row_id]].source] += 1
+        session.answer(reviewer="ana", row_id=row_id, label=0)
+    for source, n in share.items():
+        assert abs(taken[source] - 10 * n / 30) <= 1
+
+
+def test_estimate_records_each_draw_and_reuses_labels(traffic: Path, tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    session = open_session(rows=traffic, gold=gold, strategy="estimate", target_width=0.3)
+    for _ in range(40):
+        row_id = session.next_row("ana")
+        if row_id is None:
+            break
+        label = int(session.scores.passed[session.index[row_id]])
+        session.answer(reviewer="ana", row_id=row_id, label=label)
+    lines = gold_lines(gold)
+    q = session.strategy.q  # type: ignore[attr-defined]
+    draws = 0
+    for line in lines:
+        sampling = line["meta"]["sampling"]
+        assert sampling["rows"] == 30
+        for prob in sampling["pi"]:
+            assert prob == pytest.approx(q[session.index[line["id"]]])
+    last = {x["id"]: x for x in lines}
+    draws = sum(len(x["meta"]["sampling"]["pi"]) for x in last.values())
+    assert draws > len(last)  # with 30 rows, some rows were drawn again: counted, not asked
+    figures = session.figures("ana")["estimate"]
+    assert figures["how"].startswith("active inference")
+    assert figures["ci"][0] <= figures["value"] <= figures["ci"][1]
+
+
+def test_scores_are_kept_beside_the_gold_file(traffic: Path, tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    open_session(rows=traffic, gold=gold)
+    cache = scores_path(gold)
+    assert cache.name == "gold.jsonl.scores.json"
+    stamp = cache.stat().st_mtime_ns
+    open_session(rows=traffic, gold=gold)
+    assert cache.stat().st_mtime_ns == stamp  # read, not judged again
+    data = json.loads(cache.read_text())
+    assert len(data["ids"]) == 30
+    with traffic.open("a") as handle:
+        handle.write(json.dumps({"id": "new", "contexts": ["a b"], "answer": "a b"}) + "\n")
+    session = open_session(rows=traffic, gold=gold)
+    assert len(session.scores.ids) == 31
+
+
+def test_a_rows_file_changed_under_the_session(traffic: Path, tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    session = open_session(rows=traffic, gold=gold)
+    row_id = session.next_row("ana")
+    assert row_id is not None
+    session.answer(reviewer="ana", row_id=row_id, label=1)
+    traffic.write_text(traffic.read_text().replace('"answer": "', '"answer": "Not ', 1))
+    os.utime(traffic, ns=(1, 1))
+    with pytest.raises(GoldDataError, match="changed while the session was running"):
+        session.answer(reviewer="ana", row_id=row_id, label=0)
+    assert [x["faithful"] for x in gold_lines(gold)] == [1]
+
+
+def test_inter_rater_figures(traffic: Path, tmp_path: Path) -> None:
+    session = open_session(rows=traffic, gold=tmp_path / "gold.jsonl", overlap=1.0)
+    for i in range(6):
+        a = session.next_row("ana")
+        assert a is not None
+        session.answer(reviewer="ana", row_id=a, label=i % 2)
+        b = session.next_row("ben")
+        assert b == a  # overlap 1: every row of ben's is one ana labeled
+        session.answer(reviewer="ben", row_id=b, label=1 if i == 0 else i % 2)
+    raters = session.figures("ana")["raters"]
+    assert raters["shared"] == 6
+    assert [d["id"] for d in raters["disagreements"]] == [session.history["ana"][0]]
+    assert raters["kappa"] == pytest.approx(2 / 3, abs=1e-3)

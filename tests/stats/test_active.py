@@ -1,0 +1,120 @@
+"""The active-inference mean (stats/_active.py): against a direct computation, PPI++ when the
+draws are uniform, unbiased and covering in simulation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from ragjudge.stats._active import (
+    active_mean,
+    labels_for_active_width,
+    sampling_probabilities,
+)
+from ragjudge.stats._ppi import z_value
+
+
+def _population(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    p = rng.beta(0.4, 0.4, size=n)  # a judge mostly sure, sometimes not
+    y = (rng.random(n) < p).astype(float)
+    return p, y
+
+
+def test_probabilities_follow_the_expected_error_mixed_with_uniform() -> None:
+    p = np.array([0.0, 0.5, 0.9, np.nan])
+    q = sampling_probabilities(p, uniform_mix=0.2)
+    spread = np.sqrt(np.array([0.0, 0.25, 0.09, 0.25]))
+    expected = 0.8 * spread / spread.sum() + 0.2 / 4
+    assert q == pytest.approx(expected)
+    assert q.sum() == pytest.approx(1.0)
+    assert sampling_probabilities([1.0, 1.0]) == pytest.approx([0.5, 0.5])
+
+
+def test_against_a_direct_computation() -> None:
+    p, y = _population(50, 1)
+    q = sampling_probabilities(p)
+    draws = np.array([3, 7, 7, 12, 40, 41, 2, 9])
+    est = active_mean(
+        labels=y[draws], predicted=p[draws], probabilities=q[draws], predicted_all=p, lam=1.0
+    )
+    n_big, n = 50, draws.size
+    # the brief's form: mean_i[f_i + (y_i - f_i) xi_i / pi_i], xi_i draws of i, pi_i = n q_i
+    xi = np.bincount(draws, minlength=n_big)
+    direct = float(np.mean(p + (y - p) * xi / (n * q)))
+    assert est.estimate == pytest.approx(direct, abs=1e-12)
+    terms = (y[draws] - p[draws]) / (n_big * q[draws])
+    se = math.sqrt(np.var(terms, ddof=1) / n + np.var(p) / n_big)
+    assert est.se == pytest.approx(se, abs=1e-12)
+    assert est.ci == pytest.approx([direct - z_value(0.95) * se, direct + z_value(0.95) * se])
+
+
+def test_uniform_draws_are_the_ppi_estimator() -> None:
+    p, y = _population(200, 2)
+    draws = np.random.default_rng(0).integers(0, 200, size=40)
+    est = active_mean(
+        labels=y[draws],
+        predicted=p[draws],
+        probabilities=np.full(40, 1 / 200),
+        predicted_all=p,
+        lam=0.7,
+    )
+    assert est.estimate == pytest.approx(0.7 * p.mean() + np.mean(y[draws] - 0.7 * p[draws]))
+
+
+@pytest.mark.parametrize("lam", [1.0, None])
+def test_unbiased_and_covering_in_simulation(lam: float | None) -> None:
+    p, y = _population(2000, 3)
+    f = np.clip(p + 0.15, 0, 1)  # a judge biased upward: the draws must correct it
+    q = sampling_probabilities(f)
+    rng = np.random.default_rng(4)
+    estimates, covered = [], 0
+    for _ in range(1500):
+        draws = rng.choice(2000, size=100, p=q)
+        est = active_mean(
+            labels=y[draws], predicted=f[draws], probabilities=q[draws], predicted_all=f, lam=lam
+        )
+        estimates.append(est.estimate)
+        covered += est.ci[0] <= y.mean() <= est.ci[1]
+    spread = float(np.std(estimates))
+    assert abs(np.mean(estimates) - y.mean()) < 4 * spread / math.sqrt(1500)
+    assert abs(f.mean() - y.mean()) > 0.1  # the judge alone is far off
+    assert covered / 1500 >= 0.93
+
+
+def test_narrower_than_uniform_where_the_judge_is_mostly_sure() -> None:
+    p, y = _population(5000, 5)
+    q = sampling_probabilities(p)
+    rng = np.random.default_rng(6)
+    widths: dict[str, list[float]] = {"active": [], "uniform": []}
+    for _ in range(300):
+        for name, probs in (("active", q), ("uniform", np.full(5000, 1 / 5000))):
+            draws = rng.choice(5000, size=100, p=probs)
+            est = active_mean(
+                labels=y[draws], predicted=p[draws], probabilities=probs[draws], predicted_all=p
+            )
+            widths[name].append(est.ci[1] - est.ci[0])
+    # a calibrated judge with scores Beta(0.4, 0.4): at best (E sqrt(p(1-p)))^2 / E p(1-p) =
+    # 0.76 of the variance; the uniform share gives some of that back
+    assert np.mean(widths["active"]) < 0.92 * np.mean(widths["uniform"])
+
+
+def test_labels_for_a_width() -> None:
+    p, y = _population(1000, 7)
+    q = sampling_probabilities(p)
+    draws = np.random.default_rng(8).choice(1000, size=60, p=q)
+    est = active_mean(labels=y[draws], predicted=p[draws], probabilities=q[draws], predicted_all=p)
+    width = est.ci[1] - est.ci[0]
+    total = labels_for_active_width(est, width=width / 2)
+    assert total is not None and total > 4 * 60  # the judge's part does not shrink
+    se = math.sqrt(est.draw_sd**2 / total + est.fixed_se**2)
+    assert 2 * z_value(0.95) * se == pytest.approx(width / 2, rel=0.01)
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="two draws"):
+        active_mean(labels=[1], predicted=[1], probabilities=[0.5], predicted_all=[1, 0])
+    with pytest.raises(ValueError, match=r"\(0, 1\]"):
+        active_mean(labels=[1, 0], predicted=[1, 0], probabilities=[0, 0.5], predicted_all=[1, 0])
