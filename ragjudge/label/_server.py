@@ -92,7 +92,7 @@ def make_app(session: Session, *, reviewer: str | None = None) -> Starlette:
                 label=labels[said],
                 note=str(body.get("note") or "")[:2000],
             )
-            return JSONResponse({"ok": True, "figures": session.figures(name)})
+            return JSONResponse({"ok": True})
         except GoldDataError as exc:
             if "changed while the session was running" in str(exc) or "is gone" in str(exc):
                 request.app.state.fatal = exc
