@@ -179,6 +179,8 @@ def part_interval(args: Any) -> dict[str, Any]:
             entry["by_labels"].append(figures)
         results["sources"][source] = entry
         print(interval_table(source, entry), flush=True)
+        if args.out is not None:  # partial results as each source finishes
+            args.out.write_text(json.dumps(results, indent=2) + "\n")
     return results
 
 
@@ -386,12 +388,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    args.out = args.out or RESULTS / f"label_{args.part}.json"
     part = {"interval": part_interval, "compile": part_compile, "latency": part_latency}
     results = part[args.part](args)
     results["command"] = "python benchmarks/bench_label.py " + " ".join(sys.argv[1:])
-    out = args.out or RESULTS / f"label_{args.part}.json"
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {out}")
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
