@@ -110,7 +110,13 @@ def run(args: argparse.Namespace) -> int:
             import webbrowser
 
             webbrowser.open(url)
-        serve(make_app(session, reviewer=args.reviewer), sock)
+        try:
+            serve(make_app(session, reviewer=args.reviewer), sock)
+        except KeyboardInterrupt:  # Ctrl-C: the way to stop a page; every answer is written
+            pass
     finally:
         sock.close()
+    sys.stderr.write(
+        f"ragjudge label: stopped; {len(session.latest)} rows answered in {args.gold}\n"
+    )
     return 0
