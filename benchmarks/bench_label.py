@@ -57,10 +57,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import REPO, gold_args
 from ragjudge.data._gold import GoldRecord, load_gold
-from ragjudge.stats._active import active_mean, sampling_probabilities
+from ragjudge.stats._active import AdaptiveSampler, active_mean
 from ragjudge.stats._ppi import mean_estimate
 
 SIZES = (25, 50, 100, 200)
+SAMPLER: dict[str, Any] = {}
 LEVEL = 0.95
 RESULTS = REPO / "benchmarks" / "results"
 
@@ -72,24 +73,27 @@ def draw_random(rng: np.random.Generator, size: int, n: int) -> np.ndarray:
     return rng.choice(size, size=n, replace=False)
 
 
-def draw_estimate(rng: np.random.Generator, q: np.ndarray, n: int) -> np.ndarray:
-    """Draws (with replacement) until n distinct rows are drawn; every draw counts."""
+def draw_estimate(
+    rng: np.random.Generator, f: np.ndarray, y: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """What the page does with `--strategy estimate`: draws from an `AdaptiveSampler` (which
+    learns from each label) until n distinct rows are labeled; every draw counts. The draws
+    and the probability each had."""
+    sampler = AdaptiveSampler(f, seed=int(rng.integers(2**31)), **SAMPLER)
     draws: list[int] = []
+    probs: list[float] = []
     seen: set[int] = set()
-    cumulative = np.cumsum(q)
-    cumulative[-1] = 1.0
     while len(seen) < n:
-        batch = np.searchsorted(cumulative, rng.random(4 * n), side="right")
-        for index in batch:
-            draws.append(int(index))
-            seen.add(int(index))
-            if len(seen) == n:
-                break
-    return np.array(draws)
+        index, q = sampler.draw()
+        draws.append(index)
+        probs.append(q)
+        seen.add(index)
+        sampler.observe(index, y[index])
+    return np.array(draws), np.array(probs)
 
 
 def interval_once(
-    strategy: str, y: np.ndarray, f: np.ndarray, q: np.ndarray, n: int, rng: np.random.Generator
+    strategy: str, y: np.ndarray, f: np.ndarray, n: int, rng: np.random.Generator
 ) -> tuple[float, float]:
     """One simulated reviewer: (width, covered)."""
     truth = float(y.mean())
@@ -101,10 +105,8 @@ def interval_once(
         )
         ci = est.ci
     else:
-        draws = draw_estimate(rng, q, n)
-        active = active_mean(
-            labels=y[draws], predicted=f[draws], probabilities=q[draws], predicted_all=f
-        )
+        draws, q = draw_estimate(rng, f, y, n)
+        active = active_mean(labels=y[draws], predicted=f[draws], probabilities=q, predicted_all=f)
         ci = active.ci
     return ci[1] - ci[0], float(ci[0] <= truth <= ci[1])
 
@@ -112,11 +114,10 @@ def interval_once(
 def interval_figures(
     y: np.ndarray, f: np.ndarray, *, n: int, draws: int, seed: int
 ) -> dict[str, Any]:
-    q = sampling_probabilities(f)
     out: dict[str, Any] = {"n": n}
     for strategy in ("random", "estimate"):
         rng = np.random.default_rng(seed)
-        runs = np.array([interval_once(strategy, y, f, q, n, rng) for _ in range(draws)])
+        runs = np.array([interval_once(strategy, y, f, n, rng) for _ in range(draws)])
         out[strategy] = {
             "median_width": round(float(np.median(runs[:, 0])), 4),
             "coverage": round(float(runs[:, 1].mean()), 4),
@@ -129,10 +130,9 @@ def labels_for_width(
 ) -> tuple[int, float] | None:
     """The fewest labels (steps of 5, from the 10 `estimate` needs) at which `estimate`'s
     median width over 400 draws is no wider than `width`, with the coverage there."""
-    q = sampling_probabilities(f)
     for m in range(10, up_to + 1, 5):
         rng = np.random.default_rng(seed + m)
-        runs = np.array([interval_once("estimate", y, f, q, m, rng) for _ in range(400)])
+        runs = np.array([interval_once("estimate", y, f, m, rng) for _ in range(400)])
         if float(np.median(runs[:, 0])) <= width:
             return m, float(runs[:, 1].mean())
     return None
@@ -220,8 +220,11 @@ def choose(
     if strategy == "uncertain":
         tie = rng.random(scores.size)
         return np.lexsort((tie, np.abs(scores - threshold)))[:n]
-    draws = draw_estimate(rng, sampling_probabilities(scores), n)
-    return np.array(list(dict.fromkeys(int(i) for i in draws)))
+    sampler = AdaptiveSampler(scores, seed=int(rng.integers(2**31)))
+    chosen: dict[int, None] = {}
+    while len(chosen) < n:  # labels are not known before compile: the judge's own error only
+        chosen[sampler.draw()[0]] = None
+    return np.array(list(chosen))
 
 
 def part_compile(args: Any) -> dict[str, Any]:

@@ -169,11 +169,15 @@ class Session:
             scores=scores.scores,
             sources=[r.source for r in self.rows],
             threshold=threshold,
-            seed=seed,
+            # the same order on each start; estimate: a fresh stream of draws
+            seed=[seed, n_draws, len(self.latest)] if strategy == "estimate" else seed,
             done=self._done_index,
         )
-        if isinstance(self.strategy, EstimateStrategy):  # a fresh stream on each start
-            self.strategy.rng = np.random.default_rng([seed, n_draws, len(self.latest)])
+        if isinstance(self.strategy, EstimateStrategy):  # what the draws so far taught
+            for answer in self.latest.values():
+                if answer.label is not None and answer.id in self.index:
+                    for _ in answer.draws:
+                        self.strategy.observe(self.index[answer.id], answer.label)
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -290,12 +294,13 @@ class Session:
             row_id = self.rows[draw.index].id
             q = float(draw.probability or 0.0)
             known = self.latest.get(row_id)
-            if known is not None and known.label is None:
-                continue
             if known is not None:
+                if known.label is None:  # skipped: the draw is discarded
+                    continue
                 self._append(
                     row_id, known.label, reviewer=known.reviewer, note=known.note, draws=[q]
                 )
+                strategy.observe(draw.index, known.label)
                 continue
             if row_id in self.hand_labeled:
                 continue
@@ -352,6 +357,9 @@ class Session:
             held = self.leases.get(reviewer)
             draws = self.pending.pop(row_id, []) if self.strategy_name == "estimate" else []
             self._append(row_id, label, reviewer=reviewer, note=note, draws=draws)
+            if isinstance(self.strategy, EstimateStrategy) and label is not None:
+                for _ in draws:
+                    self.strategy.observe(self.index[row_id], label)
             if held is not None and held[0] == row_id:
                 del self.leases[reviewer]
             if isinstance(self.strategy, RandomStrategy) and row_id not in self.hand_labeled:

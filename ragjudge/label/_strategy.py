@@ -110,21 +110,24 @@ class RandomStrategy(Strategy):
 
 
 class EstimateStrategy(Strategy):
-    """Draws with replacement, row i with probability `q_i` (`sampling_probabilities`)."""
+    """Draws with replacement from an `AdaptiveSampler`: by the judge's expected error, learned
+    from each label as it comes (`observe`)."""
 
     name = "estimate"
 
-    def __init__(self, probabilities: np.ndarray, *, seed: int) -> None:
-        self.q = probabilities
-        self.cumulative = np.cumsum(probabilities)
-        self.cumulative[-1] = 1.0
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, scores: np.ndarray, *, seed: int | Sequence[int]) -> None:
+        from ragjudge.stats._active import AdaptiveSampler
+
+        self.sampler = AdaptiveSampler(scores, seed=seed)
 
     def draw(self) -> Draw:
         """One draw (the caller decides what to do with a row already labeled)."""
-        index = int(np.searchsorted(self.cumulative, self.rng.random(), side="right"))
-        index = min(index, self.q.size - 1)
-        return Draw(index, float(self.q[index]))
+        index, probability = self.sampler.draw()
+        return Draw(index, probability)
+
+    def observe(self, index: int, label: int) -> None:
+        """Learn from a drawn row's label."""
+        self.sampler.observe(index, label)
 
     def next(self, available: Callable[[int], bool]) -> Draw | None:
         return self.draw()
@@ -136,16 +139,18 @@ def make_strategy(
     scores: np.ndarray,
     sources: Sequence[str],
     threshold: float,
-    seed: int,
+    seed: int | Sequence[int],
     done: Callable[[int], bool],
 ) -> Strategy:
     """The strategy `name` over rows with these scores and sources."""
+    if name in ("random", "uncertain") and not isinstance(seed, int):
+        raise ValueError("random and uncertain take one integer seed")
     if name == "random":
+        assert isinstance(seed, int)
         return RandomStrategy(sources, seed=seed, done=done)
     if name == "uncertain":
+        assert isinstance(seed, int)
         return UncertainStrategy(scores, threshold=threshold, seed=seed, done=done)
     if name == "estimate":
-        from ragjudge.stats._active import sampling_probabilities
-
-        return EstimateStrategy(sampling_probabilities(scores), seed=seed)
+        return EstimateStrategy(scores, seed=seed)
     raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {name!r}")

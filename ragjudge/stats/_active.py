@@ -18,6 +18,7 @@ between draws (each draw records the probability it had). With `q_i = 1/N` it is
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +26,13 @@ import pydantic
 
 from ragjudge.stats._ppi import z_value
 
-__all__ = ["ActiveEstimate", "active_mean", "labels_for_active_width", "sampling_probabilities"]
+__all__ = [
+    "ActiveEstimate",
+    "AdaptiveSampler",
+    "active_mean",
+    "labels_for_active_width",
+    "sampling_probabilities",
+]
 
 #: The share of each draw's probability spread uniformly over every row.
 UNIFORM_MIX = 0.2
@@ -88,6 +95,85 @@ def sampling_probabilities(
     if total <= 0:
         return uniform
     return (1 - uniform_mix) * spread / total + uniform_mix * uniform
+
+
+class AdaptiveSampler:
+    """Draws rows one at a time, row i with probability `q_i` proportional to the judge's
+    error where it lies, mixed with uniform, and learns that error from the labels drawn.
+
+    The rows are put in `bins` bins by score. A bin's error starts as the judge's own expected
+    error there, the mean of `p (1 - p)`, and is then learned from the labels drawn in it (the
+    mean of `(y - p)^2`, the start weighing as `prior_draws` draws); a bin's rows share its
+    draws. So a judge sure of rows it gets wrong soon gets more draws where it is wrong, and a
+    judge whose scores say nothing gets draws close to uniform. Each draw's probability
+    depends only on the labels before it, which keeps `active_mean` unbiased.
+
+    Args:
+        scores: The judge's score of every row (NaN: unscored, as 0.5).
+        bins: Score bins of equal width on [0, 1].
+        uniform_mix: The share of each draw spread uniformly (it bounds every weight
+            `1 / (N q_i)` by `1 / uniform_mix`).
+        prior_draws: How many draws the judge's own expected error weighs as, in each bin.
+        seed: Seeds the draws.
+    """
+
+    def __init__(
+        self,
+        scores: npt.ArrayLike,
+        *,
+        bins: int = 10,
+        uniform_mix: float = UNIFORM_MIX,
+        prior_draws: float = 10.0,
+        seed: int | Sequence[int] = 0,
+    ) -> None:
+        if not 0 < uniform_mix <= 1:
+            raise ValueError(f"uniform_mix must be in (0, 1], got {uniform_mix}")
+        p = np.asarray(scores, dtype=float).ravel()
+        if p.size == 0:
+            raise ValueError("no rows to draw from")
+        self.p = np.clip(np.where(np.isnan(p), 0.5, p), 0.0, 1.0)
+        self.bin = np.minimum((self.p * bins).astype(int), bins - 1)
+        self.members = [np.flatnonzero(self.bin == b) for b in range(bins)]
+        self.count = np.array([m.size for m in self.members], dtype=float)
+        self.prior = np.array(
+            [float(np.mean(self.p[m] * (1 - self.p[m]))) if m.size else 0.0 for m in self.members]
+        )
+        self.error_sum = np.zeros(bins)
+        self.error_n = np.zeros(bins)
+        self.uniform_mix, self.prior_draws = uniform_mix, prior_draws
+        self.rng = np.random.default_rng(seed)
+
+    def bin_mass(self) -> np.ndarray:
+        """The probability that the next draw falls in each bin."""
+        k = self.prior_draws
+        error = (self.error_sum + k * self.prior) / (self.error_n + k)
+        weight = np.sqrt(error) * self.count
+        share = self.count / self.count.sum()
+        guided = weight / weight.sum() if weight.sum() > 0 else share
+        return (1 - self.uniform_mix) * guided + self.uniform_mix * share
+
+    def probabilities(self) -> np.ndarray:
+        """Every row's probability of being the next draw."""
+        mass = self.bin_mass()
+        per_row = np.divide(mass, self.count, out=np.zeros_like(mass), where=self.count > 0)
+        return per_row[self.bin]
+
+    def draw(self) -> tuple[int, float]:
+        """One draw: the row and the probability it had."""
+        mass = self.bin_mass()
+        at = self.rng.random() * float(mass.sum())
+        b = min(int(np.searchsorted(np.cumsum(mass), at, side="right")), mass.size - 1)
+        while self.count[b] == 0:  # an empty bin has no mass; only rounding lands here
+            b -= 1
+        members = self.members[b]
+        index = int(members[self.rng.integers(members.size)])
+        return index, float(mass[b] / self.count[b])
+
+    def observe(self, index: int, label: float) -> None:
+        """Learn from a drawn row's label."""
+        b = self.bin[index]
+        self.error_sum[b] += (float(label) - self.p[index]) ** 2
+        self.error_n[b] += 1
 
 
 def active_mean(
