@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from ragjudge.stats._active import (
+    AdaptiveSampler,
     active_mean,
     labels_for_active_width,
     sampling_probabilities,
@@ -118,3 +119,46 @@ def test_bad_input() -> None:
         active_mean(labels=[1], predicted=[1], probabilities=[0.5], predicted_all=[1, 0])
     with pytest.raises(ValueError, match=r"\(0, 1\]"):
         active_mean(labels=[1, 0], predicted=[1, 0], probabilities=[0, 0.5], predicted_all=[1, 0])
+
+
+def test_the_adaptive_sampler_says_each_draws_probability() -> None:
+    p, _ = _population(500, 9)
+    sampler = AdaptiveSampler(p, seed=1)
+    for k in range(40):
+        q = sampler.probabilities()
+        assert q.sum() == pytest.approx(1.0)
+        assert q.min() >= 0.2 / 500 - 1e-12  # the uniform share
+        index, prob = sampler.draw()
+        assert prob == pytest.approx(q[index], abs=1e-12)
+        sampler.observe(index, k % 2)
+
+
+def test_the_adaptive_sampler_learns_where_the_judge_errs() -> None:
+    p = np.r_[np.zeros(500), np.full(500, 0.5)]  # sure of half the rows, unsure of the rest
+    sampler = AdaptiveSampler(p, seed=2)
+    before = sampler.probabilities()[0]
+    for _ in range(20):
+        sampler.observe(0, 1.0)  # the sure half is wrong
+    assert sampler.probabilities()[0] > 3 * before
+
+
+def test_unbiased_and_covering_with_adaptive_draws() -> None:
+    p, y = _population(1500, 10)
+    f = np.where(np.arange(1500) % 5 == 0, 1 - p, p)  # a judge confidently wrong on a fifth
+    rng = np.random.default_rng(11)
+    estimates, covered = [], 0
+    for _ in range(600):
+        sampler = AdaptiveSampler(f, seed=int(rng.integers(2**31)))
+        draws, probs = [], []
+        for _ in range(100):
+            index, prob = sampler.draw()
+            draws.append(index)
+            probs.append(prob)
+            sampler.observe(index, y[index])
+        d = np.array(draws)
+        est = active_mean(labels=y[d], predicted=f[d], probabilities=probs, predicted_all=f)
+        estimates.append(est.estimate)
+        covered += est.ci[0] <= y.mean() <= est.ci[1]
+    spread = float(np.std(estimates))
+    assert abs(np.mean(estimates) - y.mean()) < 4 * spread / math.sqrt(600)
+    assert covered / 600 >= 0.93
