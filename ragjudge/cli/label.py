@@ -77,9 +77,11 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(
             "the review page needs the label extra: pip install 'ragjudge[label]'"
         ) from None
+    from ragjudge.data._paths import check_not_inputs
     from ragjudge.label._open import open_session
     from ragjudge.label._server import HOST, bind, make_app, serve
 
+    check_not_inputs({"--gold": args.gold}, {"--rows": args.rows, "--judge": args.judge})
     sock = bind(args.port)  # a port in use fails before any judging
     try:
         judge: Any = args.judge

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ragjudge.data._gold import load_gold
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.label._scores import file_sha256, load_or_score, scores_path
 from ragjudge.label._session import Session, read_answers
@@ -72,11 +73,11 @@ def open_session(
         raise GoldDataError("file not found", file=str(rows_path))
     if gold_path.suffix != ".jsonl":
         raise GoldDataError("the gold file must be a .jsonl file", file=str(gold_path))
-    if gold_path.exists() and gold_path.resolve() == rows_path.resolve():
-        raise GoldDataError(
-            "is both the rows and the gold file; answers go to a file of their own",
-            file=str(gold_path),
-        )
+    judge_file = judge if isinstance(judge, (str, os.PathLike)) else None
+    check_not_inputs(  # the one rule: no output over an input (data/_paths.py)
+        {"`gold`": gold_path, "the scores file": scores_path(gold_path)},
+        {"`rows`": rows_path, "`judge`": judge_file},
+    )
     sha = file_sha256(rows_path)
     records = load_gold(rows_path)
     read_answers(gold_path)  # refuse a bad gold file before judging anything

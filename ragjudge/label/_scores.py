@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ragjudge.data._gold import GoldRecord
-from ragjudge.exceptions import GoldDataError
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.programs._base import Judge
 
 __all__ = ["ScoreCache", "file_sha256", "load_or_score", "scores_path"]
@@ -117,11 +117,10 @@ def load_or_score(
     this judge, else computed (once) and written there.
 
     Raises:
-        GoldDataError: When `path` is one of the `inputs` (a command never writes over them).
+        ConfigurationError: When `path` is one of the `inputs` (a command never writes over
+            them).
     """
-    resolved = path.resolve()
-    if any(resolved == Path(p).resolve() for p in inputs):
-        raise GoldDataError("the scores file would overwrite an input; rename it", file=str(path))
+    check_not_inputs({"the scores file": path}, {f"input {i + 1}": p for i, p in enumerate(inputs)})
     key = judge_key(judge)
     cached = ScoreCache.read(path)
     ids = [r.id for r in rows]

@@ -74,7 +74,8 @@ def test_the_rows_as_the_gold_file(
     traffic: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, err = _run(capsys, "--rows", str(traffic), "--gold", str(traffic), "--port", "0")
-    assert code == 2 and "is both the rows and the gold file" in err
+    assert code == 2 and err.count("\n") == 1
+    assert f"--gold {traffic} is the --rows file" in err
 
 
 def test_page_answers_in_the_gold_file_read_as_one_row(tmp_path: Path) -> None:
