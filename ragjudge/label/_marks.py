@@ -38,8 +38,9 @@ def statement_marks(row: GoldRecord, result: JudgeResult) -> list[dict[str, Any]
             for token in tokens:
                 if token.is_content and token.stem in stems:
                     spans.append([number, token.start, token.start + len(token.text)])
-                    if token.norm not in words:
-                        words.append(token.norm)
+                    word = token.text.lower()
+                    if word not in words:
+                        words.append(word)
         marks.append(
             {"text": text, "verdict": verdict, "reason": reason, "words": words, "spans": spans}
         )
