@@ -140,3 +140,32 @@ def test_inter_rater_figures(traffic: Path, tmp_path: Path) -> None:
     assert raters["shared"] == 6
     assert [d["id"] for d in raters["disagreements"]] == [session.history["ana"][0]]
     assert raters["kappa"] == pytest.approx(2 / 3, abs=1e-3)
+
+
+def test_statement_marks_name_the_passage_words_matched() -> None:
+    from ragjudge.data._gold import GoldRecord
+    from ragjudge.label._marks import statement_marks
+    from ragjudge.programs._results import JudgeResult, StatementResult
+
+    row = GoldRecord(
+        id="x",
+        contexts=["Intro.", "Paris is the capital of France."],
+        answer="Paris is in France. It has 9 moons.",
+    )
+    result = JudgeResult(
+        id="x",
+        score=0.5,
+        passed=False,
+        statements=[
+            StatementResult(text="Paris is in France.", verdict="yes"),
+            StatementResult(text="Paris has 9 moons.", verdict="no"),
+            StatementResult(text="It is old.", verdict="unsure"),
+        ],
+    )
+    marks = statement_marks(row, result)
+    assert [m["verdict"] for m in marks] == ["supported", "unsupported", "unsure"]
+    assert marks[0]["words"] == ["paris", "france"]
+    passage = row.contexts[1]
+    assert [passage[a:b] for _, a, b in marks[0]["spans"]] == ["Paris", "France"]
+    assert all(p == 1 for p, _, _ in marks[0]["spans"])
+    assert marks[1]["words"] == ["paris"] and marks[2]["words"] == []
