@@ -27,10 +27,12 @@ from ragjudge.data._labels import gold_label, read_label
 from ragjudge.data._rowhash import row_hash
 from ragjudge.estimation._crossfit import Prediction, verdict
 from ragjudge.estimation._crossfit import cross_fit as fit_folds
+from ragjudge.estimation._drawn import drawn_estimate, draws_of
 from ragjudge.evaluation._runner import run_rows
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
+from ragjudge.stats._active import labels_for_active_width
 from ragjudge.stats._ppi import (
     MeanEstimate,
     combine_strata,
@@ -908,7 +910,11 @@ def estimate(
     notes: list[str] = []
     the_judge = _Judge(judge, trust_modified)
     data = _inputs(rows, gold, mapping, the_judge.metric)
-    _leave_out_fitted(data, the_judge, cross_fit, notes)
+    # -- rows drawn by `ragjudge label --strategy estimate` (estimation/_drawn.py): their
+    # weights are for all the rows, so none is left out (see drawn_estimate) --
+    drawn_mode = cross_fit is None and any(draws_of(r.record) for r in data.labeled)
+    if not drawn_mode:
+        _leave_out_fitted(data, the_judge, cross_fit, notes)
     labels = np.array([float(r.label or 0) for r in data.labeled])
     _check_labels(labels, gold=data.gold_name, dropped=data.dropped)
     found = _verdicts(
@@ -933,9 +939,9 @@ def estimate(
     overall, strata = sample.estimate(level), list[Stratum]()
     if by:
         overall, strata = _strata(sample, data, by, level)
-    if overall.fell_back:
+    if overall.fell_back and not drawn_mode:
         notes.append("the judge does not help on these labels: PPI++ is the labels-only interval")
-    return _assemble(
+    result = _assemble(
         data,
         found,
         sample,
@@ -947,6 +953,38 @@ def estimate(
         target=_target(overall, target_width, level, by),
         cross_fit=cross_fit,
     )
+    if drawn_mode:  # -- the drawn rows' weighted estimate replaces PPI++ (estimation/_drawn.py)
+        drawn = drawn_estimate(
+            labeled=data.labeled,
+            labels=labels,
+            predicted=found.labeled,
+            predicted_all=np.concatenate([found.labeled[sample.in_measured], found.unlabeled]),
+            gold=data.gold_name,
+            by=by,
+            level=level,
+        )
+        assert drawn is not None
+        result.notes.append(drawn.note)
+        result.ppi = Figure(estimate=drawn.ppi.estimate, se=drawn.ppi.se, ci=drawn.ppi.ci)
+        result.classical = Figure(
+            estimate=drawn.classical.estimate, se=drawn.classical.se, ci=drawn.classical.ci
+        )
+        result.lam = drawn.ppi.lam
+        result.n_labeled = drawn.rows
+        ratio = (drawn.classical.se / drawn.ppi.se) ** 2 if drawn.ppi.se > 0 else math.inf
+        result.effective_labels = None if math.isinf(ratio) else drawn.ppi.n_draws * ratio
+        if target_width is not None:
+            need_ppi = labels_for_active_width(drawn.ppi, width=target_width)
+            need_cls = labels_for_active_width(drawn.classical, width=target_width)
+            n = drawn.ppi.n_draws
+            result.target = LabelsNeeded(
+                width=target_width,
+                ppi=need_ppi,
+                classical=need_cls,
+                ppi_more=None if need_ppi is None else max(0, need_ppi - n),
+                classical_more=None if need_cls is None else max(0, need_cls - n),
+            )
+    return result
 
 
 def _assemble(
