@@ -10,9 +10,10 @@ Per source and n = 25, 50, 100, 200 labels, over `--draws` simulated reviewers:
 
 - `random`: n rows drawn uniformly without replacement, PPI++ (`stats/_ppi.mean_estimate`,
   what `estimate` computes on randomly labeled rows);
-- `estimate`: what the page does with `--strategy estimate`: draws with replacement with
-  `q = sampling_probabilities(score)` until n distinct rows are labeled (a row drawn again
-  counts again without being asked), then `stats/_active.active_mean`.
+- `estimate`: what the page does with `--strategy estimate`: draws with replacement from
+  `stats/_active.AdaptiveSampler` (fed each label as it comes) until n distinct rows are
+  labeled (a row drawn again counts again without being asked), then
+  `stats/_active.active_mean`.
 
 Both report the median interval width and the coverage of the true rate of the rows. "Labels
 for random's width" is the fewest labels (in steps of 5, 400 draws each) at which `estimate`'s

@@ -2,8 +2,9 @@
 least sure, weighted back so that the estimate stays unbiased.
 
 The rows to label are drawn one at a time, with replacement, row i with probability `q_i`
-(`sampling_probabilities`: the judge's expected error `sqrt(p (1 - p))`, mixed with uniform so
-that every row can be drawn). After n draws, row i has been drawn `xi_i` times, `pi_i = n q_i`
+(`AdaptiveSampler`, what `ragjudge label --strategy estimate` uses: the judge's error by score
+bin, learned from the labels drawn; `sampling_probabilities`: its expected error
+`sqrt(p (1 - p))` alone; both mixed with uniform so that every row can be drawn). After n draws, row i has been drawn `xi_i` times, `pi_i = n q_i`
 in expectation, and
 
     theta = mean_i[lam f_i + (y_i - lam f_i) xi_i / pi_i]
