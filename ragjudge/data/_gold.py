@@ -137,7 +137,8 @@ def is_review_answer(record: GoldRecord) -> bool:
     (`load_gold`), as a hand edit that gives a row two labels would be.
 
     Example:
-        >>> is_review_answer(GoldRecord(id="x", answer="a", meta={"labeled_at": "2026-01-01"}))
+        >>> meta = {"reviewer": "ana", "labeled_at": "2026-01-01T09:00:00Z"}
+        >>> is_review_answer(GoldRecord(id="x", answer="a", meta=meta))
         True
     """
     return bool(record.meta.get(REVIEW_TIME_KEY)) and "reviewer" in record.meta

@@ -4,8 +4,8 @@ least sure, weighted back so that the estimate stays unbiased.
 The rows to label are drawn one at a time, with replacement, row i with probability `q_i`
 (`AdaptiveSampler`, what `ragjudge label --strategy estimate` uses: the judge's error by score
 bin, learned from the labels drawn; `sampling_probabilities`: its expected error
-`sqrt(p (1 - p))` alone; both mixed with uniform so that every row can be drawn). After n draws, row i has been drawn `xi_i` times, `pi_i = n q_i`
-in expectation, and
+`sqrt(p (1 - p))` alone; both mixed with uniform so that every row can be drawn). After n
+draws, row i has been drawn `xi_i` times, `pi_i = n q_i` in expectation, and
 
     theta = mean_i[lam f_i + (y_i - lam f_i) xi_i / pi_i]
           = lam mean(f) + (1/n) sum_t (y_t - lam f_t) / (N q_t)
@@ -81,7 +81,7 @@ def sampling_probabilities(
 
     Example:
         >>> q = sampling_probabilities([0.0, 0.5, 1.0, 0.5])
-        >>> [round(x, 3) for x in q]
+        >>> [round(float(x), 3) for x in q]
         [0.05, 0.45, 0.05, 0.45]
     """
     if not 0 < uniform_mix <= 1:
