@@ -25,12 +25,14 @@ from ragjudge.offline.numbers import (
     is_measure,
     may_agree,
     number_values,
+    quantity_text,
     same_slot,
     supports,
     value_places,
     value_years,
 )
 from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
+from ragjudge.offline.spans import SpanEvidence, align
 from ragjudge.offline.statements import (
     DISPUTED_RE,
     HEDGE_RE,
@@ -84,6 +86,9 @@ STATEMENT_FEATURES: tuple[str, ...] = (
     "word_substitution",
     "hedged",
     *PARAPHRASE_FEATURES,
+    "span_coverage",
+    "slot_conflict",
+    "excluded",
 )
 
 ANSWER_FEATURES: tuple[str, ...] = (
@@ -107,6 +112,8 @@ ANSWER_FEATURES: tuple[str, ...] = (
     "fraction_hedged",
     "fraction_contradicted",
     "min_sentence_similarity",
+    "min_span_coverage",
+    "any_slot_conflict",
 )
 
 _WINDOW = 2
@@ -128,6 +135,7 @@ class ContextIndex:
         sentence_stems: All-token stems of each sentence, in order.
         passages: Text of each passage (a window of consecutive sentences of one block).
         passage_sentences: The sentences of each passage.
+        passage_block: The block of each passage.
         passage_keys: `(block text, window position in the block)` of each passage: how
             passages tied on another score are ranked, by content rather than by place.
         passage_stems: All-token stems of each passage, in order (for ROUGE-L and antonyms).
@@ -155,6 +163,7 @@ class ContextIndex:
     passages: list[str] = field(default_factory=list)
     passage_sentences: list[tuple[int, ...]] = field(default_factory=list)
     passage_keys: list[tuple[str, int]] = field(default_factory=list)
+    passage_block: list[int] = field(default_factory=list)
     passage_stems: list[list[str]] = field(default_factory=list)
     passage_negations: list[int] = field(default_factory=list)
     passage_scopes: list[tuple[frozenset[str], frozenset[str]]] = field(default_factory=list)
@@ -221,6 +230,7 @@ def context_index(context: str) -> ContextIndex:
             index.passages.append(" ".join(texts[i : i + _WINDOW]))
             index.passage_sentences.append(tuple(range(first + i, first + i + len(window))))
             index.passage_keys.append((block, i))
+            index.passage_block.append(block_id)
             index.passage_stems.append([s for p in window for s in p.stems])
             index.passage_negations.append(sum(p.negations for p in window))
             index.passage_scopes.append(
@@ -408,6 +418,8 @@ class StatementEvidence:
         speculated: The second case.
         paraphrased: `(statement word, passage word)` pairs matched by meaning (paraphrase
             evidence only).
+        slot_note: What the best-aligned clause puts where the statement has a word the
+            context says elsewhere, or names only as left out (`ragjudge.offline.spans`), or "".
         own_missing: Whether every content word that only this statement of its answer says is
             missing from the context ("The recipe calls for eggs" beside "... flour", "...
             butter", where the context lists no eggs): what the rest of it says is shared with
@@ -425,6 +437,7 @@ class StatementEvidence:
     hedged: bool = False
     speculated: bool = False
     paraphrased: list[tuple[str, str]] = field(default_factory=list)
+    slot_note: str = ""
     own_missing: bool = False
     content: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -722,7 +735,12 @@ def statement_evidence(
         else ""
     )
     number_note = (
-        _number_conflict(quantities, in_context_q, best_q)
+        _number_conflict(
+            quantities,
+            in_context_q,
+            best_q,
+            (statement, index.blocks[index.passage_block[best]] if best >= 0 else ""),
+        )
         or (
             _given_for_another(
                 value_years(statement, quantities),
@@ -772,6 +790,22 @@ def statement_evidence(
         hedged = speculated = _modal_only(index, saying, stems, tokens) or (
             _all_flagged(saying, index.sentence_disputed) and not DISPUTED_RE.search(statement)
         )
+    span = (
+        align(
+            _candidate_sentences(index, stems, best),
+            statement,
+            content,
+            weights,
+            in_ctx,
+            [
+                ok and t.stem not in best_set and t.norm not in best_set
+                for t, ok in zip(content, in_best, strict=True)
+            ],
+            tokens,
+        )
+        if best >= 0
+        else SpanEvidence()
+    )
     features = [
         _fraction(in_best, ones) if content else 0.0,
         _fraction(in_ctx, ones) if content else 0.0,
@@ -792,6 +826,9 @@ def statement_evidence(
         1.0 if word_note else 0.0,
         1.0 if hedged else 0.0,
         *paraphrase,
+        span.coverage,
+        1.0 if span.slot_note else 0.0,
+        1.0 if span.excluded_note else 0.0,
     ]
     matched = {a for a, _ in paraphrased}
     return StatementEvidence(
@@ -802,6 +839,7 @@ def statement_evidence(
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
         conflict_note="; ".join(n for n in (number_note, entity_note, word_note) if n),
+        slot_note="; ".join(n for n in (span.slot_note, span.excluded_note) if n),
         hedged=hedged,
         speculated=speculated,
         paraphrased=paraphrased,
@@ -842,14 +880,22 @@ def _valued(token: Token, quantities: tuple[Quantity, ...]) -> bool:
 
 
 def _number_conflict(
-    quantities: tuple[Quantity, ...], supported: list[bool], passage: tuple[Quantity, ...]
+    quantities: tuple[Quantity, ...],
+    supported: list[bool],
+    passage: tuple[Quantity, ...],
+    texts: tuple[str, str] = ("", ""),
 ) -> str:
-    """A claimed quantity the context lacks where the passage gives another in the same slot."""
+    """A claimed quantity the context lacks where the passage gives another in the same slot.
+    `texts` are the statement's and the passage block's text: a bound is quoted as written
+    ("'up to 4,500 mg' not supported: the passage says 'no more than 2,000 mg'")."""
     for q, ok in zip(quantities, supported, strict=True):
         if ok:
             continue
         for c in passage:
             if same_slot(q, c) and not may_agree(q, c):
+                mine, theirs = quantity_text(texts[0], q), quantity_text(texts[1], c)
+                if (q.bound or c.bound) and mine and theirs:
+                    return f"'{mine}' not supported: the passage says '{theirs}'"
                 return f"{_show(q)} where the passage says {_show(c)}"
     return ""
 
@@ -1524,4 +1570,6 @@ def answer_features(
         sum(e.value("hedged") for e in ev) / len(ev),
         sum(1.0 for e in ev if e.contradicted) / len(ev),
         min(e.value("sentence_similarity") for e in ev),
+        min(e.value("span_coverage") for e in ev),
+        max(max(e.value("slot_conflict"), e.value("excluded")) for e in ev),
     ]

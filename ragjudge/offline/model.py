@@ -322,7 +322,7 @@ class OfflineModel:
 
 
 #: The rules that decide a statement's verdict whatever the support threshold.
-STATEMENT_RULES = ("no_context", "contradicted", "speculated", "own_missing")
+STATEMENT_RULES = ("no_context", "contradicted", "speculated", "own_missing", "slot_conflict")
 
 
 def statement_rules(evidence: StatementEvidence) -> list[str]:
@@ -331,6 +331,7 @@ def statement_rules(evidence: StatementEvidence) -> list[str]:
         "contradicted": evidence.contradicted,
         "speculated": evidence.speculated,
         "own_missing": evidence.own_missing,
+        "slot_conflict": bool(evidence.slot_note),
     }
     return [rule for rule, on in flags.items() if on]
 
@@ -371,6 +372,11 @@ def offline_verdict(
     v2 = schema_version >= 2
     if v2 and "contradicted" in rules:
         verdict = "no"  # the context says otherwise, however much else matches
+    elif v2 and "slot_conflict" in rules and confidence < support_threshold:
+        # unsupported, and the aligned clause puts another word in the statement's slot (or
+        # names it only as left out): the context says otherwise. The evidence's weight
+        # decides whether it is unsupported; a statement supported despite it stays "yes"
+        verdict = "no"
     elif abs(confidence - support_threshold) < unsure_margin:
         verdict = "unsure"
     elif v2 and "speculated" in rules:
@@ -411,6 +417,8 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     notes = [
         n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n
     ]
+    if evidence.slot_note and verdict != "yes":
+        notes.append(evidence.slot_note)
     if evidence.own_missing:
         notes.append("nothing that only this statement says is in the context")
     if evidence.paraphrased:
@@ -420,7 +428,7 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
         notes.append("the context only says it is planned or expected")
     elif evidence.hedged:
         notes.append("a hedged or future claim the context does not make")
-    if verdict == "unsure" and not evidence.contradicted:
+    if verdict == "unsure" and not evidence.contradicted and not evidence.slot_note:
         notes.append("the context does not say")
     if notes:
         text += "; " + "; ".join(notes)

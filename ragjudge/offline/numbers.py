@@ -23,6 +23,7 @@ __all__ = [
     "is_measure",
     "may_agree",
     "number_values",
+    "quantity_text",
     "same_slot",
     "supports",
     "value_places",
@@ -519,6 +520,26 @@ def _bound_before(text: str, start: int) -> str:
     return "" if found is None else str(found.lastgroup)
 
 
+def quantity_text(text: str, quantity: Quantity) -> str:
+    """A quantity as its text writes it, with the words making it a bound ("no more than
+    2,000 mg"), white space collapsed.
+
+    Args:
+        text: The text `quantity` was read from (`number_values`).
+        quantity: One of its quantities.
+
+    Returns:
+        The words, or "" when the offsets do not fit the text.
+    """
+    start = quantity.start
+    if quantity.bound:
+        head = text[max(0, start - 24) : start]
+        found = _BOUND_RE.search(head.rstrip(" $€£¥").lower())
+        if found is not None:
+            start = start - len(head) + found.start()
+    return " ".join(text[start : quantity.end].split())
+
+
 def _is_year(raw: str, a: float, b: float | None, scale: float, unit: str) -> bool:
     plain = b is None and scale == 1.0 and "," not in raw and "." not in raw
     return plain and 1500 <= a <= 2100 and unit in ("", "年")
@@ -593,6 +614,10 @@ def supports(context: Quantity, claim: Quantity) -> bool:
         return False
     if claim.kind == "ordinal" and context.unit and claim.unit and context.unit != claim.unit:
         return False  # "third quarter" is not "third place"
+    if claim.bound and context.bound == claim.bound:
+        # "up to 5,000 mg" where it says "no more than 2,000 mg": a bound states its limit,
+        # so two bounds of one direction agree only on the value
+        return supports(context._replace(bound=""), claim._replace(bound=""))
     if claim.bound:  # "more than 2 million": any value of the context past the bound
         (lo, hi), (claim_lo, claim_hi) = _interval(context), _interval(claim)
         return claim_lo <= lo and hi <= claim_hi
@@ -626,10 +651,15 @@ def may_agree(a: Quantity, b: Quantity) -> bool:
         b: Another.
 
     Returns:
-        True when either is a bound and their intervals meet.
+        True when either is a bound and their intervals meet; two bounds of one direction
+        ("up to 5,000" and "no more than 2,000") are two limits, so only when their values
+        agree.
     """
     if not (a.bound or b.bound):
         return False
+    if a.bound == b.bound:  # two limits of one direction: one limit only if the same value
+        plain_a, plain_b = a._replace(bound=""), b._replace(bound="")
+        return supports(plain_a, plain_b) or supports(plain_b, plain_a)
     (a_lo, a_hi), (b_lo, b_hi) = _interval(a), _interval(b)
     return a_lo <= b_hi and b_lo <= a_hi
 

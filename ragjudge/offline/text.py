@@ -9,7 +9,7 @@ suffix stripper that is applied identically to answers and contexts, so that "gr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -654,7 +654,8 @@ def negation_count(tokens: list[Token]) -> int:
     Returns:
         How many tokens are negations.
     """
-    return sum(1 for t in tokens if _is_negation(t))
+    bounds = _bound_negations([t.norm for t in tokens])
+    return sum(1 for i, t in enumerate(tokens) if _is_negation(t) and i not in bounds)
 
 
 _SCOPE = 3
@@ -670,6 +671,22 @@ _PASSIVE_AUX = frozenset("was were been be is are being got get gets wurde wurde
 
 def _is_negation(token: Token) -> bool:
     return _is_negation_norm(token.norm)
+
+
+#: Comparatives that, after "no"/"not" and before "than", make a bound, not a negation:
+#: "no more than 2,000 mg" says at most 2,000 mg (`ragjudge.offline.numbers` reads the bound).
+_BOUND_COMPARATIVES = frozenset("more less fewer greater higher lower later earlier".split())
+
+
+def _bound_negations(norms: Sequence[str]) -> set[int]:
+    """The positions of the "no" / "not" that open a bound ("no more than", "not later than")."""
+    return {
+        i
+        for i in range(len(norms) - 2)
+        if norms[i] in ("no", "not")
+        and norms[i + 1] in _BOUND_COMPARATIVES
+        and norms[i + 2] == "than"
+    }
 
 
 def negation_scopes(
@@ -692,11 +709,16 @@ def negation_scopes(
     plain: set[str] = set()
     remaining = 0
     last = previous = ""
-    for token in tokens:
+    bounds = _bound_negations([t.norm for t in tokens])
+    for i, token in enumerate(tokens):
         if token.sentence_initial:
             remaining = 0
             last = ""
-        scope = _negate(token.norm, previous, last, negated, plain, cancellations=cancellations)
+        scope = (
+            None
+            if i in bounds
+            else _negate(token.norm, previous, last, negated, plain, cancellations=cancellations)
+        )
         previous = token.norm
         if scope is not None:
             remaining = scope
@@ -787,7 +809,9 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     last = previous = ""
     names: set[str] = set()
     first = ""
-    for i, (surface, _) in enumerate(_surfaces(sentence)):
+    surfaces = _surfaces(sentence)
+    bounds = _bound_negations([surface.lower() for surface, _ in surfaces])
+    for i, (surface, _) in enumerate(surfaces):
         norm, stemmed, number, is_content = _word_info(surface)
         first = first or surface
         meaning = _phrasal_meaning(stems[-1], norm) if stems else ""
@@ -810,7 +834,7 @@ def sentence_profile(sentence: str) -> SentenceProfile:
             numbers.append(norm)
         scope = (  # the cheap test first: this runs for every word of every context
             _negate(norm, previous, last, negated, plain)
-            if _is_negation_norm(norm) or norm in _CANCELLATIONS
+            if (_is_negation_norm(norm) or norm in _CANCELLATIONS) and i not in bounds
             else None
         )
         previous = norm

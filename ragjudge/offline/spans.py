@@ -1,0 +1,292 @@
+"""Best-span alignment of a statement to the context (SummaC-style, lexical).
+
+A statement is supported by one compact stretch of the context: a clause of one sentence, not
+words gathered from a whole passage. `align` finds, among the clauses of the sentences that
+share most of the statement's words, the one that covers most of its content weight, and reads
+three pieces of evidence off it:
+
+- **span coverage**: the share of the statement's content weight that one clause covers
+  (its words scattered over two sentences cover less than the passage does);
+- **slot conflict**: on that clause, a statement word that the context says elsewhere sits
+  where the clause has another word of its kind, between the words they share ("Zurich is the
+  seat of the Swiss government" against "Bern is the seat of the Swiss government. Zurich is
+  the largest city": 'Zurich' where the clause says 'Bern'; "the Starter tier includes phone
+  support" against "the Starter tier includes chat support only": 'phone' where it says
+  'chat');
+- **exclusion**: a statement word that the clause names only after "except", "other than",
+  "instead of", "rather than", "but not", "excluding", ... ("uses a diesel generator" against
+  "uses solar panels instead of a diesel generator").
+
+Each is a feature of the offline model (`ragjudge.offline.features`) with a fitted weight; the
+notes name what was found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+from ragjudge.offline.text import Token, tokenize
+
+__all__ = ["SpanEvidence", "align", "clauses"]
+
+#: Where a sentence splits into clauses: semicolons, colons, and a comma before a contrast.
+_CLAUSE_RE = re.compile(
+    r"\s*[;:]\s+|,\s+(?=(?:but|while|whereas|although|though|yet|whilst)\b)|\s+(?=but\s)",
+    re.IGNORECASE,
+)
+#: Words after which a clause names what is left out ("all days except Friday").
+_EXCLUDING = (
+    "except for", "except", "excluding", "other than", "apart from", "instead of", "rather than",
+    "but not", "not including", "with the exception of", "save for", "aside from",
+)  # fmt: skip
+_EXCLUDING_RE = re.compile(r"\b(?:" + "|".join(map(re.escape, _EXCLUDING)) + r")\b", re.I)
+#: Tokens after an exclusion word that it covers ("except on public holidays").
+_EXCLUDED_SPAN = 5
+#: The fewest statement words a clause must share to anchor a slot.
+_MIN_ANCHORS = 2
+#: The largest filler (tokens) on either side of a slot.
+_MAX_FILLER = 3
+#: A word joined by a hyphen to the next one ("e-" of "e-mail").
+_GLUED_RE = re.compile(r"\w+-$")
+_COPULAS = frozenset("is was are were has had".split())
+
+
+@dataclass(frozen=True)
+class SpanEvidence:
+    """What the best-aligned clause says of a statement.
+
+    Attributes:
+        coverage: Share of the statement's content weight the clause covers (0 without one).
+        clause: The clause's text ("" without one).
+        slot_note: The slot conflict found, worded for a reason, or "".
+        excluded_note: The exclusion found, worded for a reason, or "".
+    """
+
+    coverage: float = 0.0
+    clause: str = ""
+    slot_note: str = ""
+    excluded_note: str = ""
+
+
+@lru_cache(maxsize=4096)
+def clauses(sentence: str) -> tuple[tuple[str, tuple[Token, ...]], ...]:
+    """The clauses of a sentence, each with its tokens (cached by sentence).
+
+    Args:
+        sentence: One sentence of a context.
+
+    Returns:
+        `(text, tokens)` of each non-empty clause, in order.
+    """
+    out = []
+    for part in _CLAUSE_RE.split(sentence):
+        text = part.strip()
+        if text:
+            out.append((text, tuple(tokenize(text))))
+    return tuple(out)
+
+
+def align(
+    sentences: Sequence[str],
+    statement: str,
+    content: Sequence[Token],
+    weights: Sequence[float],
+    in_context: Sequence[bool],
+    read_as: Sequence[bool] = (),
+    statement_tokens: Sequence[Token] = (),
+) -> SpanEvidence:
+    """Align a statement to its best clause and read the slot and exclusion evidence there.
+
+    Args:
+        sentences: Candidate context sentences (those of the passages sharing most words).
+        statement: The statement's text.
+        content: The statement's content tokens (those that count as claims).
+        weights: Their weights (`token_weight`).
+        in_context: Whether each is found anywhere in the context.
+        read_as: Whether each is found in the best passage by value or meaning rather than as
+            the same word ("500" in "450-550", an acronym, a paraphrase): such a word cannot
+            be placed in a clause, so it counts as covered by every clause and fills no slot.
+        statement_tokens: All tokens of the statement (`tokenize`), when the caller has them.
+
+    Returns:
+        The `SpanEvidence`.
+    """
+    if not content or not sentences:
+        return SpanEvidence()
+    total = sum(weights) or 1.0
+    loose = list(read_as) or [False] * len(content)
+    free = sum(w for w, r in zip(weights, loose, strict=True) if r)
+    placed = [(t, w) for t, w, r in zip(content, weights, loose, strict=True) if not r]
+    best: tuple[float, int, str, tuple[Token, ...]] | None = None
+    for sentence in dict.fromkeys(sentences):
+        for text, tokens in clauses(sentence):
+            keys = {t.stem for t in tokens} | {t.norm for t in tokens}
+            covered = free + sum(w for t, w in placed if t.stem in keys or t.norm in keys)
+            anchors = sum(1 for t, _ in placed if t.stem in keys or t.norm in keys)
+            key = (covered, -len(tokens))
+            if best is None or key > (best[0], -len(best[3])):
+                best = (covered, anchors, text, tokens)
+    if best is None:
+        return SpanEvidence()
+    covered, anchors, text, tokens = best
+    if anchors < _MIN_ANCHORS:
+        return SpanEvidence(coverage=covered / total, clause=text)
+    keys = {t.stem for t in tokens} | {t.norm for t in tokens}
+    fixed = [t for t, r in zip(content, loose, strict=True) if not r]
+    found = [ok for ok, r in zip(in_context, loose, strict=True) if not r]
+    slot = ""
+    if any(
+        ok and t.stem not in keys and t.norm not in keys for t, ok in zip(fixed, found, strict=True)
+    ):
+        slot = _slot(statement, statement_tokens or tokenize(statement), fixed, found, text, tokens)
+    return SpanEvidence(
+        coverage=covered / total,
+        clause=text,
+        slot_note=slot,
+        excluded_note=_excluded(statement, content, text, tokens),
+    )
+
+
+def _matches(a: Token, b: Token) -> bool:
+    return a.stem == b.stem or a.norm == b.norm
+
+
+def _lcs_pairs(a: Sequence[Token], b: Sequence[Token]) -> list[tuple[int, int]]:
+    """The aligned index pairs of a longest common subsequence of two token lists."""
+    n, m = len(a), len(b)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            table[i][j] = (
+                table[i + 1][j + 1] + 1
+                if _matches(a[i], b[j])
+                else max(table[i + 1][j], table[i][j + 1])
+            )
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if _matches(a[i], b[j]):
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def _kind(token: Token) -> str:
+    if token.is_number:
+        return "number"
+    return "name" if token.is_capital and not token.sentence_initial else "word"
+
+
+def _same_kind(a: Token, b: Token) -> bool:
+    """Two words that can fill one slot: both names (a sentence's first word may be a name),
+    or both common words; numbers are left to the number evidence."""
+    if a.is_number or b.is_number:
+        return False
+    if a.sentence_initial or b.sentence_initial:
+        return a.is_capital == b.is_capital or _kind(a) == "word" or _kind(b) == "word"
+    return _kind(a) == _kind(b)
+
+
+def _slot(
+    statement: str,
+    statement_tokens: Sequence[Token],
+    content: Sequence[Token],
+    in_context: Sequence[bool],
+    text: str,
+    clause: Sequence[Token],
+) -> str:
+    """A statement word the context has elsewhere, in the clause's slot of another word."""
+    mine = list(content)
+    theirs = [t for t in clause if t.is_content]
+    pairs = _lcs_pairs(mine, theirs)
+    if len(pairs) < _MIN_ANCHORS:
+        return ""
+    bounds = [(-1, -1), *pairs, (len(mine), len(theirs))]
+    found = dict(zip((t.start for t in content), in_context, strict=True))
+    for (i0, j0), (i1, j1) in pairwise(bounds):
+        gap_mine = mine[i0 + 1 : i1]
+        gap_theirs = theirs[j0 + 1 : j1]
+        if not gap_mine or not gap_theirs:
+            continue
+        if len(gap_mine) > _MAX_FILLER or len(gap_theirs) > _MAX_FILLER:
+            continue
+        if i0 < 0 and i1 >= len(mine):
+            continue  # no shared word on either side: no slot
+        if not all(found.get(t.start, False) for t in gap_mine):
+            continue  # a word the context never says: the novel-word evidence's
+        if any(_matches(t, c) for t in gap_mine for c in clause):
+            continue  # said in the clause, in another order: no other word in its place
+        if not all(_same_kind(a, b) for a in gap_mine[:1] for b in gap_theirs[:1]):
+            continue
+        return _slot_note(
+            statement,
+            statement_tokens,
+            gap_mine,
+            _quote(statement, gap_mine),
+            _quote(text, gap_theirs),
+        )
+    return ""
+
+
+def _quote(text: str, tokens: Sequence[Token]) -> str:
+    """The words of `text` from the first token to the last, a hyphenated word kept whole
+    ("e-mail help", not "mail help")."""
+    start, end = tokens[0].start, tokens[-1].start + len(tokens[-1].text)
+    glued = _GLUED_RE.search(text, 0, start)
+    if glued is not None:
+        start = glued.start()
+    return " ".join(text[start:end].split())
+
+
+def _slot_note(
+    statement: str,
+    tokens: Sequence[Token],
+    gap: Sequence[Token],
+    claimed: str,
+    said: str,
+) -> str:
+    """The reason's words: "'Zurich' is not the seat of the Swiss government in the context:
+    'Bern' is" when the slot is a subject before "is"/"was"/..., else "'phone' where the
+    context says 'chat'"."""
+    last = gap[-1]
+    after = [t for t in tokens if t.start > last.start]
+    if (
+        after
+        and after[0].norm in _COPULAS
+        and not any(t.start < gap[0].start and t.is_content for t in tokens)
+    ):
+        verb = after[0].text
+        rest = statement[after[0].start + len(verb) :].strip().rstrip(".!?").strip()
+        if rest:
+            return f"'{claimed}' {verb} not {rest} in the context: '{said}' {verb}"
+    return f"'{claimed}' where the context says '{said}'"
+
+
+def _excluded(statement: str, content: Sequence[Token], text: str, clause: Sequence[Token]) -> str:
+    """A statement word that the clause names only as left out ("except Fridays")."""
+    if _EXCLUDING_RE.search(statement):
+        return ""
+    mine = {t.stem for t in content} | {t.norm for t in content}
+    for m in _EXCLUDING_RE.finditer(text):
+        after = [t for t in clause if t.start >= m.end()][:_EXCLUDED_SPAN]
+        stop = (
+            next(
+                (k for k, t in enumerate(after) if text[after[0].start : t.start].count(",")), None
+            )
+            if after
+            else None
+        )
+        scope = after[:stop] if stop is not None else after
+        hit = [t for t in scope if t.is_content and (t.stem in mine or t.norm in mine)]
+        if hit:
+            words = " ".join(t.text for t in hit)
+            quoted = text[m.start() : hit[-1].start + len(hit[-1].text)]
+            return f"the context names '{words}' only as left out: '{quoted}'"
+    return ""

@@ -1,0 +1,196 @@
+"""The offline judge aligns each statement to one clause of the context and reads it there.
+
+Hand-written rows of the kinds a RAG system gets wrong with every word in the context: a name in
+another's slot, a word the context names only as left out or as another tier's, a number past the
+context's limit, a negated fact, a claim the context never makes; and faithful rewordings that
+must stay supported. Each unfaithful row must score below 1.0 and its reason must name what is
+wrong.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import ragjudge
+from ragjudge.offline.features import context_index, statement_evidence
+from ragjudge.offline.numbers import may_agree, number_values, supports
+from ragjudge.offline.spans import align, clauses
+from ragjudge.offline.text import negation_count, sentence_profile, tokenize
+
+
+def _judge(context: str, answer: str) -> ragjudge.JudgeResult:
+    return ragjudge.Faithfulness()(question="", contexts=[context], answer=answer)
+
+
+def _reasons(result: ragjudge.JudgeResult) -> str:
+    return " | ".join(s.reason for s in result.statements)
+
+
+UNFAITHFUL = [
+    pytest.param(  # a name in another's slot, both names in the context
+        "Lisbon hosts the annual tech summit. Porto hosts the national film festival.",
+        "Porto hosts the annual tech summit.",
+        ("'Porto'", "'Lisbon'"),
+        id="entity-slot",
+    ),
+    pytest.param(  # a subject slot before "is": the reason says who is
+        "Ottawa is the capital of Canada. Toronto is the country's biggest city.",
+        "Toronto is the capital of Canada.",
+        ("'Toronto' is not the capital of Canada", "'Ottawa' is"),
+        id="entity-slot-copula",
+    ),
+    pytest.param(  # exclusivity: one tier's feature given to another
+        "The Lite subscription covers e-mail help only; live chat belongs to the Pro subscription.",
+        "The Lite subscription covers live chat.",
+        ("'live chat'", "e-mail"),
+        id="exclusive-only",
+    ),
+    pytest.param(
+        "The pool is open every day except Mondays.",
+        "The pool is open on Mondays.",
+        ("'Mondays'", "except Mondays"),
+        id="exclusion-except",
+    ),
+    pytest.param(
+        "The ferry runs on electric batteries instead of diesel engines.",
+        "The ferry runs on diesel engines.",
+        ("diesel engines", "instead of"),
+        id="exclusion-instead-of",
+    ),
+    pytest.param(
+        "The bridge does not carry trains. It carries cars and bicycles.",
+        "The bridge carries trains.",
+        ("negated",),
+        id="negation",
+    ),
+    pytest.param(  # a limit the context never states
+        "Each passenger may check no more than 23 kg of luggage.",
+        "Passengers may check up to 32 kg of luggage.",
+        ("'up to 32 kg'", "'no more than 23 kg'"),
+        id="number-past-bound",
+    ),
+    pytest.param(
+        "Tickets cost between 12 and 15 euros.",
+        "Tickets cost 40 euros.",
+        ("'40", "'12-15"),
+        id="number-outside-range",
+    ),
+    pytest.param(  # a claim added to what the context says
+        "The museum opened in 1921 and houses Roman coins.",
+        "The museum houses Roman coins and a famous dinosaur skeleton.",
+        ("'dinosaur'",),
+        id="added-claim",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer", "named"), UNFAITHFUL)
+def test_an_unfaithful_answer_scores_below_one_and_its_reason_names_the_fault(
+    context: str, answer: str, named: tuple[str, ...]
+) -> None:
+    result = _judge(context, answer)
+    assert result.score is not None and result.score < 1.0
+    reasons = _reasons(result)
+    for part in named:
+        assert part in reasons, reasons
+    assert any(s.verdict != "yes" for s in result.statements)
+
+
+FAITHFUL = [
+    pytest.param(
+        "Lisbon hosts the annual tech summit. Porto hosts the national film festival.",
+        "Porto hosts the national film festival.",
+        id="entity-in-its-own-slot",
+    ),
+    pytest.param(  # a bound said in other words, and "no more than" is no negation
+        "Each passenger may check no more than 23 kg of luggage.",
+        "Passengers may check up to 23 kg of luggage.",
+        id="same-bound",
+    ),
+    pytest.param(  # the word before the exclusion is no excluded word
+        "The kiosk sells bread and cakes, but not coffee.",
+        "The kiosk sells cakes.",
+        id="beside-an-exclusion",
+    ),
+    pytest.param(  # a paraphrase by the near-synonym table
+        "The bakery was established in 1990 by two sisters.",
+        "The bakery was founded in 1990.",
+        id="paraphrase",
+    ),
+    pytest.param(
+        "The Lite subscription covers e-mail help only; live chat belongs to the Pro subscription.",
+        "The Pro subscription includes live chat.",
+        id="other-tier-feature",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer"), FAITHFUL)
+def test_a_faithful_answer_stays_supported(context: str, answer: str) -> None:
+    result = _judge(context, answer)
+    assert result.score == 1.0, _reasons(result)
+    assert all("supported" in s.reason for s in result.statements)
+
+
+def test_span_coverage_is_lower_for_words_scattered_over_two_sentences() -> None:
+    context = "Lisbon hosts the annual tech summit. Porto hosts the national film festival."
+    index = context_index(context)
+    scattered = statement_evidence(index, "Porto hosts the annual tech summit.")
+    aligned = statement_evidence(index, "Lisbon hosts the annual tech summit.")
+    assert scattered.value("coverage_best") == aligned.value("coverage_best") == 1.0
+    assert scattered.value("span_coverage") < aligned.value("span_coverage") == 1.0
+    assert scattered.value("slot_conflict") == 1.0
+    assert aligned.value("slot_conflict") == 0.0
+
+
+def test_a_word_the_context_never_says_is_no_slot_conflict() -> None:
+    # 'Madrid' is novel: the novel-name evidence speaks for it, not the slot
+    index = context_index("Lisbon hosts the annual tech summit. Porto hosts a film festival.")
+    evidence = statement_evidence(index, "Madrid hosts the annual tech summit.")
+    assert evidence.value("slot_conflict") == 0.0
+    assert "Madrid" in evidence.missing
+
+
+def test_an_excluded_word_the_statement_also_excludes_is_no_conflict() -> None:
+    index = context_index("The pool is open every day except Mondays.")
+    evidence = statement_evidence(index, "The pool is open every day except Mondays.")
+    assert evidence.value("excluded") == 0.0
+
+
+def test_clauses_split_at_semicolons_and_contrasts() -> None:
+    parts = [text for text, _ in clauses("A is red; B is blue, but C is green")]
+    assert parts == ["A is red", "B is blue", "but C is green"]
+
+
+def test_align_counts_words_read_by_value_as_covered_everywhere() -> None:
+    statement = "The firm has 500 staff."
+    content = [t for t in tokenize(statement) if t.is_content]
+    found = align(
+        ["The firm employs around 450-550 staff."],
+        statement,
+        content,
+        [1.0] * len(content),
+        [True] * len(content),
+        [t.text == "500" for t in content],
+    )
+    assert found.coverage == 1.0
+    assert not found.slot_note
+
+
+def test_no_more_than_is_a_bound_not_a_negation() -> None:
+    text = "Take no more than 3,000 mg a day; do not exceed it."
+    assert negation_count(tokenize(text)) == 1  # the "not" of "do not exceed"
+    assert sentence_profile(text).negations == 1
+
+
+def test_two_limits_of_one_direction_agree_only_on_their_value() -> None:
+    (context,) = number_values("no more than 2,000 mg")
+    (looser,) = number_values("up to 4,500 mg")
+    (same,) = number_values("up to 2,000 mg")
+    assert context.bound == looser.bound == "max"
+    assert not supports(context, looser)
+    assert not may_agree(context, looser)
+    assert supports(context, same)
+    (floor,) = number_values("more than 2 million")
+    (value,) = number_values("2.5 million")
+    assert supports(value, floor)  # a value past a lower bound still supports it
