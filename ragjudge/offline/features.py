@@ -86,7 +86,7 @@ STATEMENT_FEATURES: tuple[str, ...] = (
     "word_substitution",
     "hedged",
     *PARAPHRASE_FEATURES,
-    "span_coverage",
+    "span_scatter",
     "slot_conflict",
     "excluded",
 )
@@ -112,7 +112,7 @@ ANSWER_FEATURES: tuple[str, ...] = (
     "fraction_hedged",
     "fraction_contradicted",
     "min_sentence_similarity",
-    "min_span_coverage",
+    "max_span_scatter",
     "any_slot_conflict",
 )
 
@@ -826,7 +826,7 @@ def statement_evidence(
         1.0 if word_note else 0.0,
         1.0 if hedged else 0.0,
         *paraphrase,
-        span.coverage,
+        max(0.0, _fraction(in_best, weights) - span.coverage) if best >= 0 else 0.0,
         1.0 if span.slot_note else 0.0,
         1.0 if span.excluded_note else 0.0,
     ]
@@ -1570,6 +1570,6 @@ def answer_features(
         sum(e.value("hedged") for e in ev) / len(ev),
         sum(1.0 for e in ev if e.contradicted) / len(ev),
         min(e.value("sentence_similarity") for e in ev),
-        min(e.value("span_coverage") for e in ev),
+        max(e.value("span_scatter") for e in ev),
         max(max(e.value("slot_conflict"), e.value("excluded")) for e in ev),
     ]

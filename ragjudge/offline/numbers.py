@@ -614,9 +614,9 @@ def supports(context: Quantity, claim: Quantity) -> bool:
         return False
     if claim.kind == "ordinal" and context.unit and claim.unit and context.unit != claim.unit:
         return False  # "third quarter" is not "third place"
-    if claim.bound and context.bound == claim.bound:
-        # "up to 5,000 mg" where it says "no more than 2,000 mg": a bound states its limit,
-        # so two bounds of one direction agree only on the value
+    if claim.bound == context.bound == "max":
+        # "up to 5,000 mg" where it says "no more than 2,000 mg": an upper bound states a
+        # limit (an allowance, a cap), and a higher one is another limit, not a weaker claim
         return supports(context._replace(bound=""), claim._replace(bound=""))
     if claim.bound:  # "more than 2 million": any value of the context past the bound
         (lo, hi), (claim_lo, claim_hi) = _interval(context), _interval(claim)
@@ -651,13 +651,12 @@ def may_agree(a: Quantity, b: Quantity) -> bool:
         b: Another.
 
     Returns:
-        True when either is a bound and their intervals meet; two bounds of one direction
-        ("up to 5,000" and "no more than 2,000") are two limits, so only when their values
-        agree.
+        True when either is a bound and their intervals meet; two upper bounds ("up to
+        5,000" and "no more than 2,000") are two limits, so only when their values agree.
     """
     if not (a.bound or b.bound):
         return False
-    if a.bound == b.bound:  # two limits of one direction: one limit only if the same value
+    if a.bound == b.bound == "max":  # two limits: one limit only if the same value
         plain_a, plain_b = a._replace(bound=""), b._replace(bound="")
         return supports(plain_a, plain_b) or supports(plain_b, plain_a)
     (a_lo, a_hi), (b_lo, b_hi) = _interval(a), _interval(b)

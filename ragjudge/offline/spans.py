@@ -5,8 +5,9 @@ words gathered from a whole passage. `align` finds, among the clauses of the sen
 share most of the statement's words, the one that covers most of its content weight, and reads
 three pieces of evidence off it:
 
-- **span coverage**: the share of the statement's content weight that one clause covers
-  (its words scattered over two sentences cover less than the passage does);
+- **span coverage**: the share of the statement's content weight that one clause covers; the
+  feature (`span_scatter`) is how much less that is than its best passage covers (words
+  gathered from two sentences);
 - **slot conflict**: on that clause, a statement word that the context says elsewhere sits
   where the clause has another word of its kind, between the words they share ("Zurich is the
   seat of the Swiss government" against "Bern is the seat of the Swiss government. Zurich is
