@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -51,6 +52,8 @@ _EXCLUDED_SPAN = 5
 _MIN_ANCHORS = 2
 #: The largest filler (tokens) on either side of a slot.
 _MAX_FILLER = 3
+#: Words saying a clause's filler is the only one ("chat support only").
+_EXCLUSIVE = frozenset("only exclusively solely just alone".split())
 #: A word joined by a hyphen to the next one ("e-" of "e-mail").
 _GLUED_RE = re.compile(r"\w+-$")
 _COPULAS = frozenset("is was are were has had".split())
@@ -99,6 +102,7 @@ def align(
     in_context: Sequence[bool],
     read_as: Sequence[bool] = (),
     statement_tokens: Sequence[Token] = (),
+    bigrams: AbstractSet[tuple[str, str]] = frozenset(),
 ) -> SpanEvidence:
     """Align a statement to its best clause and read the slot and exclusion evidence there.
 
@@ -112,6 +116,7 @@ def align(
             the same word ("500" in "450-550", an acronym, a paraphrase): such a word cannot
             be placed in a clause, so it counts as covered by every clause and fills no slot.
         statement_tokens: All tokens of the statement (`tokenize`), when the caller has them.
+        bigrams: The context's adjacent content-stem pairs (`ContextIndex.bigrams`).
 
     Returns:
         The `SpanEvidence`.
@@ -143,7 +148,9 @@ def align(
     if any(
         ok and t.stem not in keys and t.norm not in keys for t, ok in zip(fixed, found, strict=True)
     ):
-        slot = _slot(statement, statement_tokens or tokenize(statement), fixed, found, text, tokens)
+        slot = _slot(
+            statement, statement_tokens or tokenize(statement), fixed, found, text, tokens, bigrams
+        )
     return SpanEvidence(
         coverage=covered / total,
         clause=text,
@@ -179,20 +186,9 @@ def _lcs_pairs(a: Sequence[Token], b: Sequence[Token]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _kind(token: Token) -> str:
-    if token.is_number:
-        return "number"
-    return "name" if token.is_capital and not token.sentence_initial else "word"
-
-
-def _same_kind(a: Token, b: Token) -> bool:
-    """Two words that can fill one slot: both names (a sentence's first word may be a name),
-    or both common words; numbers are left to the number evidence."""
-    if a.is_number or b.is_number:
-        return False
-    if a.sentence_initial or b.sentence_initial:
-        return a.is_capital == b.is_capital or _kind(a) == "word" or _kind(b) == "word"
-    return _kind(a) == _kind(b)
+def _is_name(token: Token) -> bool:
+    """A capitalized word (a sentence's first word counts: a subject slot opens sentences)."""
+    return token.is_capital and not token.is_number
 
 
 def _slot(
@@ -202,38 +198,70 @@ def _slot(
     in_context: Sequence[bool],
     text: str,
     clause: Sequence[Token],
+    bigrams: AbstractSet[tuple[str, str]],
 ) -> str:
-    """A statement word the context has elsewhere, in the clause's slot of another word."""
+    """A statement word the context has elsewhere, in the clause's slot of another word.
+
+    The statement must align to the clause but for one slot: every other content word of it
+    matched in order, one or two words on each side of the slot, in the same place. Two names
+    fill one slot ("Zurich" / "Bern"). Two common words fill one only where the context
+    attests the claimed word beside the slot's neighbour elsewhere ("phone support" is said
+    elsewhere, so "phone" is another tier's "chat" in "chat support"), or where the clause
+    says its word exclusively ("e-mail help only"): a word that is merely said in other words
+    ("quake" / "earthquake") is no alternative.
+    """
     mine = list(content)
     theirs = [t for t in clause if t.is_content]
     pairs = _lcs_pairs(mine, theirs)
     if len(pairs) < _MIN_ANCHORS:
         return ""
     bounds = [(-1, -1), *pairs, (len(mine), len(theirs))]
+    gaps = [
+        (i0, i1, j0, j1)
+        for (i0, j0), (i1, j1) in pairwise(bounds)
+        if i1 - i0 > 1  # a statement word between two aligned ones (or an end)
+    ]
+    if len(gaps) != 1:
+        return ""  # no slot, or a statement that differs from the clause in several places
+    i0, i1, j0, j1 = gaps[0]
+    gap_mine, gap_theirs = mine[i0 + 1 : i1], theirs[j0 + 1 : j1]
+    if not gap_theirs or len(gap_mine) > _MAX_FILLER or len(gap_theirs) > _MAX_FILLER:
+        return ""
     found = dict(zip((t.start for t in content), in_context, strict=True))
-    for (i0, j0), (i1, j1) in pairwise(bounds):
-        gap_mine = mine[i0 + 1 : i1]
-        gap_theirs = theirs[j0 + 1 : j1]
-        if not gap_mine or not gap_theirs:
-            continue
-        if len(gap_mine) > _MAX_FILLER or len(gap_theirs) > _MAX_FILLER:
-            continue
-        if i0 < 0 and i1 >= len(mine):
-            continue  # no shared word on either side: no slot
-        if not all(found.get(t.start, False) for t in gap_mine):
-            continue  # a word the context never says: the novel-word evidence's
-        if any(_matches(t, c) for t in gap_mine for c in clause):
-            continue  # said in the clause, in another order: no other word in its place
-        if not all(_same_kind(a, b) for a in gap_mine[:1] for b in gap_theirs[:1]):
-            continue
-        return _slot_note(
-            statement,
-            statement_tokens,
-            gap_mine,
-            _quote(statement, gap_mine),
-            _quote(text, gap_theirs),
+    if not all(found.get(t.start, False) for t in gap_mine):
+        return ""  # a word the context never says: the novel-word evidence's
+    if any(_matches(t, c) for t in gap_mine for c in clause):
+        return ""  # said in the clause, in another order: no other word in its place
+    if any(t.is_number for t in (*gap_mine, *gap_theirs)):
+        return ""  # numbers are compared as values (`ragjudge.offline.numbers`)
+    names = _is_name(gap_mine[0]), _is_name(gap_theirs[0])
+    if names[0] != names[1]:
+        return ""
+    if not names[0]:
+        if i0 < 0:
+            return ""  # a common word opening the statement: no slot to compare
+        before = mine[i0].stem
+        after = mine[i1].stem if i1 < len(mine) else ""
+        parallel = (before, gap_mine[0].stem) in bigrams or (
+            bool(after) and (gap_mine[-1].stem, after) in bigrams
         )
-    return ""
+        if not (parallel or _restricted(clause, gap_theirs)):
+            return ""
+    return _slot_note(
+        statement,
+        statement_tokens,
+        gap_mine,
+        _quote(statement, gap_mine),
+        _quote(text, gap_theirs),
+    )
+
+
+def _restricted(clause: Sequence[Token], filler: Sequence[Token]) -> bool:
+    """Whether the clause says its filler exclusively ("chat support only", "only chat")."""
+    starts = [t.start for t in clause]
+    first, last = starts.index(filler[0].start), starts.index(filler[-1].start)
+    near = clause[max(0, first - 2) : first] + clause[last + 1 : last + 3]
+    return any(t.norm in _EXCLUSIVE for t in near)
 
 
 def _quote(text: str, tokens: Sequence[Token]) -> str:
