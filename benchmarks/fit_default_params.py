@@ -51,6 +51,7 @@ ANSWER_PRIOR: dict[str, float] = {
     "any_number_conflict": -0.5,
     "any_entity_conflict": -0.5,
     "any_word_substitution": -0.3,
+    "any_slot_conflict": -0.5,
     "fraction_contradicted": -1.0,
 }
 ANSWER_PRIOR_BIAS = -2.0

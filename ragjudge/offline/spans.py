@@ -216,10 +216,13 @@ def _slot(
     if len(pairs) < _MIN_ANCHORS:
         return ""
     bounds = [(-1, -1), *pairs, (len(mine), len(theirs))]
+    found = dict(zip((t.start for t in content), in_context, strict=True))
     gaps = [
         (i0, i1, j0, j1)
         for (i0, j0), (i1, j1) in pairwise(bounds)
-        if i1 - i0 > 1  # a statement word between two aligned ones (or an end)
+        # statement words between two aligned ones (or an end) that the context says: words
+        # it never says ("Yes, ...") are the novel-word evidence's, not a slot
+        if i1 - i0 > 1 and any(found.get(t.start, False) for t in mine[i0 + 1 : i1])
     ]
     if len(gaps) != 1:
         return ""  # no slot, or a statement that differs from the clause in several places
@@ -227,7 +230,6 @@ def _slot(
     gap_mine, gap_theirs = mine[i0 + 1 : i1], theirs[j0 + 1 : j1]
     if not gap_theirs or len(gap_mine) > _MAX_FILLER or len(gap_theirs) > _MAX_FILLER:
         return ""
-    found = dict(zip((t.start for t in content), in_context, strict=True))
     if not all(found.get(t.start, False) for t in gap_mine):
         return ""  # a word the context never says: the novel-word evidence's
     if any(_matches(t, c) for t in gap_mine for c in clause):

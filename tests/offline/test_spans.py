@@ -13,6 +13,7 @@ import pytest
 
 import ragjudge
 from ragjudge.offline.features import context_index, statement_evidence
+from ragjudge.offline.model import OfflineModel, OfflineParams, offline_verdict
 from ragjudge.offline.numbers import may_agree, number_values, supports
 from ragjudge.offline.spans import align, clauses
 from ragjudge.offline.text import negation_count, sentence_profile, tokenize
@@ -44,6 +45,12 @@ UNFAITHFUL = [
         "The Lite subscription covers live chat.",
         ("'live chat'", "e-mail"),
         id="exclusive-only",
+    ),
+    pytest.param(  # an answer's "Yes," is no second slot
+        "Rooms in the Garden wing include free parking. Tower rooms include free breakfast.",
+        "Yes, rooms in the Garden wing include free breakfast.",
+        ("'breakfast'", "'parking'"),
+        id="parallel-word-slot",
     ),
     pytest.param(
         "The pool is open every day except Mondays.",
@@ -196,3 +203,27 @@ def test_two_limits_of_one_direction_agree_only_on_their_value() -> None:
     (higher,) = number_values("over 3 million")
     assert supports(value, floor)  # a value past a lower bound still supports it
     assert supports(higher, floor)  # and so does a higher lower bound: a weaker claim
+
+
+def test_a_slot_conflict_makes_an_unsupported_statement_no_and_leaves_a_supported_one() -> None:
+    assert offline_verdict(
+        support=0.2, rules=["slot_conflict"], support_threshold=0.5, unsure_margin=0.05
+    ) == ("no", 0.2)
+    assert offline_verdict(
+        support=0.9, rules=["slot_conflict"], support_threshold=0.5, unsure_margin=0.05
+    ) == ("yes", 0.9)
+
+
+def test_the_fitted_weight_decides_and_the_reason_follows_the_verdict() -> None:
+    context = "Ottawa is the capital of Canada. Toronto is the country's biggest city."
+    statement = "Toronto is the capital of Canada."
+    (default,) = OfflineModel().judge_statements(context=context, statements=[statement])
+    assert default["verdict"] == "no"
+    assert "'Ottawa' is" in default["reason"]
+    params = OfflineParams()
+    weights = dict(zip(params.statement_features, params.statement_weights, strict=True))
+    weights["slot_conflict"] = weights["span_scatter"] = 0.0
+    ignoring = params.model_copy(update={"statement_weights": list(weights.values())})
+    (judged,) = OfflineModel(ignoring).judge_statements(context=context, statements=[statement])
+    assert judged["verdict"] == "yes"
+    assert "Ottawa" not in judged["reason"]
