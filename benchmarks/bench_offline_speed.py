@@ -42,13 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     """Print the rows per second of each row set and mode."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gold-dir", type=Path, default=REPO.parent / "shared" / "gold")
+    parser.add_argument("--examples", type=Path, default=REPO / "examples" / "faithfulness")
     parser.add_argument("--gold-rows", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
     quick = [
         row
         for name in ("train", "test", "new")
-        for row in ragjudge.load_gold(REPO / "examples" / "faithfulness" / f"{name}.jsonl")
+        for row in ragjudge.load_gold(args.examples / f"{name}.jsonl")
     ]
     sources = sorted(args.gold_dir.glob("*/dev.jsonl"))
     share = args.gold_rows // max(1, len(sources))

@@ -86,7 +86,6 @@ STATEMENT_FEATURES: tuple[str, ...] = (
     "word_substitution",
     "hedged",
     *PARAPHRASE_FEATURES,
-    "span_scatter",
     "slot_conflict",
     "excluded",
 )
@@ -112,7 +111,6 @@ ANSWER_FEATURES: tuple[str, ...] = (
     "fraction_hedged",
     "fraction_contradicted",
     "min_sentence_similarity",
-    "max_span_scatter",
     "any_slot_conflict",
 )
 
@@ -827,7 +825,6 @@ def statement_evidence(
         1.0 if word_note else 0.0,
         1.0 if hedged else 0.0,
         *paraphrase,
-        max(0.0, _fraction(in_best, weights) - span.coverage) if best >= 0 else 0.0,
         1.0 if span.slot_note else 0.0,
         1.0 if span.excluded_note else 0.0,
     ]
@@ -1571,6 +1568,5 @@ def answer_features(
         sum(e.value("hedged") for e in ev) / len(ev),
         sum(1.0 for e in ev if e.contradicted) / len(ev),
         min(e.value("sentence_similarity") for e in ev),
-        max(e.value("span_scatter") for e in ev),
         max(max(e.value("slot_conflict"), e.value("excluded")) for e in ev),
     ]

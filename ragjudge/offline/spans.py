@@ -3,11 +3,8 @@
 A statement is supported by one compact stretch of the context: a clause of one sentence, not
 words gathered from a whole passage. `align` finds, among the clauses of the sentences that
 share most of the statement's words, the one that covers most of its content weight, and reads
-three pieces of evidence off it:
+two pieces of evidence off it:
 
-- **span coverage**: the share of the statement's content weight that one clause covers; the
-  feature (`span_scatter`) is how much less that is than its best passage covers (words
-  gathered from two sentences);
 - **slot conflict**: on that clause, a statement word that the context says elsewhere sits
   where the clause has another word of its kind, between the words they share ("Zurich is the
   seat of the Swiss government" against "Bern is the seat of the Swiss government. Zurich is
@@ -262,7 +259,7 @@ def _restricted(clause: Sequence[Token], filler: Sequence[Token]) -> bool:
     """Whether the clause says its filler exclusively ("chat support only", "only chat")."""
     starts = [t.start for t in clause]
     first, last = starts.index(filler[0].start), starts.index(filler[-1].start)
-    near = clause[max(0, first - 2) : first] + clause[last + 1 : last + 3]
+    near = [*clause[max(0, first - 2) : first], *clause[last + 1 : last + 3]]
     return any(t.norm in _EXCLUSIVE for t in near)
 
 
