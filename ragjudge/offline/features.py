@@ -800,7 +800,6 @@ def statement_evidence(
                 for t, ok in zip(content, in_best, strict=True)
             ],
             tokens,
-            index.bigrams,
         )
         if best >= 0
         else SpanEvidence()

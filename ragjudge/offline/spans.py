@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -49,6 +48,7 @@ _EXCLUDED_SPAN = 5
 _MIN_ANCHORS = 2
 #: The largest filler (tokens) on either side of a slot.
 _MAX_FILLER = 3
+_PUNCTUATION_RE = re.compile(r"[,;:()\[\]]")
 #: Words saying a clause's filler is the only one ("chat support only").
 _EXCLUSIVE = frozenset("only exclusively solely just alone".split())
 #: A word joined by a hyphen to the next one ("e-" of "e-mail").
@@ -99,7 +99,6 @@ def align(
     in_context: Sequence[bool],
     read_as: Sequence[bool] = (),
     statement_tokens: Sequence[Token] = (),
-    bigrams: AbstractSet[tuple[str, str]] = frozenset(),
 ) -> SpanEvidence:
     """Align a statement to its best clause and read the slot and exclusion evidence there.
 
@@ -113,7 +112,6 @@ def align(
             the same word ("500" in "450-550", an acronym, a paraphrase): such a word cannot
             be placed in a clause, so it counts as covered by every clause and fills no slot.
         statement_tokens: All tokens of the statement (`tokenize`), when the caller has them.
-        bigrams: The context's adjacent content-stem pairs (`ContextIndex.bigrams`).
 
     Returns:
         The `SpanEvidence`.
@@ -145,9 +143,7 @@ def align(
     if any(
         ok and t.stem not in keys and t.norm not in keys for t, ok in zip(fixed, found, strict=True)
     ):
-        slot = _slot(
-            statement, statement_tokens or tokenize(statement), fixed, found, text, tokens, bigrams
-        )
+        slot = _slot(statement, statement_tokens or tokenize(statement), fixed, found, text, tokens)
     return SpanEvidence(
         coverage=covered / total,
         clause=text,
@@ -183,9 +179,22 @@ def _lcs_pairs(a: Sequence[Token], b: Sequence[Token]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _is_name(token: Token) -> bool:
-    """A capitalized word (a sentence's first word counts: a subject slot opens sentences)."""
-    return token.is_capital and not token.is_number
+def _is_name(text: str, token: Token) -> bool:
+    """A capitalized word: a sentence's first word counts (a subject slot opens sentences),
+    unless a comma follows it ("Therefore, ...", "However, ...")."""
+    if not token.is_capital or token.is_number:
+        return False
+    end = token.start + len(token.text)
+    return not (token.sentence_initial and text[end : end + 1] == ",")
+
+
+def _aliases(a: Sequence[Token], b: Sequence[Token]) -> bool:
+    """Two names that share a word, or one the other's initials ("EU" / "European Union")."""
+    if {t.stem for t in a} & {t.stem for t in b}:
+        return True
+    initials = ("".join(t.text[0] for t in a).lower(), "".join(t.text[0] for t in b).lower())
+    words = (" ".join(t.norm for t in a), " ".join(t.norm for t in b))
+    return words[0] == initials[1] or words[1] == initials[0]
 
 
 def _slot(
@@ -195,17 +204,14 @@ def _slot(
     in_context: Sequence[bool],
     text: str,
     clause: Sequence[Token],
-    bigrams: AbstractSet[tuple[str, str]],
 ) -> str:
     """A statement word the context has elsewhere, in the clause's slot of another word.
 
     The statement must align to the clause but for one slot: every other content word of it
-    matched in order, one or two words on each side of the slot, in the same place. Two names
-    fill one slot ("Zurich" / "Bern"). Two common words fill one only where the context
-    attests the claimed word beside the slot's neighbour elsewhere ("phone support" is said
-    elsewhere, so "phone" is another tier's "chat" in "chat support"), or where the clause
-    says its word exclusively ("e-mail help only"): a word that is merely said in other words
-    ("quake" / "earthquake") is no alternative.
+    matched in order, at most three words on each side of the slot. Two names fill one slot
+    ("Zurich" / "Bern"; not "EU" / "European Union"); two common words only where the clause
+    says its own exclusively ("chat support only"): on gold rows, common words in one slot
+    were as often rewordings ("paid" / "money back") as swaps.
     """
     mine = list(content)
     theirs = [t for t in clause if t.is_content]
@@ -233,19 +239,13 @@ def _slot(
         return ""  # said in the clause, in another order: no other word in its place
     if any(t.is_number for t in (*gap_mine, *gap_theirs)):
         return ""  # numbers are compared as values (`ragjudge.offline.numbers`)
-    names = _is_name(gap_mine[0]), _is_name(gap_theirs[0])
+    names = _is_name(statement, gap_mine[0]), _is_name(text, gap_theirs[0])
     if names[0] != names[1]:
         return ""
-    if not names[0]:
-        if i0 < 0:
-            return ""  # a common word opening the statement: no slot to compare
-        before = mine[i0].stem
-        after = mine[i1].stem if i1 < len(mine) else ""
-        parallel = (before, gap_mine[0].stem) in bigrams or (
-            bool(after) and (gap_mine[-1].stem, after) in bigrams
-        )
-        if not (parallel or _restricted(clause, gap_theirs)):
-            return ""
+    if names[0] and _aliases(gap_mine, gap_theirs):
+        return ""  # "EU" / "European Union": one name written two ways
+    if not names[0] and (i0 < 0 or not _restricted(clause, gap_theirs)):
+        return ""  # a common word fills a slot only where the clause says its own exclusively
     return _slot_note(
         statement,
         statement_tokens,
@@ -304,12 +304,10 @@ def _excluded(statement: str, content: Sequence[Token], text: str, clause: Seque
     mine = {t.stem for t in content} | {t.norm for t in content}
     for m in _EXCLUDING_RE.finditer(text):
         after = [t for t in clause if t.start >= m.end()][:_EXCLUDED_SPAN]
-        stop = (
-            next(
-                (k for k, t in enumerate(after) if text[after[0].start : t.start].count(",")), None
-            )
-            if after
-            else None
+        # the scope ends at punctuation: "but not (yet) coffee", "except Fridays, and tea"
+        stop = next(
+            (k for k, t in enumerate(after) if _PUNCTUATION_RE.search(text, m.end(), t.start)),
+            None,
         )
         scope = after[:stop] if stop is not None else after
         hit = [t for t in scope if t.is_content and (t.stem in mine or t.norm in mine)]

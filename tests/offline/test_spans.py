@@ -47,10 +47,10 @@ UNFAITHFUL = [
         id="exclusive-only",
     ),
     pytest.param(  # an answer's "Yes," is no second slot
-        "Rooms in the Garden wing include free parking. Tower rooms include free breakfast.",
+        "Rooms in the Garden wing include only free parking. Tower rooms include breakfast.",
         "Yes, rooms in the Garden wing include free breakfast.",
         ("'breakfast'", "'parking'"),
-        id="parallel-word-slot",
+        id="exclusive-word-slot",
     ),
     pytest.param(
         "The pool is open every day except Mondays.",
@@ -155,6 +155,17 @@ def test_a_word_the_context_never_says_is_no_slot_conflict() -> None:
     evidence = statement_evidence(index, "Madrid hosts the annual tech summit.")
     assert evidence.value("slot_conflict") == 0.0
     assert "Madrid" in evidence.missing
+
+
+def test_a_reworded_common_word_or_an_alias_is_no_slot_conflict() -> None:
+    index = context_index(
+        "The fund returns the money to savers. Savers were paid in March by the EU."
+    )
+    reworded = statement_evidence(index, "The fund returns the paid amounts to savers.")
+    assert reworded.value("slot_conflict") == 0.0
+    index = context_index("The European Union imposed tariffs on steel. The EU is a bloc.")
+    alias = statement_evidence(index, "The EU imposed tariffs on steel.")
+    assert alias.value("slot_conflict") == 0.0
 
 
 def test_an_excluded_word_the_statement_also_excludes_is_no_conflict() -> None:
