@@ -48,6 +48,7 @@ def ablation(
     run: Runner,
     n_boot: int,
     seed: int,
+    label: str = "validation (ablation: mode)",
 ) -> list[AblationStep]:
     """The ablation from the uncompiled to the compiled judge on the validation rows.
 
@@ -62,6 +63,7 @@ def ablation(
         run: `(judge, label) -> results` on the validation rows (the mode step's LM run).
         n_boot: Bootstrap resamples for the intervals.
         seed: Seed of the bootstrap.
+        label: The label of the mode step's run (what its calls are recorded under).
 
     Returns:
         The steps in order, the first the baseline and the last the compiled judge.
@@ -83,7 +85,7 @@ def ablation(
     raw: Sequence[JudgeResult] = baseline_out
     if mode is not None and mode != baseline.get_params().get("mode"):
         moved = baseline.clone(mode=mode)
-        raw = run(moved, "validation (ablation: mode)")
+        raw = run(moved, label)
         steps.append(
             AblationStep(
                 step="+mode", changed={"mode": mode}, validation=measure(raw), lm_calls=calls(raw)

@@ -92,7 +92,9 @@ def compile_judge(
             when grouped cross-validation on the train rows says it ranks answers better.
         max_lm_calls: The most LM calls to spend on raw outputs of the tuning rows (cache
             hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
-            report says which. None: no limit. The validation runs are not counted.
+            report says which. None: no limit. The runs after the study (validation, and an
+            `init` judge on the tuning rows) are counted: their calls are held back from the
+            study before it starts.
         modes: The modes the study may choose (default: all of the judge's modes); the
             uncompiled baseline uses the first when its default mode is not among them.
         validation: Held-out rows to report on; then every row of `gold` is a train row and

@@ -1,10 +1,15 @@
 """`JudgeOptimizer`: compile a judge against gold labels, as a DSPy teleprompter.
 
 One `compile` call runs named steps, each a short method a subclass can override:
-`split` (train / validation), `fit` (offline weights), `demos` (few-shot candidates), `study`
-(the Optuna search over modes, demos and policies, with `refit_threshold` inside every trial),
-`choose` (the best trial), `calibration` (Platt scaling of the chosen score), `build` (the
-compiled judge), `validate` (compiled vs uncompiled on validation) and `report`.
+`split` (train / validation), `fit` (the judge's learner: offline weights), `demos` (few-shot
+candidates), `study` (the Optuna search over modes, demos and policies, with `refit_threshold`
+inside every trial), `select` (the finalists cross-validated against the start, one decision
+rule), `calibration` (Platt scaling of the chosen score), `build` (the compiled judge),
+`validate` (compiled vs uncompiled on validation) and `report`.
+
+The optimizer knows no judge class and no judge parameter: everything it needs of a judge
+comes from the one object the judge hands over, `judge.compile_spec()`
+(`ragjudge.programs._spec.CompileSpec`).
 
 Everything is fitted on the train split; every reported figure is measured on validation.
 The judge's raw outputs on the train rows are computed once per (mode, demo set) and cached,
@@ -34,7 +39,6 @@ from ragjudge.data._labels import gold_label, label_source, labeled_rows
 from ragjudge.data._rowhash import row_hash
 from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
 from ragjudge.exceptions import ConfigurationError, GoldDataError
-from ragjudge.lm._resolve import LOCAL
 from ragjudge.optimize._ablation import AblationStep, ablation
 from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
 from ragjudge.optimize._demos import demo_pool, demo_sets
@@ -45,25 +49,71 @@ from ragjudge.optimize._select import (
     Finalist,
     Selection,
     SelectRule,
+    pick_best,
     select_finalist,
 )
 from ragjudge.optimize._split import group_key, split_gold
-from ragjudge.optimize._study import open_storage, suggest, summarize_study
-from ragjudge.programs._base import Judge, calibrated
+from ragjudge.optimize._study import FITTED, open_storage, suggest, summarize_study
+from ragjudge.programs._base import Judge
 from ragjudge.programs._learner import Learner
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import _versions
-from ragjudge.stats._agreement import auroc, balanced_accuracy, cohen_kappa, f1
+from ragjudge.programs._spec import CompileSpec
+from ragjudge.stats._agreement import auroc
 from ragjudge.stats._logistic import fit_logistic
-from ragjudge.stats._threshold import best_threshold, floored
+from ragjudge.stats._threshold import UNSCORED, best_threshold, floored, objective_value
 
-__all__ = ["OBJECTIVES", "CompileState", "JudgeOptimizer", "labeled_rows"]
+__all__ = ["OBJECTIVES", "AfterStudy", "CompileState", "JudgeOptimizer", "labeled_rows"]
 
 logger = logging.getLogger(__name__)
 
 Objective = Literal["balanced_accuracy", "kappa", "f1", "auroc"]
 OBJECTIVES: tuple[str, ...] = ("balanced_accuracy", "kappa", "f1", "auroc")
 ProgressFactory = Callable[[int, str], Any]
+
+#: The runs after the study, by the label their calls are recorded under.
+VALIDATION_COMPILED = "validation (compiled)"
+VALIDATION_BASELINE = "validation (baseline)"
+VALIDATION_INIT = "validation (--init)"
+VALIDATION_ABLATION = "validation (ablation: mode)"
+START_TUNING = "start judge (tuning rows)"
+
+
+@dataclass
+class PlannedRun:
+    """A judge run compile makes after the study, and the most LM calls it can take."""
+
+    label: str
+    rows: int
+    calls_per_row: int
+
+    @property
+    def calls(self) -> int:
+        """The most LM calls of the run."""
+        return self.rows * self.calls_per_row
+
+
+@dataclass
+class AfterStudy:
+    """What compile runs after the study, planned before it: `plan_budget` holds back exactly
+    these runs' calls, and `select` and `validate` run exactly these.
+
+    Attributes:
+        baseline: The uncompiled judge validation measures beside the compiled one.
+        offline: The same judge on the offline judge's LM, measured beside an LM judge.
+        ablation: True when validation rebuilds the compiled judge one choice at a time.
+        runs: The runs that may make LM calls, with their most calls.
+    """
+
+    baseline: Judge
+    offline: Judge | None
+    ablation: bool
+    runs: list[PlannedRun] = field(default_factory=list)
+
+    @property
+    def calls(self) -> int:
+        """The most LM calls of every run after the study."""
+        return sum(r.calls for r in self.runs)
 
 
 @dataclass
@@ -72,12 +122,13 @@ class CompileState:
 
     Attributes:
         student: The judge being compiled (never changed).
+        spec: What compile needs of it (`Judge.compile_spec`).
         rows: Every labeled row (train and validation).
         train: Rows everything is fitted on.
         valid: Rows every reported figure is measured on.
-        reads_demos: True when few-shot demos reach the student's LM (`Judge.reads_demos`).
         init: The warm-start judge, if any.
-        learner: What the student fits beyond its policies (`Judge.learner`), fitted by `fit`.
+        learner: What the student fits beyond its policies (`CompileSpec.learner`), fitted
+            by `fit`.
         budget: The LM calls this compile may spend, and has spent (`max_lm_calls`).
         tune_rows: Rows the study scores trials on (`demos`).
         pool: Demo candidates (`demos`).
@@ -87,14 +138,16 @@ class CompileState:
         study: The finished Optuna study (`study`).
         trial_scores: Each trial's mode and unscaled scores on the tuning rows (`study`).
         selection: The finalists' out-of-fold agreement and the one that ships (`select`).
+        after: The runs after the study (`plan_after_study`, before the study).
+        after_calls: The LM calls each run after the study made, by its label.
         timings: Seconds per step.
     """
 
     student: Judge
+    spec: CompileSpec
     rows: list[GoldRecord]
     train: list[GoldRecord]
     valid: list[GoldRecord]
-    reads_demos: bool
     init: Judge | None = None
     learner: Learner | None = None
     budget: LMCallBudget = field(default_factory=lambda: LMCallBudget(None))
@@ -106,12 +159,19 @@ class CompileState:
     study: optuna.Study | None = None
     trial_scores: dict[int, tuple[str, np.ndarray]] = field(default_factory=dict)
     selection: Selection | None = None
+    after: AfterStudy | None = None
+    after_calls: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def reads_demos(self) -> bool:
+        """True when few-shot demos reach the student's LM (`CompileSpec.reads_demos`)."""
+        return self.spec.reads_demos
 
     @property
     def policy_space(self) -> dict[str, Any]:
         """The student's tunable policies (name -> distribution)."""
-        return dict(self.student.policy_space())
+        return dict(self.spec.space)
 
     @property
     def search_demos(self) -> bool:
@@ -127,8 +187,9 @@ class CompileState:
         return judge
 
     def fold_candidate(self, mode: str, demo_index: int, fold: int) -> Judge:
-        """`candidate`, with fold `fold`'s state when the learner cross-fits."""
-        judge = self.candidate(mode, demo_index)
+        """The judge whose raw outputs every policy can score (`CompileSpec.raw_params`), with
+        fold `fold`'s state when the learner cross-fits."""
+        judge = self.candidate(mode, demo_index, **self.spec.raw_params)
         if self.learner is not None and self.learner.folds is not None:
             self.learner.apply(judge, fold=fold)
         return judge
@@ -280,7 +341,6 @@ class JudgeOptimizer(Teleprompter):
         self.modes = list(modes) if modes is not None else None
         self.select_rule: SelectRule = select
         self.max_lm_calls_per_row = max_lm_calls_per_row
-        self.budget = LMCallBudget(max_lm_calls)
 
     # -- the pipeline ------------------------------------------------------------------------
 
@@ -351,14 +411,19 @@ class JudgeOptimizer(Teleprompter):
             train = rows
             valid = labeled_rows([_as_gold(r) for r in valset], student.metric)
             everything = [*train, *valid]
+        spec = student.compile_spec()
         return CompileState(
             student=student,
+            spec=spec,
             rows=everything,
             train=train,
             valid=valid,
-            reads_demos=student.reads_demos(),
             init=_load_init(self.init),
-            learner=student.learner(regularization=self.regularization, head=self.head),
+            learner=(
+                spec.learner(regularization=self.regularization, head=self.head)
+                if spec.learner is not None
+                else None
+            ),
             budget=LMCallBudget(self.max_lm_calls),
         )
 
@@ -369,7 +434,7 @@ class JudgeOptimizer(Teleprompter):
         )
 
     def fit(self, state: CompileState) -> None:
-        """Fit the student's learner on the train rows (`Judge.learner`; the offline judge's
+        """Fit the student's learner on the train rows (`CompileSpec.learner`; the offline judge's
         weights, cross-fitted so the study scores every train row with weights fitted
         without it). Nothing for judges that learn only their policies."""
         if state.learner is None:
@@ -426,7 +491,8 @@ class JudgeOptimizer(Teleprompter):
             folds=_tune_folds(state),
             budget=state.budget,
         )
-        mode_choices = _mode_choices(state.student, self.modes)
+        mode_choices = _mode_choices(state.spec, self.modes)
+        state.after = self.plan_after_study(state, mode_choices)
         self.plan_budget(state, mode_choices)
         metric = state.student.metric
         state.labels = np.array([int(gold_label(r, metric) or 0) for r in state.tune_rows])
@@ -453,7 +519,7 @@ class JudgeOptimizer(Teleprompter):
             else 0
         )
         for name, dist in state.policy_space.items():
-            params[name] = 0.5 if name == "threshold" else suggest(trial, name, dist)
+            params[name] = 0.5 if name == state.spec.threshold else suggest(trial, name, dist)
         for name, dist in state.search_space(params["mode"]).items():
             params[name] = suggest(trial, name, dist)
         return params
@@ -463,7 +529,7 @@ class JudgeOptimizer(Teleprompter):
     ) -> float | tuple[float, float]:
         """One trial: its raw outputs rescored under its choices, the threshold refitted, the
         objective (and LM calls per item, multi-objective)."""
-        student = state.student
+        spec = state.spec
         params = self.trial_params(state, trial, mode_choices)
         try:
             rescored, calls, per_item = self.rescore(state, params)
@@ -471,21 +537,27 @@ class JudgeOptimizer(Teleprompter):
             raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
         trial.set_user_attr("lm_calls", calls)
         trial.set_user_attr("lm_calls_per_row", per_item)
-        scale = float(getattr(student, "scale", 1.0) or 1.0)
-        state.trial_scores[trial.number] = (params["mode"], _scores_or_floor(rescored, scale=scale))
-        ranking = _objective_value("auroc", rescored, state.labels)
+        scores = _unit_scores(spec, rescored)
+        state.trial_scores[trial.number] = (params["mode"], scores)
+        ranking = _objective_value("auroc", rescored, state.labels, spec=spec)
         trial.set_user_attr("auroc", ranking)
-        if "threshold" in state.policy_space:
-            target = "balanced_accuracy" if self.objective == "auroc" else self.objective
+        if spec.refits_threshold:
+            assert spec.threshold is not None
             cut, value = self.refit_threshold(
-                student, rescored, state.labels, objective=target, current=0.5
+                scores, state.labels, objective=self._cut_objective, current=0.5
             )
-            trial.set_user_attr("threshold", cut)
+            trial.set_user_attr(FITTED, {spec.threshold: cut})
         else:
-            value = _objective_value(self.objective, rescored, state.labels)
+            value = _objective_value(self.objective, rescored, state.labels, spec=spec)
         if self.objective == "auroc":
             value = ranking
         return (value, per_item) if len(self.objectives) > 1 else value
+
+    @property
+    def _cut_objective(self) -> str:
+        """What a pass cut is fitted to: the objective, or balanced accuracy when the objective
+        (AUROC) does not depend on the cut."""
+        return "balanced_accuracy" if self.objective == "auroc" else self.objective
 
     def open_study(self, state: CompileState, mode_choices: Sequence[str]) -> optuna.Study:
         """The study (created, or loaded from `storage` to resume or join), its sampler seeded,
@@ -509,14 +581,13 @@ class JudgeOptimizer(Teleprompter):
         # Seeded with a storage too: a resumed study (or a worker that joins one) starts from
         # the seed plus the trials already there, so runs repeat and workers differ.
         study.sampler = optuna.samplers.TPESampler(seed=self.seed + len(study.trials))
-        space = state.policy_space
         if state.init is not None and not study.trials:
-            study.enqueue_trial(_init_params(state, space, len(state.demo_sets) - 1))
+            study.enqueue_trial(_init_params(state, len(state.demo_sets) - 1))
         elif not study.trials and not state.demo_sets[0]:
             # The uncompiled judge's own choice (its mode, no demos) is the baseline every
             # other set must beat: paid for first, before a budget runs out on demo sets (and
             # the selection reads the starting judge's outputs from it).
-            study.enqueue_trial(_baseline_params(self.start(state), mode_choices, space))
+            study.enqueue_trial(_baseline_params(state.spec, self.start(state), mode_choices))
         return study
 
     def _optimize(self, study: optuna.Study, objective: Callable[[optuna.Trial], Any]) -> None:
@@ -539,33 +610,51 @@ class JudgeOptimizer(Teleprompter):
             if bar is not None:
                 bar.close()
 
+    def plan_after_study(self, state: CompileState, mode_choices: Sequence[str]) -> AfterStudy:
+        """What compile runs after the study, and the most LM calls of each run: the compiled
+        judge (any mode the study may choose) and the uncompiled one on the validation rows,
+        the `init` judge on the validation rows and, as the start, on the tuning rows, and the
+        ablation's mode step (only where validation runs an ablation and the mode can change).
+        `plan_budget` holds back these calls; `select` and `validate` run these judges."""
+        spec = state.spec
+        n_valid, n_tune = len(state.valid), len(state.tune_rows)
+        baseline = self.baseline(state)
+        compiled_calls = max((spec.mode_calls(m) for m in mode_choices), default=0)
+        runs = [
+            PlannedRun(VALIDATION_COMPILED, n_valid, compiled_calls),
+            PlannedRun(VALIDATION_BASELINE, n_valid, baseline.compile_spec().own_calls()),
+        ]
+        if state.init is not None:
+            init_calls = state.init.compile_spec().own_calls()
+            runs.append(PlannedRun(VALIDATION_INIT, n_valid, init_calls))
+            runs.append(PlannedRun(START_TUNING, n_tune, init_calls))
+        ablation = spec.reads_demos and spec.rescores_any_result
+        if ablation and len(mode_choices) > 1:
+            runs.append(PlannedRun(VALIDATION_ABLATION, n_valid, compiled_calls))
+        return AfterStudy(
+            baseline=baseline,
+            offline=baseline.compile_spec().offline(),
+            ablation=ablation,
+            runs=runs,
+        )
+
     def plan_budget(self, state: CompileState, mode_choices: Sequence[str]) -> None:
-        """Hold back, from `max_lm_calls`, the calls compile spends after the study: the
-        compiled and the uncompiled judge on the validation rows, the `init` judge on the
-        tuning and validation rows, and the ablation's mode step. The study spends the rest;
-        a budget that cannot pay for both one pass over the tuning rows and that is refused,
-        with the number it needs."""
+        """Hold back, from `max_lm_calls`, the calls of the runs after the study
+        (`CompileState.after`, planned by `plan_after_study`). The study spends the rest; a
+        budget that cannot pay for both one pass over the tuning rows and those runs is
+        refused, with the number it needs."""
         if state.budget.limit is None:
             return
-        student = state.student
-        cost = {m: student.lm_calls_per_item(m) for m in mode_choices}
-        start = self.start(state)
-        start_cost = start.lm_calls_per_item()
-        n_valid, n_tune = len(state.valid), len(state.tune_rows)
-        after = n_valid * (max(cost.values()) + start_cost)
-        if state.init is not None:
-            after += (n_valid + n_tune) * start_cost
-        if state.reads_demos:
-            after += n_valid * max(cost.values())  # the ablation's +mode step
-        one_pass = n_tune * min(cost.values())
+        assert state.after is not None, "plan_after_study runs first"
+        n_tune = len(state.tune_rows)
+        one_pass = n_tune * min(state.spec.mode_calls(m) for m in mode_choices)
+        after = state.after.calls
         if state.budget.limit < after + one_pass:
+            shown = ", ".join(f"{r.label} {r.calls}" for r in state.after.runs if r.calls)
             raise ConfigurationError(
                 f"`max_lm_calls` {state.budget.limit} cannot pay for compile: one pass over the "
-                f"{n_tune} tuning rows takes about {one_pass} calls and validation (the compiled "
-                f"and the uncompiled judge on {n_valid} rows"
-                + (", the init judge" if state.init is not None else "")
-                + (", the ablation" if state.reads_demos else "")
-                + f") about {after}; give at least {after + one_pass}"
+                f"{n_tune} tuning rows takes about {one_pass} calls and the runs after the "
+                f"study ({shown}) about {after}; give at least {after + one_pass}"
             )
         state.budget.reserve(after)
 
@@ -587,54 +676,40 @@ class JudgeOptimizer(Teleprompter):
     ) -> list[JudgeResult]:
         """Raw outputs scored under a trial's policies: the judge's own `rescore`, the rule it
         judges by (uncalibrated: the calibration is fitted afterwards)."""
-        names = state.student.policy_names
-        policy = {k: v for k, v in params.items() if k in names}
-        if "calibration" in names:
-            policy["calibration"] = None
-        return [state.student.rescore(r, **policy) for r in outs]
+        return [state.spec.rescore(r, params) for r in outs]
 
     def _per_item(
         self, state: CompileState, rescored: Sequence[JudgeResult], params: dict[str, Any]
     ) -> float:
-        """LM calls per tuning row under these choices (`Judge.expected_lm_calls`)."""
-        cost = [state.student.expected_lm_calls(r, params["mode"]) for r in rescored]
+        """LM calls per tuning row under these choices (`CompileSpec.row_calls`)."""
+        cost = [state.spec.row_calls(r, params["mode"]) for r in rescored]
         return float(sum(cost) / max(1, len(cost)))
 
     def refit_threshold(
-        self,
-        student: Judge,
-        results: list[JudgeResult],
-        labels: np.ndarray,
-        *,
-        objective: str,
-        current: float,
+        self, scores: np.ndarray, labels: np.ndarray, *, objective: str, current: float
     ) -> tuple[float, float]:
-        """The pass threshold that maximizes `objective` on these results, and its value.
+        """The pass cut that maximizes `objective` on these unit scores (`UNSCORED` for a row
+        without one), and its value: the one step every trial of the study and every fold of
+        the selection fit a cut with.
 
         The objective is flat between sorted unique scores: the best interval's midpoint wins
         (ties: the cut nearest `current`).
         """
-        return _refine_threshold(student, results, labels, objective, current)
-
-    def choose(self, state: CompileState) -> dict[str, Any]:
-        """Every parameter of the best trial (highest agreement on the Pareto front when
-        multi-objective; near-ties go to the best ranking), with the fitted threshold."""
-        assert state.study is not None, "choose runs after the study"
-        best = _best_trial(state.study, keep=self._affordable)
-        if best is None:
-            raise self._unaffordable(state)
-        return self._trial_params(state, best)
+        return _refine_threshold(scores, labels, objective, current)
 
     def select(self, state: CompileState) -> tuple[Selection, dict[str, Any] | None]:
-        """The tuned judge of each arm (`Judge.arm`: each mode, for most judges) against the
-        starting judge, out of fold on the same grouped folds of the tuning rows
-        (`ragjudge.optimize._select`). A judge whose start is tuned too (`Judge.tuned_start`,
-        e.g. a cascade's offline judge alone) is compared with its start's arm, tuned.
+        """The tuned judge of each arm (`CompileSpec.arm`: each mode, for most judges) against
+        the starting judge, out of fold on the same grouped folds of the tuning rows, by the
+        one decision rule of `ragjudge.optimize._select`, measured on the study's objective
+        with cuts refitted by `refit_threshold` and each fold's best picked by the study's
+        rule. A judge whose start is tuned too (`CompileSpec.start_arm`, e.g. a cascade's
+        offline judge alone) is compared with its start's arm, tuned.
 
         Returns:
             The selection, and the parameters of the trial that ships (None: the start).
         """
         assert state.study is not None, "select runs after the study"
+        spec = state.spec
         arms = self._arms(state)
         if not arms:
             raise self._unaffordable(state)
@@ -643,38 +718,62 @@ class JudgeOptimizer(Teleprompter):
         chosen: dict[str, dict[str, Any]] = {}
         if start_arm not in arms:
             start = self._start_outputs(state)
-            passed = np.array([bool(r.passed) and not r.error for r in start])
-            finalists.append(Finalist(name="start", passed=passed))
+            finalists.append(
+                Finalist(
+                    name="start",
+                    passed=np.array([bool(r.passed) and not r.error for r in start]),
+                    scores=_unit_scores(self.start(state).compile_spec(), start),
+                    cost=float(self.start(state).compile_spec().own_calls()),
+                    label="starting judge",
+                )
+            )
         for arm, trials in arms.items():
             name = "start" if arm == start_arm else arm
             best = self._pick(state, trials)
             chosen[name] = self._trial_params(state, best)
-            candidates = [self._trial_scores(state, t) for t in trials]
-            cost = best.user_attrs.get("lm_calls_per_row") if start_arm is not None else None
             finalists.insert(
                 0 if name == "start" else len(finalists),
-                Finalist(name=name, candidates=candidates, params=chosen[name], cost=cost),
+                Finalist(
+                    name=name,
+                    candidates=[self._trial_scores(state, t) for t in trials],
+                    params=chosen[name],
+                    cost=float(best.user_attrs.get("lm_calls_per_row", 0.0)),
+                    label="starting judge, tuned" if name == "start" else spec.arm_label(arm),
+                ),
             )
-        target = "balanced_accuracy" if self.objective == "auroc" else self.objective
-        fixed = float(state.student.get_params().get("threshold", 0.5))
+        fixed = float(spec.start().policy().get(spec.threshold or "", 0.5))
+        objective = self.objective
 
         def refit(scores: np.ndarray, labels: np.ndarray, current: float) -> tuple[float, float]:
-            if "threshold" in state.policy_space:
-                return best_threshold(scores, labels, objective=target, current=current)
-            return fixed, balanced_accuracy(labels, scores >= fixed)
+            """A finalist's cut on the training folds, as a trial of the study fits it, and
+            the study's objective there."""
+            if spec.refits_threshold:
+                cut, value = self.refit_threshold(
+                    scores, labels, objective=self._cut_objective, current=current
+                )
+            else:
+                cut = fixed
+                value = objective_value(self._cut_objective, labels, scores >= cut)
+            if objective == "auroc":
+                value = auroc(labels, scores)
+            return cut, value
 
+        start_label = (
+            "the starting judge"
+            if start_arm is None
+            else f"the starting judge ({spec.arm_label(start_arm)}, its policies tuned)"
+        )
         selection = select_finalist(
             finalists,
             state.labels,
             [group_key(r, self.group_by) for r in state.tune_rows],
             refit=refit,
+            objective=objective,
             rule=self.select_rule,
             repeats=SELECT_REPEATS,
             n_boot=min(self.n_boot, 500),
             seed=self.seed,
-            start_label="the starting judge"
-            if start_arm is None
-            else f"the starting judge ({start_arm}, its policies tuned)",
+            start_label=start_label,
             sources=[r.source for r in state.tune_rows],
         )
         logger.info("selection: %s (%s)", selection.chosen, selection.reason)
@@ -687,16 +786,14 @@ class JudgeOptimizer(Teleprompter):
         for trial in state.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
             if trial.values is None or not self._affordable(trial):
                 continue
-            arm = state.student.arm(_full_params(trial, state.policy_space, state.student, False))
+            arm = state.spec.arm(_full_params(trial, state.spec, False))
             arms.setdefault(arm, []).append(trial)
-        order = {m: i for i, m in enumerate(_mode_choices(state.student, self.modes))}
+        order = {m: i for i, m in enumerate(_mode_choices(state.spec, self.modes))}
         return dict(sorted(arms.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
 
     def _start_arm(self, state: CompileState) -> str | None:
-        """The arm of the starting judge when the study tunes it (`Judge.tuned_start`)."""
-        if state.init is not None or not state.student.tuned_start:
-            return None
-        return state.student.arm(self.start(state).get_params())
+        """The arm of the starting judge when the study tunes it (`CompileSpec.start_arm`)."""
+        return None if state.init is not None else state.spec.start_arm
 
     def _pick(
         self, state: CompileState, trials: Sequence[optuna.trial.FrozenTrial]
@@ -709,9 +806,9 @@ class JudgeOptimizer(Teleprompter):
         return best
 
     def _trial_params(self, state: CompileState, trial: optuna.trial.FrozenTrial) -> dict[str, Any]:
-        """Every parameter of a trial, as it would ship (`Judge.settled`)."""
-        params = _full_params(trial, state.policy_space, state.student, state.search_demos)
-        params = state.student.settled(params, trial.user_attrs.get("lm_calls_per_row"))
+        """Every parameter of a trial, as it would ship (`CompileSpec.settle`)."""
+        params = _full_params(trial, state.spec, state.search_demos)
+        params = state.spec.settle(params, trial.user_attrs.get("lm_calls_per_row"))
         params["best_trial"] = trial.number
         return params
 
@@ -732,21 +829,22 @@ class JudgeOptimizer(Teleprompter):
         )
 
     def _trial_scores(self, state: CompileState, trial: optuna.trial.FrozenTrial) -> np.ndarray:
-        """A trial's unscaled scores on the tuning rows (rescored again for a trial another
+        """A trial's unit scores on the tuning rows (rescored again for a trial another
         process ran on a shared storage)."""
         if trial.number in state.trial_scores:
             return state.trial_scores[trial.number][1]
-        params = _full_params(trial, state.policy_space, state.student, state.search_demos)
+        params = _full_params(trial, state.spec, state.search_demos)
         outs, _, _ = self.rescore(state, params)
-        return _scores_or_floor(outs, scale=float(getattr(state.student, "scale", 1.0) or 1.0))
+        return _unit_scores(state.spec, outs)
 
     def start(self, state: CompileState) -> Judge:
-        """The judge compile starts from: `init` when given, else the student as it is."""
+        """The judge compile starts from: `init` when given, else `CompileSpec.start` (the
+        student as it is, for most)."""
         if state.init is not None:
             return state.init
-        start = state.student.starting_judge()
+        start = state.spec.start()
         mode = student_mode = start.get_params().get("mode")
-        choices = _mode_choices(state.student, self.modes)
+        choices = _mode_choices(state.spec, self.modes)
         if choices and mode is not None and mode not in choices:
             student_mode = choices[0]
         return start if student_mode == mode else start.clone(mode=student_mode)
@@ -765,56 +863,60 @@ class JudgeOptimizer(Teleprompter):
         )
         if own:
             return [start.rescore(r, **start.policy()) for r in state.raw.results[(mode, 0)]]
-        return self._judge(state, start, state.tune_rows, "start judge (tuning rows)")
+        return self._judge(state, start, state.tune_rows, START_TUNING)
 
     def calibration(
         self, student: Judge, results: list[JudgeResult], labels: np.ndarray
     ) -> tuple[float, float] | None:
-        """Platt scaling `(a, b)` of unscaled scores to P(label = 1); None if not increasing.
+        """Platt scaling `(a, b)` of unit scores to P(label = 1); None if not increasing.
 
         A monotone map, so agreement and ranking are unchanged, and the score becomes a
         probability comparable across judges and domains.
         """
-        return _fit_calibration(student, results, labels)
+        return _fit_calibration(_unit_scores(student.compile_spec(), results), labels)
 
     def build(self, state: CompileState, params: dict[str, Any]) -> Judge:
         """The compiled judge: the chosen parameters, demos and weights, calibrated when asked
         (the calibration is fitted on the tuning rows and the pass threshold moves with it)."""
+        spec = state.spec
         policy = {k: params[k] for k in state.policy_space}
-        if "calibration" in state.student.get_params() and self.calibrate:
+        if spec.calibration is not None and spec.threshold in policy and self.calibrate:
             rescored, _, _ = self.rescore(state, params)
             calibration = self.calibration(state.student, rescored, state.labels)
-            if calibration is not None and "threshold" in policy:
-                policy["threshold"] = calibrated(policy["threshold"], calibration)
-                policy["calibration"] = list(calibration)
+            if calibration is not None:
+                policy = spec.calibrated(policy, calibration)
         compiled = state.candidate(params["mode"], params["demos"], **policy)
         if state.learner is not None:
             state.learner.finish(compiled, params)
         return compiled
 
     def validate(self, state: CompileState, compiled: Judge) -> Validation:
-        """The compiled, the uncompiled default and the `--init` judge on the validation rows."""
-        baseline = self.baseline(state)
+        """The compiled, the uncompiled default and the `--init` judge on the validation rows,
+        the ablation and the offline judge where planned (`CompileState.after`)."""
+        plan = state.after
+        assert plan is not None, "plan_after_study runs before the study"
+        baseline = plan.baseline
         validation = Validation(
             baseline=baseline,
-            compiled=self._judge(state, compiled, state.valid, "validation (compiled)"),
-            uncompiled=self._judge(state, baseline, state.valid, "validation (baseline)"),
+            compiled=self._judge(state, compiled, state.valid, VALIDATION_COMPILED),
+            uncompiled=self._judge(state, baseline, state.valid, VALIDATION_BASELINE),
             init=(
-                self._judge(state, state.init, state.valid, "validation (--init)")
+                self._judge(state, state.init, state.valid, VALIDATION_INIT)
                 if state.init is not None
                 else None
             ),
         )
-        if state.reads_demos and state.student.rescores_every_policy:
+        if plan.ablation:
             # Which choice bought the gain (rescoring the baseline's outputs under the compiled
             # policies: not for a judge whose outputs hold only what its own policy asked for).
+            space, calibration = state.policy_space, state.spec.calibration
             validation.ablation = ablation(
                 baseline=baseline,
                 compiled=compiled,
                 policy={
                     k: v
                     for k, v in compiled.get_params().items()
-                    if k in state.policy_space or k == "calibration"
+                    if k in space or k == calibration
                 },
                 demos=_chosen_demo_count(compiled, baseline),
                 valid=state.valid,
@@ -823,11 +925,11 @@ class JudgeOptimizer(Teleprompter):
                 run=lambda judge, label: self._judge(state, judge, state.valid, label),
                 n_boot=self.n_boot,
                 seed=self.seed,
+                label=VALIDATION_ABLATION,
             )
-        if state.reads_demos:  # the offline judge on the same rows
-            offline = baseline.clone(lm=LOCAL)
+        if plan.offline is not None:  # the offline judge on the same rows
             validation.offline = _run(
-                offline, state.valid, 1, self.progress, "validation (offline)"
+                plan.offline, state.valid, 1, self.progress, "validation (offline)"
             )
         return validation
 
@@ -837,7 +939,7 @@ class JudgeOptimizer(Teleprompter):
         judge = state.student.clone()
         judge.report_ = None
         mode = judge.get_params().get("mode")
-        choices = _mode_choices(state.student, self.modes)
+        choices = _mode_choices(state.spec, self.modes)
         if choices and mode is not None and mode not in choices:
             judge = judge.clone(mode=choices[0])
         return judge
@@ -935,8 +1037,17 @@ class JudgeOptimizer(Teleprompter):
         self, state: CompileState, judge: Judge, rows: Sequence[GoldRecord], label: str
     ) -> list[JudgeResult]:
         """Judge rows after the study, charged to the budget: a row it cannot pay for ends in
-        an error (counted as failed and lowest)."""
-        if state.budget.limit is None or not judge.uses_lm or judge.runs_offline():
+        an error (counted as failed and lowest). The calls are recorded under `label`."""
+        results = self._judge_rows(state, judge, rows, label)
+        state.after_calls[label] = state.after_calls.get(label, 0) + sum(
+            r.lm_calls for r in results
+        )
+        return results
+
+    def _judge_rows(
+        self, state: CompileState, judge: Judge, rows: Sequence[GoldRecord], label: str
+    ) -> list[JudgeResult]:
+        if state.budget.limit is None or judge.runs_offline():
             return _run(judge, rows, self.concurrency, self.progress, label)
         bar = self.progress(len(rows), label) if self.progress else None
         try:
@@ -944,7 +1055,7 @@ class JudgeOptimizer(Teleprompter):
                 judge,
                 rows,
                 budget=state.budget,
-                mode=str(getattr(judge, "mode", "")),
+                mode=str(judge.get_params().get("mode", "")),
                 demos=-1,
                 concurrency=self.concurrency,
                 on_result=(lambda i, r: bar.update(1)) if bar is not None else None,
@@ -962,11 +1073,6 @@ def _report_params(
     return {
         **_plain(compiled.get_params()),
         "demos": _chosen_demo_count(compiled, validation.baseline),
-        **(
-            {"support_threshold": params["support_threshold"]}
-            if "support_threshold" in params
-            else {}
-        ),
         **(state.learner.record() if state.learner is not None else {}),
         "best_trial": params.get("best_trial"),
     }
@@ -975,17 +1081,29 @@ def _report_params(
 def _lm_calls(
     state: CompileState, summary: Any, validation: Validation, max_per_row: float | None
 ) -> dict[str, Any]:
-    """What the report says of LM calls: raw outputs, per trial, validation, the budget."""
+    """What the report says of LM calls: raw outputs, per trial, after the study (validation,
+    and the start judged on the tuning rows), the budget and its plan."""
     assert state.raw is not None and state.study is not None
+    del validation
+    after = state.after_calls
     return {
         "raw_outputs": state.raw.total_calls,
         "raw_output_sets": len(state.raw.results),
         "per_trial": [t.lm_calls for t in summary.trials],
         "trials_without_lm_calls": sum(1 for t in summary.trials if t.lm_calls == 0),
-        "validation": sum(r.lm_calls for r in validation.compiled)
-        + sum(r.lm_calls for r in validation.uncompiled)
-        + sum(s.lm_calls for s in validation.ablation if s.step == "+mode"),
-        "budget": state.budget.record(),
+        "validation": sum(n for label, n in after.items() if label != START_TUNING),
+        "start_on_tuning_rows": after.get(START_TUNING, 0),
+        "budget": {
+            **state.budget.record(),
+            "planned_after_study": (
+                []
+                if state.after is None
+                else [
+                    {"run": r.label, "rows": r.rows, "calls_per_row": r.calls_per_row}
+                    for r in state.after.runs
+                ]
+            ),
+        },
         "max_per_row": max_per_row,
         "pruned_trials": len(state.study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))),
     }
@@ -1029,31 +1147,38 @@ def _as_gold(row: GoldRecord | dspy.Example | Mapping[str, Any]) -> GoldRecord:
     return GoldRecord.model_validate(dict(row))
 
 
-def _objective_value(name: str, results: Sequence[JudgeResult], labels: np.ndarray) -> float:
+def _objective_value(
+    name: str,
+    results: Sequence[JudgeResult],
+    labels: np.ndarray,
+    *,
+    spec: CompileSpec | None = None,
+) -> float:
     """The objective on the tuning rows. A row the judge leaves unscored (NaN: e.g. every
     statement unsure and excluded) counts as it behaves, never passing and ranked lowest, so
     abstaining on hard rows cannot raise the objective; so does a row that ended in an error
     (a reply cut at max_tokens, say), or a demo set whose longer prompts fail on the hardest
-    rows would win by losing them."""
-    if len(results) < 2:
+    rows would win by losing them. `spec` gives the unit scores (the results' own scores when
+    None)."""
+    if len(results) < 2 or len(set(labels.tolist())) < 2:
         return 0.0
-    y = labels
-    scores = _scores_or_floor(results, scale=1.0)
-    passed = np.array([bool(r.passed) and not r.error for r in results])
-    if len(set(y.tolist())) < 2:
-        return 0.0
-    value = {
-        "balanced_accuracy": lambda: balanced_accuracy(y, passed),
-        "kappa": lambda: cohen_kappa(y, passed),
-        "f1": lambda: f1(y, passed),
-        "auroc": lambda: auroc(y, scores),
-    }[name]()
+    scores = (
+        _unit_scores(spec, results)
+        if spec is not None
+        else floored(math.nan if r.error else r.score for r in results)
+    )
+    if name == "auroc":
+        value = auroc(labels, scores)
+    else:
+        passed = np.array([bool(r.passed) and not r.error for r in results])
+        value = objective_value(name, labels, passed)
     return 0.0 if math.isnan(value) else float(value)
 
 
-def _scores_or_floor(results: Sequence[JudgeResult], *, scale: float) -> np.ndarray:
-    """Unscaled scores, `UNSCORED` (failing, lowest) for rows without one or with an error."""
-    return floored(math.nan if r.error else r.score / scale for r in results)
+def _unit_scores(spec: CompileSpec, results: Sequence[JudgeResult]) -> np.ndarray:
+    """Unit scores (`CompileSpec.unit`), `UNSCORED` (failing, lowest) for rows without one or
+    with an error."""
+    return floored(spec.unit(r) for r in results)
 
 
 @dataclass
@@ -1064,7 +1189,7 @@ class _RawCache:
     every output is out-of-fold.
     """
 
-    make: Callable[[str, int, int], Judge]  # (mode, demo set, fold) -> judge
+    make: Callable[[str, int, int], Judge]  # (mode, demo set, fold) -> raw-output judge
     rows: Sequence[GoldRecord]
     concurrency: int
     progress: ProgressFactory | None
@@ -1093,7 +1218,7 @@ class _RawCache:
         try:
             for fold in sorted(set(folds)):
                 index = [i for i, f in enumerate(folds) if f == fold]
-                judge = self.make(mode, demos, fold).for_raw_outputs()
+                judge = self.make(mode, demos, fold)
                 part = judge_within_budget(
                     judge,
                     [self.rows[i] for i in index],
@@ -1123,10 +1248,10 @@ def _rounded(value: float | None) -> float | None:
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:
     """Parameters as JSON values: an LM object is recorded by its model string."""
-    lm = params.get("lm")
-    if lm is not None and not isinstance(lm, str):
-        params = {**params, "lm": str(getattr(lm, "model", type(lm).__name__))}
-    return params
+    return {
+        k: str(getattr(v, "model", type(v).__name__)) if isinstance(v, dspy.BaseLM) else v
+        for k, v in params.items()
+    }
 
 
 def _tune_folds(state: CompileState) -> list[int] | None:
@@ -1155,14 +1280,14 @@ def _carve_pool(
     return tune, pool
 
 
-def _mode_choices(judge: Judge, modes: Sequence[str] | None) -> list[str]:
+def _mode_choices(spec: CompileSpec, modes: Sequence[str] | None) -> list[str]:
     """The modes the study may choose."""
     if modes is None:
-        return list(judge.modes)
-    unknown = [m for m in modes if m not in judge.modes]
+        return list(spec.modes)
+    unknown = [m for m in modes if m not in spec.modes]
     if unknown or not modes:
         raise ConfigurationError(
-            f"`modes` {','.join(modes)!r}: choose from {', '.join(judge.modes) or 'none'}"
+            f"`modes` {','.join(modes)!r}: choose from {', '.join(spec.modes) or 'none'}"
         )
     return list(dict.fromkeys(modes))
 
@@ -1216,15 +1341,15 @@ def _load_init(init: Judge | str | os.PathLike[str] | None) -> Judge | None:
 
 
 def _baseline_params(
-    student: Judge, mode_choices: Sequence[str], space: dict[str, Any]
+    spec: CompileSpec, student: Judge, mode_choices: Sequence[str]
 ) -> dict[str, Any]:
     """The uncompiled student's own trial: its mode (when the study may choose it), zero-shot,
-    its own policies."""
+    its own policies (the pass cut is refitted, not enqueued)."""
     params = student.get_params()
     mode = params.get("mode")
     out: dict[str, Any] = {"mode": mode if mode in mode_choices else mode_choices[0], "demos": 0}
-    for name, dist in space.items():
-        if name != "threshold" and _within(dist, params.get(name)):
+    for name, dist in spec.space.items():
+        if name != spec.threshold and _within(dist, params.get(name)):
             out[name] = params[name]
     return out
 
@@ -1237,22 +1362,19 @@ def _within(dist: Any, value: Any) -> bool:
         return False
 
 
-def _init_params(state: CompileState, space: dict[str, Any], demo_index: int) -> dict[str, Any]:
+def _init_params(state: CompileState, demo_index: int) -> dict[str, Any]:
     """The warm-start judge's trial: its mode, policies, learner values and demos."""
     assert state.init is not None
     params = state.init.get_params()
     out: dict[str, Any] = {"mode": params["mode"]}
-    for name in space:
-        if name in params and name != "threshold":
+    for name in state.spec.space:
+        if name in params and name != state.spec.threshold:
             out[name] = params[name]
     if state.learner is not None:
         out.update(state.learner.start_params(state.init))
     if state.reads_demos:
         out["demos"] = demo_index
     return out
-
-
-TIE_TOLERANCE = 0.005
 
 
 def _best_trial(
@@ -1270,45 +1392,40 @@ def _best_trial(
     if not complete:
         return None
     if len(study.directions) == 1:
-        top = max(t.values[0] for t in complete)
-        near = [t for t in complete if t.values[0] >= top - TIE_TOLERANCE]
-        return max(near, key=lambda t: (float(t.user_attrs.get("auroc", 0.0)), t.values[0]))
+        at = pick_best(
+            [t.values[0] for t in complete],
+            [float(t.user_attrs.get("auroc", 0.0)) for t in complete],
+        )
+        return complete[at]
     numbers = {t.number for t in complete}
     front = [t for t in study.best_trials if t.number in numbers] or complete
     return max(front, key=lambda t: (t.values[0], -t.values[1]))
 
 
 def _full_params(
-    trial: optuna.trial.FrozenTrial,
-    space: dict[str, Any],
-    judge: Judge,
-    search_demos: bool,
+    trial: optuna.trial.FrozenTrial, spec: CompileSpec, search_demos: bool
 ) -> dict[str, Any]:
-    """Every parameter of a finished trial, with the fitted threshold, judge defaults and the
-    learner's values."""
-    best = {**trial.params}
-    if "threshold" in trial.user_attrs:
-        best["threshold"] = float(trial.user_attrs["threshold"])
-    defaults = judge.get_params()
+    """Every parameter of a finished trial, with what it fitted (the pass cut), judge defaults
+    and the learner's values."""
+    best = {**trial.params, **trial.user_attrs.get(FITTED, {})}
+    defaults = spec.judge.get_params()
     params: dict[str, Any] = {"mode": best.get("mode", defaults.get("mode"))}
     params["demos"] = best.get("demos", 0) if search_demos else 0
-    for name in space:
+    for name in spec.space:
         params[name] = best.get(name, defaults.get(name))
     for name, value in best.items():  # the learner's searched values
         params.setdefault(name, value)
     return params
 
 
-def _fit_calibration(
-    judge: Judge, results: list[JudgeResult], labels: np.ndarray
-) -> tuple[float, float] | None:
-    """Platt scaling `(a, b)` of unscaled scores to P(label = 1); None if not increasing."""
-    scale = float(getattr(judge, "scale", 1.0) or 1.0)
-    keep = np.array([not r.error and not math.isnan(r.score) for r in results], dtype=bool)
+def _fit_calibration(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float] | None:
+    """Platt scaling `(a, b)` of unit scores (`UNSCORED` for rows without one, left out) to
+    P(label = 1); None if not increasing."""
+    keep = scores != UNSCORED
     y = labels[keep]
     if keep.sum() < 10 or len(set(y.tolist())) < 2:
         return None
-    s = np.array([r.score / scale for r in results])[keep]
+    s = scores[keep]
     # nearly unregularized (as a C=100 logistic regression), the fit the offline weights use
     w, b = fit_logistic(
         s.reshape(-1, 1), y.astype(float), np.ones(len(y)), np.zeros(1), 0.0, 1.0 / (100 * len(y))
@@ -1318,16 +1435,13 @@ def _fit_calibration(
 
 
 def _refine_threshold(
-    judge: Judge, results: list[JudgeResult], labels: np.ndarray, objective: str, current: float
+    scores: np.ndarray, labels: np.ndarray, objective: str, current: float
 ) -> tuple[float, float]:
-    """The best pass threshold on these results (`ragjudge.stats.best_threshold`: the middle of
-    the best plateau nearest `current`), and its value."""
-    scale = float(getattr(judge, "scale", 1.0) or 1.0)
-    if len(results) < 2:
-        return current, _objective_value(objective, results, labels)
-    cut, value = best_threshold(
-        _scores_or_floor(results, scale=scale), labels, objective=objective, current=current
-    )
+    """The best pass threshold on these unit scores (`ragjudge.stats.best_threshold`: the
+    middle of the best plateau nearest `current`), and its value."""
+    if len(scores) < 2:
+        return current, 0.0
+    cut, value = best_threshold(scores, labels, objective=objective, current=current)
     return cut, 0.0 if math.isnan(value) else value
 
 

@@ -347,13 +347,15 @@ class CompileReport(pydantic.BaseModel):
             return []
         lines = [f"  finalists, {selection.scope}:"]
         names = [finalist_name(f) for f in selection.finalists]
+        costs = {f.lm_calls_per_row for f in selection.finalists}
+        priced = len(costs) > 1  # LM calls a row, where the finalists differ in them
         width = max([24, *(len(n) for n in names)])
         for f, name in zip(selection.finalists, names, strict=True):
             low, high = f.ci
-            line = f"    {name:<{width}} {f.balanced_accuracy:.3f} [{low:.3f}, {high:.3f}]"
+            line = f"    {name:<{width}} {f.value:.3f} [{low:.3f}, {high:.3f}]"
             if f.difference is not None and f.se is not None:
                 line += f"   {f.difference:+.3f} vs start (se {f.se:.3f})"
-            if f.lm_calls_per_row is not None:
+            if f.lm_calls_per_row is not None and priced:
                 line += f"   {f.lm_calls_per_row:.2f} LM calls/row"
             if f.name == selection.chosen:
                 line += "   <- ships"
@@ -392,7 +394,10 @@ def _num(value: Any) -> str:
 
 
 def finalist_name(finalist: FinalistScore) -> str:
-    """How the finalists table names a finalist: the start, a mode, or a cascade's route."""
+    """How the finalists table names a finalist (the label its judge's compile spec gave it;
+    older files: from its name)."""
+    if finalist.label is not None:
+        return finalist.label
     if finalist.name == "start":
         return "starting judge" if finalist.lm_calls_per_row is None else "starting judge, tuned"
     route, _, mode = finalist.name.partition(":")

@@ -1,17 +1,25 @@
-"""Never worse than the start: the tuned judge against the starting judge, paired and
-cross-validated on the training rows, and the decision which one ships.
+"""Never worse than the start: the tuned judges against the starting judge, paired and
+cross-validated on the training rows, and the one rule that decides which ships.
 
 The starting judge (the uncompiled student, or the `init` judge) gives fixed verdicts on the
-tuning rows. A tuned finalist (one per mode) is the whole tuning procedure within that mode,
-cross-validated: on each grouped fold, the study's trial of that mode that agrees best with
-the labels of the other folds (its pass threshold fitted on those rows) judges the held-out
-fold. Choosing among many trials flatters the chosen one on the rows it was chosen on; scored
-this way, the choice itself is out of fold. Every finalist is scored on the same folds, so the
-comparison is paired; compile averages each finalist's out-of-fold verdicts over
-`SELECT_REPEATS` fold assignments, so the decision does not hinge on one. A tuned finalist
-ships only when its out-of-fold agreement beats the start's by more than one standard error
-of the paired difference (a bootstrap over groups); otherwise the starting judge ships, and
-the report says why.
+tuning rows. A tuned finalist (one per arm: a mode, for most judges) is the whole tuning
+procedure within that arm, cross-validated: on each grouped fold (`ragjudge.stats._folds`),
+the study's trial of that arm that does best on the other folds judges the held-out fold. On
+the other folds each trial's pass cut is refitted by the study's own step
+(`JudgeOptimizer.refit_threshold`) and its value is the study's objective; the best is picked
+by the study's own rule (`pick_best`: the highest value, and among trials within
+`TIE_TOLERANCE` of it the one that ranks the rows best). Choosing among many trials flatters
+the chosen one on the rows it was chosen on; scored this way, the choice itself is out of
+fold. Every finalist is scored on the same folds, so the comparison is paired; compile
+averages each finalist's out-of-fold verdicts over `SELECT_REPEATS` fold assignments, so the
+decision does not hinge on one. Every figure is the study's objective (`--objective`).
+
+One rule decides, for every judge (`decide`): a tuned finalist clears its bar when it beats
+the start by more than k standard errors of the paired difference (the grouped bootstrap of
+`ragjudge.stats`, the one that resamples every agreement interval): k = 1, or `COSTLIER_SE`
+for a finalist that costs more LM calls a row than the start (its calls cost, and more was
+tried against one start). The most agreeing finalist that clears its bar ships; if none
+does, the start ships, and the decision line says why.
 
 Where the tuning rows come from several sources (`GoldRecord.source`: benchmarks, domains,
 products), a pooled gain can hide a loss on a small source: one threshold fitted to rows that
@@ -20,13 +28,7 @@ compared with the start on each source's rows (the same out-of-fold verdicts and
 draws), and one that agrees less on some source by more than `source_bar(k)` standard errors
 of that difference (k sources compared: 1.75 for four, 1.94 for six, so that some source
 crossing it by chance is no likelier than one comparison crossing one standard error) is
-passed over; the best of the others ships if it clears the overall bar, else the start.
-
-Where finalists differ in cost (a cascade: the offline judge alone is the start, its threshold
-tuned like any finalist's, and each route that asks the LM is a finalist with its LM calls per
-row), a finalist that makes more LM calls than the start must beat it by `COSTLIER_SE` standard
-errors: its calls cost, and several routes and bands were tried against one start. The most
-agreeing finalist that clears its bar ships.
+passed over.
 """
 
 from __future__ import annotations
@@ -40,15 +42,20 @@ from typing import Any, Literal
 import numpy as np
 import pydantic
 
-from ragjudge.stats._agreement import balanced_accuracy
+from ragjudge.stats._agreement import _resample_weights, auroc
 from ragjudge.stats._folds import group_folds
+from ragjudge.stats._threshold import objective_draws
 
 __all__ = [
+    "COSTLIER_SE",
     "SELECT_RULES",
+    "TIE_TOLERANCE",
     "Finalist",
     "FinalistScore",
     "Selection",
     "SourceDifference",
+    "decide",
+    "pick_best",
     "select_finalist",
 ]
 
@@ -58,8 +65,37 @@ SELECT_RULES: tuple[str, ...] = ("one-se", "best")
 #: Fold assignments compile averages each finalist's out-of-fold verdicts over.
 SELECT_REPEATS = 5
 
-#: `(scores, labels, current threshold) -> (fitted threshold, its objective value)`.
+#: `(scores, labels, current threshold) -> (fitted threshold, the study's objective there)`.
 Refit = Callable[[np.ndarray, np.ndarray, float], tuple[float, float]]
+
+#: Trials within this much of the best objective value tie (noise on the tuning rows): among
+#: them the one whose scores rank the rows best (AUROC) wins.
+TIE_TOLERANCE = 0.005
+
+#: How many standard errors a finalist that makes more LM calls a row than the start must win
+#: by: its calls cost, and several routes and bands were tried against one start.
+COSTLIER_SE = 2.0
+
+
+def pick_best(
+    values: Sequence[float], aurocs: Sequence[float], *, tie: float = TIE_TOLERANCE
+) -> int:
+    """The index of the best of several configurations: the highest value, and among those
+    within `tie` of it the one that ranks the rows best (then the higher value). The one pick
+    rule of the study (`_best_trial`) and of every fold of the selection.
+
+    Example:
+        >>> pick_best([0.80, 0.803, 0.70], [0.90, 0.85, 0.99])
+        0
+    """
+    finite = [-math.inf if math.isnan(v) else v for v in values]
+    top = max(finite)
+    near = [i for i, v in enumerate(finite) if v >= top - tie]
+    return max(near, key=lambda i: (_or(aurocs[i], -math.inf), finite[i]))
+
+
+def _or(value: float, default: float) -> float:
+    return default if value is None or math.isnan(value) else float(value)
 
 
 @dataclass
@@ -67,20 +103,25 @@ class Finalist:
     """A candidate to ship and what it gives on the tuning rows.
 
     Attributes:
-        name: `"start"` for the starting judge, else the mode (`"statement"`, `"whole"`, ...).
+        name: `"start"` for the starting judge, else its arm (`"statement"`, `"whole"`, ...).
         passed: Fixed verdicts on the tuning rows (the starting judge), or None.
-        candidates: A tuned finalist's configurations (the study's trials of its mode): each
-            one's unscaled scores on the tuning rows (`UNSCORED` for rows without one).
+        scores: Fixed unit scores beside `passed` (ranked by an AUROC objective); `passed`
+            when None.
+        candidates: A tuned finalist's configurations (the study's trials of its arm): each
+            one's unit scores on the tuning rows (`UNSCORED` for rows without one).
         params: The parameters that ship if this finalist wins.
-        cost: LM calls a row costs the finalist (its chosen trial's), when compile compares
-            finalists of different costs (a cascade's routes); None otherwise.
+        cost: LM calls a row costs the finalist (the start's own, a tuned one's chosen
+            trial's); None where unknown (counted as no more than the start).
+        label: How the finalists table names it.
     """
 
     name: str
     passed: np.ndarray | None = None
+    scores: np.ndarray | None = None
     candidates: list[np.ndarray] = field(default_factory=list)
     params: dict[str, Any] | None = None
     cost: float | None = None
+    label: str | None = None
 
 
 class SourceDifference(pydantic.BaseModel):
@@ -104,11 +145,15 @@ class SourceDifference(pydantic.BaseModel):
 
 
 class FinalistScore(pydantic.BaseModel):
-    """A finalist's out-of-fold agreement on the training rows."""
+    """A finalist's out-of-fold agreement on the training rows (the study's objective)."""
 
     name: str
+    label: str | None = pydantic.Field(default=None, description="how the table names it")
     mode: str | None = None
-    balanced_accuracy: float
+    value: float = pydantic.Field(
+        validation_alias=pydantic.AliasChoices("value", "balanced_accuracy"),
+        description="the study's objective, out of fold (balanced accuracy in older files)",
+    )
     ci: tuple[float, float]
     difference: float | None = pydantic.Field(
         default=None, description="minus the start's, on the same rows"
@@ -117,7 +162,11 @@ class FinalistScore(pydantic.BaseModel):
         default=None, description="standard error of the paired difference (group bootstrap)"
     )
     lm_calls_per_row: float | None = pydantic.Field(
-        default=None, description="LM calls a row costs (where finalists differ in cost)"
+        default=None, description="LM calls a row costs the finalist"
+    )
+    bar: float | None = pydantic.Field(
+        default=None,
+        description="standard errors it must beat the start by (more for a costlier finalist)",
     )
     params: dict[str, Any] | None = pydantic.Field(
         default=None, description="the parameters that ship if it wins (its best trial's)"
@@ -137,6 +186,7 @@ class Selection(pydantic.BaseModel):
     """Which finalist compile ships, and why."""
 
     rule: str
+    objective: str = "balanced_accuracy"
     folds: int
     repeats: int = pydantic.Field(
         default=1, description="fold assignments a finalist's verdicts are averaged over"
@@ -150,9 +200,10 @@ class Selection(pydantic.BaseModel):
     def scope(self) -> str:
         """What the finalists' figures are: folds, assignments, rows, measure and rule."""
         repeats = f", {self.repeats} fold assignments" if self.repeats > 1 else ""
+        measure = self.objective.replace("_", " ")
         return (
-            f"{self.folds}-fold cross-validated{repeats} on {self.rows} train rows (balanced "
-            f"accuracy, 95% interval; rule {self.rule})"
+            f"{self.folds}-fold cross-validated{repeats} on {self.rows} train rows ({measure}, "
+            f"95% interval; rule {self.rule})"
         )
 
 
@@ -162,6 +213,7 @@ def select_finalist(
     groups: Sequence[str],
     *,
     refit: Refit,
+    objective: str = "balanced_accuracy",
     rule: SelectRule = "one-se",
     folds: int = 5,
     repeats: int = 1,
@@ -170,20 +222,22 @@ def select_finalist(
     start_label: str = "the starting judge",
     sources: Sequence[str] | None = None,
 ) -> Selection:
-    """Score every finalist on the same grouped folds and choose the one to ship.
+    """Score every finalist on the same grouped folds and choose the one to ship (`decide`).
 
     Args:
         finalists: The starting judge (named "start") and the tuned finalists.
         labels: Gold labels of the tuning rows (0/1).
-        groups: Group keys of the tuning rows (rows of a group share a fold).
-        refit: Fits a tuned finalist's pass threshold on the training folds.
-        rule: `"one-se"`: the best tuned finalist ships only when it beats the start by more
-            than one standard error of the paired difference; `"best"`: the highest out-of-fold
-            agreement ships, the start included.
+        groups: Group keys of the tuning rows (rows of a group share a fold and a draw).
+        refit: Fits a tuned finalist's pass cut on the training folds and gives the study's
+            objective there (the study's own step).
+        objective: The study's objective: `"balanced_accuracy"`, `"kappa"`, `"f1"` or
+            `"auroc"`; every figure and difference is measured on it.
+        rule: `"one-se"`: `decide`'s bar; `"best"`: the highest out-of-fold value ships, the
+            start included.
         folds: Number of grouped folds.
         repeats: How many fold assignments (seeds `seed`, `seed + 1`, ...) to average a
             finalist's out-of-fold verdicts over, so the decision does not hinge on one.
-        n_boot: Bootstrap resamples (over groups) for the intervals and the standard error.
+        n_boot: Bootstrap resamples (of whole groups) for the intervals and standard errors.
         seed: Seeds the folds and the bootstrap.
         start_label: How the reason names the start (e.g. "the offline judge alone").
         sources: Source of each tuning row; where there are several, a tuned finalist that
@@ -191,13 +245,14 @@ def select_finalist(
             standard errors is passed over (rule `"one-se"`).
 
     Returns:
-        The selection: every finalist's agreement with its interval, the chosen one, the reason.
+        The selection: every finalist's value with its interval, the chosen one, the reason.
     """
     y = np.asarray(labels, dtype=int)
     counts = np.bincount(y, minlength=2)
     if len(set(groups)) < 4 or counts.min() < 2:
         return Selection(
             rule=rule,
+            objective=objective,
             folds=0,
             rows=len(y),
             finalists=[],
@@ -208,26 +263,76 @@ def select_finalist(
     assignments = [
         group_folds(list(groups), y, folds=folds, seed=seed + r) for r in range(max(1, repeats))
     ]
-    passed = {
-        f.name: np.mean([_out_of_fold(f, y, fold_of, refit) for fold_of in assignments], axis=0)
-        for f in finalists
-    }
-    keys = np.unique(np.asarray(list(groups)), return_inverse=True)[1]
-    draws = _group_draws(keys, n_boot=n_boot, seed=seed)
-    start = "start" if "start" in passed else None
-    boot = {name: _boot_ba(y, p, draws) for name, p in passed.items()}
+    verdicts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for f in finalists:
+        runs = [_out_of_fold(f, y, fold_of, refit) for fold_of in assignments]
+        verdicts[f.name] = (
+            np.mean([p for p, _ in runs], axis=0),
+            np.mean([s for _, s in runs], axis=0),
+        )
+    one = np.ones((1, len(y)))
+    weights = _resample_weights(seed, n_boot, len(y), list(groups)) if n_boot > 0 else None
+
+    def measure(name: str, mask: np.ndarray | None, w: np.ndarray) -> np.ndarray:
+        passed, scores = verdicts[name]
+        if mask is None:
+            return objective_draws(objective, y, passed, scores, w)
+        return objective_draws(objective, y[mask], passed[mask], scores[mask], w[:, mask])
+
+    point = {name: float(measure(name, None, one)[0]) for name in verdicts}
+    boot = {name: measure(name, None, weights) for name in verdicts} if weights is not None else {}
     masks = _source_masks(sources, y)
-    by_source = {  # each finalist's bootstrap agreement on each source's rows of every draw
-        source: {name: _boot_ba(y, p, [d[mask[d]] for d in draws]) for name, p in passed.items()}
-        for source, mask in masks.items()
-    }
-    scores = [
-        _score(f, y, passed, boot, start=start, masks=masks, by_source=by_source, n_boot=n_boot)
-        for f in finalists
-    ]
-    chosen, reason = _decide(scores, rule=rule, start_label=start_label)
+    start = "start" if "start" in verdicts else None
+    start_cost = next((f.cost for f in finalists if f.name == "start"), None)
+    scores = []
+    for f in finalists:
+        diff = se = None
+        differences: list[SourceDifference] = []
+        if start is not None and f.name != start:
+            diff = point[f.name] - point[start]
+            se = _se(boot.get(f.name), boot.get(start))
+            bar = source_bar(len(masks))
+            for source, mask in masks.items():
+                d = float(measure(f.name, mask, one)[0] - measure(start, mask, one)[0])
+                s_se = (
+                    _se(measure(f.name, mask, weights), measure(start, mask, weights))
+                    if weights is not None
+                    else 0.0
+                )
+                differences.append(
+                    SourceDifference(
+                        source=source,
+                        n=int(mask.sum()),
+                        difference=round(d, 4),
+                        se=round(s_se, 4),
+                        bar=round(bar, 4),
+                    )
+                )
+        low, high = (
+            np.nanpercentile(boot[f.name], [2.5, 97.5])
+            if f.name in boot
+            else (point[f.name], point[f.name])
+        )
+        costlier = (f.cost or 0.0) > (start_cost or 0.0) + 1e-9
+        scores.append(
+            FinalistScore(
+                name=f.name,
+                label=f.label,
+                mode=None if f.params is None else f.params.get("mode"),
+                value=round(point[f.name], 4),
+                ci=(round(float(low), 4), round(float(high), 4)),
+                difference=None if diff is None else round(diff, 4),
+                se=None if se is None else round(se, 4),
+                lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
+                bar=None if f.name == start else (COSTLIER_SE if costlier else 1.0),
+                params=f.params,
+                by_source=differences,
+            )
+        )
+    chosen, reason = decide(scores, rule=rule, start_label=start_label)
     return Selection(
         rule=rule,
+        objective=objective,
         folds=int(assignments[0].max()) + 1,
         repeats=len(assignments),
         rows=len(y),
@@ -237,83 +342,97 @@ def select_finalist(
     )
 
 
-def _score(
-    f: Finalist,
-    y: np.ndarray,
-    passed: dict[str, np.ndarray],
-    boot: dict[str, np.ndarray],
-    *,
-    start: str | None,
-    masks: dict[str, np.ndarray],
-    by_source: dict[str, dict[str, np.ndarray]],
-    n_boot: int,
-) -> FinalistScore:
-    """A finalist's out-of-fold agreement, interval, and paired difference from the start
-    (overall and per source)."""
-    value = balanced_accuracy(y, passed[f.name])
-    low, high = np.nanpercentile(boot[f.name], [2.5, 97.5]) if n_boot > 0 else (value, value)
-    diff = se = None
-    differences: list[SourceDifference] = []
-    if start is not None and f.name != start:
-        diff = value - balanced_accuracy(y, passed[start])
-        se = float(np.nanstd(boot[f.name] - boot[start], ddof=1)) if n_boot > 1 else 0.0
-        differences = _by_source(f.name, start, y, passed, masks, by_source)
-    return FinalistScore(
-        name=f.name,
-        mode=None if f.params is None else f.params.get("mode"),
-        balanced_accuracy=round(float(value), 4),
-        ci=(round(float(low), 4), round(float(high), 4)),
-        difference=None if diff is None else round(float(diff), 4),
-        se=None if se is None else round(se, 4),
-        lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
-        params=f.params,
-        by_source=differences,
-    )
+def _se(a: np.ndarray | None, b: np.ndarray | None) -> float:
+    """The standard error of a paired difference over the same draws (a draw where either is
+    undefined counts for neither)."""
+    if a is None or b is None:
+        return 0.0
+    draws = a - b
+    draws = draws[~np.isnan(draws)]
+    return float(np.std(draws, ddof=1)) if len(draws) > 1 else 0.0
 
 
-def _decide(scores: list[FinalistScore], *, rule: SelectRule, start_label: str) -> tuple[str, str]:
+def decide(
+    scores: Sequence[FinalistScore], *, rule: SelectRule, start_label: str
+) -> tuple[str, str]:
+    """The one decision rule: which finalist ships, and the line that says why.
+
+    With `"one-se"`, a tuned finalist clears its bar when it beats the start by more than
+    `bar` standard errors of the paired difference (1, or `COSTLIER_SE` for one that costs more
+    LM calls a row) and loses no source beyond that source's bar; the most agreeing finalist
+    that clears its bar ships, else the start. With `"best"`, the most agreeing one ships.
+    """
     tuned = [s for s in scores if s.name != "start"]
     start = next((s for s in scores if s.name == "start"), None)
     if not tuned:
         return "start", "no tuned finalist"
-    best = max(tuned, key=lambda s: s.balanced_accuracy)
+    best = max(tuned, key=lambda s: s.value)
     if start is None:
         return best.name, "no starting judge to compare with"
     if rule == "best":
-        if start.balanced_accuracy > best.balanced_accuracy:
+        if start.value > best.value:
             return "start", (
-                f"{start_label} agrees best out of fold ({start.balanced_accuracy:.3f} vs "
-                f"{best.balanced_accuracy:.3f} for {best.name}; --select best)"
+                f"{start_label} agrees best out of fold ({start.value:.3f} vs "
+                f"{best.value:.3f} for {best.name}; --select best)"
             )
-        return best.name, f"highest out-of-fold agreement ({best.balanced_accuracy:.3f}; best)"
-    if start.lm_calls_per_row is not None:
-        return _decide_by_cost(tuned, start, start_label=start_label)
-    eligible = [s for s in tuned if not s.losing_sources]
-    if not eligible:
-        return "start", (
-            f"every tuned judge agrees less than {start_label} on some source, beyond that "
-            f"source's bar: {start_label} ships" + _source_note(None, tuned)
-        )
-    best = max(eligible, key=lambda s: s.balanced_accuracy)
-    note = _source_note(best, [s for s in tuned if s.losing_sources])
-    diff, se = best.difference or 0.0, best.se or 0.0
-    if diff > se and diff > 0:
+        return best.name, f"highest out-of-fold agreement ({best.value:.3f}; best)"
+    costs = {s.lm_calls_per_row for s in scores}
+    priced = len(costs) > 1 and None not in costs
+
+    def cost(s: FinalistScore) -> str:
+        return f" at {s.lm_calls_per_row or 0.0:.2f} LM calls a row" if priced else ""
+
+    def clears(s: FinalistScore) -> bool:
+        diff = s.difference or 0.0
+        return diff > 0 and diff > (s.bar or 1.0) * (s.se or 0.0)
+
+    passing = [s for s in tuned if clears(s) and not s.losing_sources]
+    blocked = [s for s in tuned if clears(s) and s.losing_sources]
+    if passing:
+        best = max(passing, key=lambda s: s.value)
         return best.name, (
-            f"{best.name} beats {start_label} by {diff:+.3f} out of fold, more than one "
-            f"standard error ({se:.3f})" + note
+            f"{best.name} beats {start_label} by {best.difference or 0.0:+.3f} out of fold"
+            f"{cost(best)}, more than {_bar(best)}" + _source_note(best, blocked)
         )
-    return "start", (
-        f"the best tuned judge ({best.name}) is {diff:+.3f} against {start_label} out of "
-        f"fold, within one standard error ({se:.3f}): {start_label} ships" + note
-    )
+    best = max(tuned, key=lambda s: s.value)
+    diff = best.difference or 0.0
+    if blocked:
+        head = (
+            f"every tuned judge that beats {start_label} by its bar agrees less on some "
+            f"source, beyond that source's bar: {start_label} ships"
+        )
+        return "start", head + _source_note(None, blocked)
+    if diff < 0:
+        why = (
+            f"no tuned judge beats {start_label}: the best ({best.name}) agrees less out of "
+            f"fold, {diff:+.3f} (standard error {best.se or 0.0:.3f}){cost(best)}"
+        )
+    elif diff == 0:
+        why = (
+            f"no tuned judge beats {start_label}: the best ({best.name}) agrees as much out "
+            f"of fold{cost(best)}"
+        )
+    else:
+        why = (
+            f"no tuned judge beats {start_label} by its bar: the best ({best.name}) is "
+            f"{diff:+.3f} out of fold{cost(best)}, within {_bar(best)}"
+        )
+    return "start", f"{why}: {start_label} ships"
+
+
+def _bar(s: FinalistScore) -> str:
+    """A finalist's bar in words: "one standard error (0.029)", "2 standard errors (2 x
+    0.029)"."""
+    k, se = s.bar or 1.0, s.se or 0.0
+    if k == 1.0:
+        return f"one standard error ({se:.3f})"
+    return f"{k:g} standard errors ({k:g} x {se:.3f})"
 
 
 def _source_note(chosen: FinalistScore | None, blocked: list[FinalistScore]) -> str:
     """Why finalists that agree more overall than the one considered were passed over: the
     sources they lose on."""
-    better = [
-        s for s in blocked if chosen is None or s.balanced_accuracy > chosen.balanced_accuracy
-    ]
+    better = [s for s in blocked if chosen is None or s.value > chosen.value]
     parts = [
         f"{s.name} ({s.difference or 0.0:+.3f} overall) agrees less on "
         + ", ".join(str(d) for d in s.losing_sources)
@@ -322,61 +441,28 @@ def _source_note(chosen: FinalistScore | None, blocked: list[FinalistScore]) -> 
     return "; passed over: " + "; ".join(parts) if parts else ""
 
 
-#: How many standard errors a finalist that makes more LM calls than the start must win by:
-#: its calls cost, and several routes and bands were tried against one start.
-COSTLIER_SE = 2.0
-
-
-def _decide_by_cost(
-    tuned: list[FinalistScore], start: FinalistScore, *, start_label: str
-) -> tuple[str, str]:
-    """The most agreeing finalist that beats the start by more than its bar: one standard
-    error for one that costs no more LM calls a row, `COSTLIER_SE` for a costlier one."""
-
-    def bar(s: FinalistScore) -> float:
-        costlier = (s.lm_calls_per_row or 0.0) > (start.lm_calls_per_row or 0.0) + 1e-9
-        return (COSTLIER_SE if costlier else 1.0) * (s.se or 0.0)
-
-    passing = [
-        s for s in tuned if (s.difference or 0.0) > max(bar(s), 0.0) and not s.losing_sources
-    ]
-    if passing:
-        best = max(passing, key=lambda s: s.balanced_accuracy)
-        times = bar(best) / best.se if best.se else 1.0
-        return best.name, (
-            f"{best.name} beats {start_label} by {best.difference:+.3f} out of fold, more than "
-            f"{times:g} standard error(s) ({best.se or 0.0:.3f}) at "
-            f"{best.lm_calls_per_row or 0.0:.2f} LM calls a row"
-        )
-    best = max(tuned, key=lambda s: s.balanced_accuracy)
-    times = bar(best) / best.se if best.se else 1.0
-    return "start", (
-        f"no tuned judge beats {start_label} by its bar (the best, {best.name}, by "
-        f"{best.difference or 0.0:+.3f} out of fold at {best.lm_calls_per_row or 0.0:.2f} LM "
-        f"calls a row, against {times:g} standard error(s) of {best.se or 0.0:.3f}): "
-        f"{start_label} ships"
-    )
-
-
 def _out_of_fold(
     finalist: Finalist, y: np.ndarray, fold_of: np.ndarray, refit: Refit
-) -> np.ndarray:
-    """Pass verdicts on every row: fixed ones, or per fold the candidate that agrees best with
-    the other folds, at the threshold fitted there."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pass verdicts and scores on every row: fixed ones, or per fold those of the candidate
+    the study's rule picks on the other folds (`refit`, `pick_best`), at the cut fitted there."""
     if finalist.passed is not None:
-        return np.asarray(finalist.passed, dtype=bool)
-    passed = np.zeros(len(y), dtype=bool)
+        passed = np.asarray(finalist.passed, dtype=bool)
+        scores = passed if finalist.scores is None else finalist.scores
+        return passed.astype(float), np.asarray(scores, dtype=float)
+    passed = np.zeros(len(y), dtype=float)
+    scores = np.zeros(len(y), dtype=float)
     for k in np.unique(fold_of):
         train, test = fold_of != k, fold_of == k
-        best: tuple[float, float, np.ndarray] | None = None
-        for scores in finalist.candidates:
-            cut, value = refit(scores[train], y[train], 0.5)
-            value = -math.inf if math.isnan(value) else value
-            if best is None or value > best[0]:
-                best = (value, cut, scores)
-        if best is not None:
-            passed[test] = best[2][test] >= best[1]
-    return passed
+        fits = [refit(c[train], y[train], 0.5) for c in finalist.candidates]
+        if not fits:
+            continue
+        ranks = [auroc(y[train], c[train]) for c in finalist.candidates]
+        at = pick_best([value for _, value in fits], ranks)
+        chosen, cut = finalist.candidates[at], fits[at][0]
+        passed[test] = chosen[test] >= cut
+        scores[test] = chosen[test]
+    return passed, scores
 
 
 #: A source is compared on its own only with at least this many rows of each label.
@@ -409,50 +495,3 @@ def _source_masks(sources: Sequence[str] | None, y: np.ndarray) -> dict[str, np.
         if np.bincount(y[mask], minlength=2).min() >= SOURCE_MIN_LABEL:
             masks[source] = mask
     return masks
-
-
-def _by_source(
-    name: str,
-    start: str,
-    y: np.ndarray,
-    passed: dict[str, np.ndarray],
-    masks: dict[str, np.ndarray],
-    boot: dict[str, dict[str, np.ndarray]],
-) -> list[SourceDifference]:
-    """A finalist's out-of-fold difference from the start on each source's rows, with the
-    standard error over the same group bootstrap draws (each restricted to the source; a draw
-    without both labels there counts for neither)."""
-    bar = source_bar(len(masks))
-    out = []
-    for source, mask in masks.items():
-        value = balanced_accuracy(y[mask], passed[name][mask]) - balanced_accuracy(
-            y[mask], passed[start][mask]
-        )
-        draws = boot[source][name] - boot[source][start]
-        draws = draws[~np.isnan(draws)]
-        se = float(np.std(draws, ddof=1)) if len(draws) > 1 else 0.0
-        out.append(
-            SourceDifference(
-                source=source,
-                n=int(mask.sum()),
-                difference=round(float(value), 4),
-                se=round(se, 4),
-                bar=round(bar, 4),
-            )
-        )
-    return out
-
-
-def _group_draws(keys: np.ndarray, *, n_boot: int, seed: int) -> list[np.ndarray]:
-    """Row indices of `n_boot` bootstrap resamples of whole groups."""
-    rng = np.random.default_rng(seed)
-    members = [np.flatnonzero(keys == g) for g in range(int(keys.max()) + 1)] if len(keys) else []
-    draws = []
-    for _ in range(n_boot):
-        picked = rng.integers(0, len(members), len(members))
-        draws.append(np.concatenate([members[g] for g in picked]))
-    return draws
-
-
-def _boot_ba(y: np.ndarray, passed: np.ndarray, draws: list[np.ndarray]) -> np.ndarray:
-    return np.array([balanced_accuracy(y[d], passed[d]) for d in draws], dtype=float)

@@ -23,6 +23,10 @@ from ragjudge.optimize._report import StudySummary, TrialRecord
 
 __all__ = ["open_storage", "suggest", "summarize_study"]
 
+#: The trial attribute holding what a trial fitted rather than sampled (the pass cut, under
+#: the name of the judge's policy): shown among the trial's parameters.
+FITTED = "fitted"
+
 logger = logging.getLogger(__name__)
 
 
@@ -79,11 +83,7 @@ def _record(trial: optuna.trial.FrozenTrial) -> TrialRecord:
         state=trial.state.name,
         params={
             **trial.params,
-            **(
-                {"threshold": trial.user_attrs["threshold"]}
-                if "threshold" in trial.user_attrs
-                else {}
-            ),
+            **trial.user_attrs.get(FITTED, {}),
         },
         values=list(trial.values) if trial.values is not None else None,
         lm_calls=int(trial.user_attrs.get("lm_calls", 0)),
@@ -106,9 +106,10 @@ def summarize_study(
     for t in complete:
         for name, dist in t.distributions.items():
             distributions.setdefault(name, distribution_to_json(dist))
-    if any("threshold" in t.user_attrs for t in complete):
+    for t in complete:
         # fitted exactly in each trial (not suggested): recorded as a parameter for plots
-        distributions.setdefault("threshold", distribution_to_json(FloatDistribution(0.0, 1.0)))
+        for name in t.user_attrs.get(FITTED, {}):
+            distributions.setdefault(name, distribution_to_json(FloatDistribution(0.0, 1.0)))
     multi = len(study.directions) > 1
     best_value = None
     best_params: dict[str, Any] = {}

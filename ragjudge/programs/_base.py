@@ -11,7 +11,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import dspy
 from dspy.dsp.utils.settings import thread_local_overrides
@@ -26,12 +26,8 @@ from ragjudge.lm._resolve import is_offline_lm, resolve_lm
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._metric import JudgeMetric
 from ragjudge.programs._results import JudgeResult, RawOutput
+from ragjudge.programs._spec import CompileSpec
 from ragjudge.signatures.rubric import rubric_fraction
-
-if TYPE_CHECKING:
-    from optuna.distributions import BaseDistribution
-
-    from ragjudge.programs._learner import Learner
 
 __all__ = [
     "GENERATION_PARAMS",
@@ -42,6 +38,7 @@ __all__ = [
     "check_choice",
     "check_inputs",
     "judge_inputs",
+    "lm_runs_offline",
 ]
 
 #: The parameters that bound a judge's LM calls (see `ragjudge.lm._generation`).
@@ -135,6 +132,19 @@ def _accepted_inputs(cls: type[Judge]) -> tuple[str, ...] | None:
     return accepted
 
 
+def lm_runs_offline(lm: str | dspy.BaseLM | None) -> bool:
+    """True when `lm` (a judge's `lm` parameter) is the offline judge; None reads the
+    configured LM (`dspy.settings.lm`), offline when none is configured."""
+    from ragjudge.lm._resolve import is_offline_name
+    from ragjudge.offline.engine import OfflineEngine
+
+    if lm is None:
+        return dspy.settings.lm is None
+    if isinstance(lm, str):
+        return is_offline_name(lm)
+    return isinstance(getattr(lm, "engine", None), OfflineEngine)
+
+
 def _with_id(row: GoldRecord | dict[str, Any], result: JudgeResult) -> JudgeResult:
     row_id = row.id if isinstance(row, GoldRecord) else row.get("id")
     return result.model_copy(update={"id": None if row_id is None else str(row_id)})
@@ -158,19 +168,9 @@ class Judge(dspy.Module):
     uses_lm: ClassVar[bool] = True
     #: False for judges whose result depends on more than `resolved_lm()` (several LMs).
     memoize_results: ClassVar[bool] = True
-    #: True when compiling should fit the offline judge's weights on the gold labels.
-    fits_offline_model: ClassVar[bool] = False
     #: True when the judge reads the retrieved passages: a row without `contexts` is refused
     #: when loaded for it (an empty list is allowed: it is a row whose retrieval found nothing).
     needs_contexts: ClassVar[bool] = False
-    #: True when a result holds everything any policy needs: `rescore` under any policy then
-    #: equals judging again. False for a judge whose policies decide which LM calls happen
-    #: (`Cascade`): a result keeps only the LM outputs its own policy asked for.
-    rescores_every_policy: ClassVar[bool] = True
-    #: True when compile tunes the starting judge's arm too (`starting_judge`, `arm`) and a
-    #: tuned judge must beat that arm, tuned: a cascade's LM must beat the offline judge alone
-    #: with its own threshold fitted, not as it comes.
-    tuned_start: ClassVar[bool] = False
     lm: str | dspy.BaseLM | None
     offline_params_: OfflineParams | None
     #: What compiling recorded (a `CompileReport` as a dict); None for an uncompiled judge.
@@ -246,51 +246,11 @@ class Judge(dspy.Module):
         return resolve_lm(self.lm, offline_params=self.offline_params_, cache=cache)
 
     def runs_offline(self) -> bool:
-        """True when this judge's LM is the offline judge (no network, no demos read)."""
-        from ragjudge.lm._resolve import is_offline_name
-        from ragjudge.offline.engine import OfflineEngine
-
+        """True exactly when this judge makes no LM call: its LM is the offline judge (no
+        network, no demos read), or it never calls one (the deterministic metrics)."""
         if not self.uses_lm:
-            return False
-        lm = self.lm
-        if lm is None:
-            return dspy.settings.lm is None
-        if isinstance(lm, str):
-            return is_offline_name(lm)
-        return isinstance(getattr(lm, "engine", None), OfflineEngine)
-
-    def reads_demos(self) -> bool:
-        """True when few-shot demos reach this judge's LM (never for the offline judge)."""
-        return self.uses_lm and not self.runs_offline() and bool(list(self.named_predictors()))
-
-    def lm_calls_per_item(self, mode: str | None = None) -> int:
-        """The LM calls one item takes in `mode` (default: this judge's), before any retry."""
-        return 1
-
-    def learner(
-        self, *, regularization: float | None = None, head: bool | None = None
-    ) -> Learner | None:
-        """What compile fits of this judge beyond its policies (`ragjudge.programs._learner`):
-        the offline judge's weights for judges that score with it; None otherwise.
-
-        Args:
-            regularization: L2 strength of the offline weights (None: cross-validated).
-            head: The offline judge's tree head: True, False or None (cross-validated).
-        """
-        if not (self.fits_offline_model and self.runs_offline()):
-            return None
-        from ragjudge.lm._resolve import LOCAL_MINILM
-        from ragjudge.offline.engine import OfflineEngine
-        from ragjudge.programs._learner import OfflineLearner
-
-        engine = getattr(self.lm, "engine", None)
-        if self.lm == LOCAL_MINILM:
-            paraphrase = True
-        elif isinstance(engine, OfflineEngine):
-            paraphrase = engine.model.params.paraphrase
-        else:
-            paraphrase = self.offline_params_ is not None and self.offline_params_.paraphrase
-        return OfflineLearner(regularization=regularization, head=head, paraphrase=paraphrase)
+            return True
+        return lm_runs_offline(self.lm)
 
     # -- calling ------------------------------------------------------------------------
     def judge_item(
@@ -508,10 +468,24 @@ class Judge(dspy.Module):
     #: The parameters `score` reads: changing them needs no new LM call.
     policy_names: ClassVar[tuple[str, ...]] = ()
 
-    @classmethod
-    def policy_space(cls) -> dict[str, BaseDistribution]:
-        """Parameters that change the score without new LM calls, as Optuna distributions."""
-        return {}
+    def compile_spec(self) -> CompileSpec:
+        """What compile needs of this judge, as one object (`ragjudge.programs._spec`): its
+        search space, how it rescores, what it fits, what a row costs. This default searches
+        no policy and fits nothing; judges extend it (`dataclasses.replace`)."""
+        offline = self.runs_offline()
+        names = self.policy_names
+        mode = getattr(self, "mode", None)
+        return CompileSpec(
+            judge=self,
+            threshold="threshold" if "threshold" in names else None,
+            calibration="calibration" if "calibration" in names else None,
+            scale=float(getattr(self, "scale", 1.0) or 1.0),
+            modes=tuple(self.modes),
+            mode=None if mode is None else str(mode),
+            calls_lm=not offline,
+            reads_demos=not offline and bool(list(self.named_predictors())),
+            calls_by_mode={m: 1 for m in self.modes},
+        )
 
     def policy(self) -> dict[str, Any]:
         """This judge's values of its policy parameters (`policy_names`)."""
@@ -554,31 +528,6 @@ class Judge(dspy.Module):
                 "offline": result.offline,
             }
         )
-
-    # -- compile's hooks ---------------------------------------------------------------------
-    def for_raw_outputs(self) -> Judge:
-        """The judge whose raw outputs every policy of `policy_space` can score: compile
-        computes the tuning rows' raw outputs with it. This judge itself, for most."""
-        return self
-
-    def expected_lm_calls(self, result: JudgeResult, mode: str | None = None) -> float:
-        """The LM calls a row costs under the policy that scored `result` (the cost objective
-        of a multi-objective compile): the calls it made, for most judges."""
-        return float(result.lm_calls)
-
-    def arm(self, params: Mapping[str, Any]) -> str:
-        """The finalist a trial's parameters belong to in compile's selection: the best trial
-        of each arm is cross-validated against the starting judge. The mode, for most."""
-        return str(params.get("mode", getattr(self, "mode", "")))
-
-    def settled(self, params: dict[str, Any], lm_calls_per_row: float | None) -> dict[str, Any]:
-        """The parameters a trial ships with, given what its rows cost: `params`, for most."""
-        return params
-
-    def starting_judge(self) -> Judge:
-        """The judge compile must beat when it is not given one (`init`): this judge as it is,
-        for most."""
-        return self
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
         """The raw output of a result written before results carried it (results format 1):

@@ -2,7 +2,7 @@
 
 `JudgeOptimizer` knows no judge. A judge that learns more than its policies from the labels
 (the offline judge: its weights, fitted per fold, and its support threshold) hands compile a
-`Learner` (`Judge.learner`): compile calls `fit` once on the train rows, judges each tuning row
+`Learner` (through `CompileSpec.learner`; `offline_learner` builds the offline judge's): compile calls `fit` once on the train rows, judges each tuning row
 with its fold's state (`apply(judge, fold=...)`, so the study scores out-of-fold outputs),
 searches `search_space(mode)` beside the judge's own policies, and has `finish` put the chosen
 values on the judge it builds.
@@ -10,7 +10,7 @@ values on the judge it builds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ragjudge.data._gold import GoldRecord
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from ragjudge.programs._base import Judge
 
-__all__ = ["Learner", "OfflineLearner"]
+__all__ = ["Learner", "OfflineLearner", "offline_learner"]
 
 
 class Learner:
@@ -84,6 +84,7 @@ class OfflineLearner(Learner):
         self.paraphrase = paraphrase
         self.fitted: OfflineParams | None = None
         self.cross: CrossFit | None = None
+        self.support_threshold: float | None = None
 
     def fit(
         self, rows: Sequence[GoldRecord], *, groups: Sequence[str], init: Judge | None, seed: int
@@ -138,16 +139,52 @@ class OfflineLearner(Learner):
         support = params.get("support_threshold")
         if support is not None and self.fitted is not None:
             judge.offline_params_ = self.fitted.model_copy(update={"support_threshold": support})
+            self.support_threshold = float(support)
 
     def record(self) -> dict[str, Any]:
-        """The regularization and the tree head chosen by cross-validation."""
+        """The regularization and the tree head chosen by cross-validation, and the support
+        threshold chosen by the study (where it searched one)."""
         if self.cross is None:
             return {}
         score = self.cross.scores[self.cross.regularization]
         head = self.cross.head_score
         return {
+            **(
+                {"support_threshold": self.support_threshold}
+                if self.support_threshold is not None
+                else {}
+            ),
             "regularization": self.cross.regularization,
             "head": self.cross.head,
             "head_auroc": None if head is None else round(head, 4),
             "logistic_auroc": None if score is None else round(score, 4),
         }
+
+
+def offline_learner(judge: Judge, *, support: bool = True) -> Callable[..., Learner]:
+    """The offline judge's learner for `judge`, a judge that scores with the offline judge:
+    `(regularization=..., head=...) -> OfflineLearner`, fitted with the MiniLM paraphrase
+    evidence where the judge's offline judge uses it.
+
+    Args:
+        judge: The judge whose offline weights compile fits.
+        support: Search the support threshold in statement mode (see `OfflineLearner`).
+    """
+    from ragjudge.lm._resolve import LOCAL_MINILM
+    from ragjudge.offline.engine import OfflineEngine
+
+    lm = getattr(judge, "lm", None)
+    engine = getattr(lm, "engine", None)
+    if lm == LOCAL_MINILM:
+        paraphrase = True
+    elif isinstance(engine, OfflineEngine):
+        paraphrase = engine.model.params.paraphrase
+    else:
+        paraphrase = judge.offline_params_ is not None and judge.offline_params_.paraphrase
+
+    def make(*, regularization: float | None = None, head: bool | None = None) -> Learner:
+        return OfflineLearner(
+            regularization=regularization, head=head, paraphrase=paraphrase, support=support
+        )
+
+    return make

@@ -19,7 +19,7 @@ gives them; `"fraction"`: its verdict). A row whose offline score is missing (no
 could check) is unclear: it goes to the LM under `"cascade"` and `"combined"`.
 
 The raw output (`CascadeOutput`) keeps both judges' results; the LM's is None for a row the LM
-was not asked about. Compile asks the LM on every tuning row (`for_raw_outputs`), so every
+was not asked about. Compile asks the LM on every tuning row (`CompileSpec.raw_params`), so every
 route and band is scored from one set of LM calls; a result judged under a band keeps only the
 LM outputs that band needed, and rescoring it under a wider band is an error for the rows it
 would send to the LM (`score` says so), never a made-up verdict.
@@ -27,9 +27,11 @@ would send to the LM (`score` says so), never a made-up verdict.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 import dspy
 
@@ -37,6 +39,7 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._resolve import LOCAL
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._base import GENERATION_PARAMS, Judge, check_choice, check_inputs
+from ragjudge.programs._learner import OfflineLearner
 from ragjudge.programs._results import (
     CascadeOutput,
     JudgeResult,
@@ -46,12 +49,8 @@ from ragjudge.programs._results import (
     reason_text,
 )
 from ragjudge.programs._serialization import register_judge
+from ragjudge.programs._spec import CompileSpec
 from ragjudge.programs.faithfulness import AGGREGATIONS, UNSURE, Faithfulness
-
-if TYPE_CHECKING:
-    from optuna.distributions import BaseDistribution
-
-    from ragjudge.programs._learner import Learner
 
 __all__ = ["ROUTES", "Cascade"]
 
@@ -100,10 +99,7 @@ class Cascade(Judge):
     metric_option: ClassVar[str | None] = None
     modes: ClassVar[tuple[str, ...]] = LM_MODES
     memoize_results: ClassVar[bool] = False  # two judges decide a result
-    fits_offline_model: ClassVar[bool] = True
     needs_contexts: ClassVar[bool] = True
-    rescores_every_policy: ClassVar[bool] = False
-    tuned_start: ClassVar[bool] = True
     policy_names: ClassVar[tuple[str, ...]] = (
         "route",
         "low",
@@ -208,16 +204,6 @@ class Cascade(Judge):
     def offline_params_(self, value: OfflineParams | None) -> None:
         self.offline_judge.offline_params_ = value
 
-    def learner(
-        self, *, regularization: float | None = None, head: bool | None = None
-    ) -> Learner | None:
-        """The offline judge's learner: compile fits its weights (cross-fitted per fold)."""
-        from ragjudge.programs._learner import OfflineLearner
-
-        return OfflineLearner(
-            regularization=regularization, head=head, paraphrase=False, support=False
-        )
-
     # -- judging ---------------------------------------------------------------------------
     def band(self, p: Mapping[str, Any] | None = None) -> tuple[float, float]:
         """The band of offline scores sent to the LM under policies `p` (default: own)."""
@@ -256,10 +242,6 @@ class Cascade(Judge):
         if "answer" not in inputs:
             raise TypeError("Cascade() missing required keyword argument: 'answer'")
         return self.judge_item(**inputs)
-
-    def for_raw_outputs(self) -> Judge:
-        """The LM asked on every row, so that every route and band can be scored."""
-        return self.clone(route="lm")
 
     # -- scoring -----------------------------------------------------------------------------
     def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
@@ -371,40 +353,15 @@ class Cascade(Judge):
             update={"id": result.id}
         )
 
-    def expected_lm_calls(self, result: JudgeResult, mode: str | None = None) -> float:
-        """The LM calls the row needs under the policy that scored it: the LM judge's calls
-        per item where the row goes to the LM, else none."""
-        return float(self.lm_judge.lm_calls_per_item(mode)) if result.details.get("routed") else 0.0
-
-    def lm_calls_per_item(self, mode: str | None = None) -> int:
-        """The LM judge's calls for a row that goes to it (the most a row can cost); none
-        for the offline route."""
-        return 0 if self.route == "offline" else self.lm_judge.lm_calls_per_item(mode)
-
-    def arm(self, params: Mapping[str, Any]) -> str:
-        """The finalist a trial's parameters belong to: `"offline"` (no LM, whatever the LM's
-        mode), else the route and the LM's mode, e.g. `"cascade:whole"`."""
-        route = params.get("route", self.route)
-        return "offline" if route == "offline" else f"{route}:{params.get('mode', self.mode)}"
-
-    def settled(self, params: dict[str, Any], lm_calls_per_row: float | None) -> dict[str, Any]:
-        """A route whose band sent no tuning row to the LM ships as the offline judge alone:
-        it scored those rows the same, and it never sends a new row to the LM."""
-        if params.get("route") in ("cascade", "combined") and lm_calls_per_row == 0:
-            return {**params, "route": "offline"}
-        return params
-
-    def starting_judge(self) -> Judge:
-        """What compile must beat: the offline judge alone. An LM is worth its calls only when
-        a route that uses it agrees better, out of fold, by more than the noise."""
-        return self.clone(route="offline")
-
-    @classmethod
-    def policy_space(cls) -> dict[str, BaseDistribution]:
-        """The route, the band, the LM's weight, the threshold and the LM judge's scoring."""
+    def compile_spec(self) -> CompileSpec:
+        """What compile needs of a cascade (`CascadeSpec`): the route, the band, the LM's
+        weight, the threshold and the LM judge's scoring searched; the offline judge's
+        weights fitted (cross-fitted per fold); the LM asked on every tuning row, so that
+        every route and band is scored from one set of LM calls; the offline judge alone, its
+        threshold tuned, as the start."""
         from optuna.distributions import CategoricalDistribution, FloatDistribution
 
-        return {
+        space = {
             "route": CategoricalDistribution(ROUTES),
             "low": FloatDistribution(0.0, 1.0),
             "high": FloatDistribution(0.0, 1.0),
@@ -413,6 +370,66 @@ class Cascade(Judge):
             "lm_aggregation": CategoricalDistribution(("fraction", "mean")),
             "lm_unsure": CategoricalDistribution(UNSURE),
         }
+        lm = self.lm_judge.compile_spec()
+        base = super().compile_spec()
+        return CascadeSpec(
+            **{f.name: getattr(base, f.name) for f in fields(base)}
+            | {
+                "space": space,
+                "calls_lm": lm.calls_lm,
+                "reads_demos": False,
+                "calls_by_mode": {m: lm.mode_calls(m) for m in LM_MODES},
+                "learner": functools.partial(OfflineLearner, paraphrase=False, support=False),
+                "raw_params": {"route": "lm"},
+                "rescores_any_result": False,
+                "start_arm": OFFLINE_ARM,
+            }
+        )
+
+
+#: The arm of a cascade's trials that never ask the LM (whatever the LM's mode).
+OFFLINE_ARM = "offline"
+
+
+@dataclass(frozen=True)
+class CascadeSpec(CompileSpec):
+    """A cascade's compile: trials group by route and LM mode; a row costs the LM's calls
+    where its offline score sends it to the LM; the offline judge alone is the start."""
+
+    def own_calls(self) -> int:
+        """No call on the offline route; else the LM judge's calls for a row sent to it."""
+        judge = self.judge
+        assert isinstance(judge, Cascade)
+        return 0 if judge.route == "offline" else self.mode_calls(judge.mode)
+
+    def row_calls(self, result: JudgeResult, mode: str | None = None) -> float:
+        """The LM judge's calls per row where the row goes to the LM, else none."""
+        return float(self.mode_calls(mode)) if result.details.get("routed") else 0.0
+
+    def arm(self, params: Mapping[str, Any]) -> str:
+        """`"offline"` (no LM, whatever the LM's mode), else the route and the LM's mode,
+        e.g. `"cascade:whole"`."""
+        judge = self.judge
+        assert isinstance(judge, Cascade)
+        route = params.get("route", judge.route)
+        return OFFLINE_ARM if route == "offline" else f"{route}:{params.get('mode', judge.mode)}"
+
+    def arm_label(self, arm: str) -> str:
+        """`"tuned, offline"`, or the route and the LM's mode."""
+        route, _, mode = arm.partition(":")
+        return f"tuned, {route} route, {mode} mode" if mode else f"tuned, {arm}"
+
+    def settle(self, params: dict[str, Any], calls_per_row: float | None) -> dict[str, Any]:
+        """A route whose band sent no tuning row to the LM ships as the offline judge alone:
+        it scored those rows the same, and it never sends a new row to the LM."""
+        if params.get("route") in ("cascade", "combined") and calls_per_row == 0:
+            return {**params, "route": "offline"}
+        return params
+
+    def start(self) -> Judge:
+        """What compile must beat: the offline judge alone. An LM is worth its calls only when
+        a route that uses it agrees better, out of fold, by more than the noise."""
+        return self.judge.clone(route="offline")
 
 
 def _in_band(s: float, q: float, p: Mapping[str, Any], band: tuple[float, float]) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ragjudge.data._gold import GoldRecord
@@ -24,9 +25,10 @@ from ragjudge.programs._base import (
 )
 from ragjudge.programs._results import JudgeResult, RawOutput, SentencesOutput, with_outcome
 from ragjudge.programs._serialization import register_judge
+from ragjudge.programs._spec import CompileSpec
 
 if TYPE_CHECKING:
-    from optuna.distributions import BaseDistribution
+    pass
 
 __all__ = ["DeterministicJudge"]
 
@@ -231,16 +233,16 @@ class DeterministicJudge(Judge):
         return with_outcome(result, p, text)
 
     # -- compiling ------------------------------------------------------------------------
-    @classmethod
-    def policy_space(cls) -> dict[str, BaseDistribution]:
+    def compile_spec(self) -> CompileSpec:
         """Per-sentence threshold, aggregation and pass threshold: no recomputation needed."""
         from optuna.distributions import CategoricalDistribution, FloatDistribution
 
-        return {
+        space = {
             "sentence_threshold": FloatDistribution(0.0, 1.0),
             "aggregation": CategoricalDistribution(AGGREGATIONS),
             "threshold": FloatDistribution(0.0, 1.0),
         }
+        return replace(super().compile_spec(), space=space)
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
         """A result of results format 1 (no `raw`): its per-sentence scores in `details`."""

@@ -19,6 +19,7 @@ import math
 import os
 import statistics
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import dspy
@@ -37,11 +38,12 @@ from ragjudge.programs._results import (
     outcome_reason,
 )
 from ragjudge.programs._serialization import register_judge, registry
+from ragjudge.programs._spec import CompileSpec
 from ragjudge.programs.relevancy import is_offline_lm
 from ragjudge.signatures.rubric import rubric_fraction
 
 if TYPE_CHECKING:
-    from optuna.distributions import BaseDistribution
+    pass
 
 __all__ = ["Ensemble", "aggregation_kind"]
 
@@ -264,11 +266,6 @@ class Ensemble(Judge):
         specs = self.lms if self.lms is not None else [self.lm]
         return all(self.inner.clone(lm=spec).runs_offline() for spec in specs)
 
-    def lm_calls_per_item(self, mode: str | None = None) -> int:
-        """Every member's calls: the repeated judge's, `repeat` times for each LM."""
-        members = self.repeat * len(self.lms if self.lms is not None else [self.lm])
-        return members * self.inner.lm_calls_per_item(mode)
-
     def clone(self, **overrides: Any) -> Judge:
         """A new ensemble; overrides of the repeated judge's parameters go into `params`."""
         own = set(self._param_names())
@@ -409,12 +406,20 @@ class Ensemble(Judge):
             details=details,
         )
 
-    @classmethod
-    def policy_space(cls) -> dict[str, BaseDistribution]:
-        """The threshold (every judge has one); it is applied to each member and the aggregate."""
+    def compile_spec(self) -> CompileSpec:
+        """The threshold searched (applied to each member and the aggregate); a row costs
+        every member's calls: the repeated judge's, `repeat` times for each LM."""
         from optuna.distributions import FloatDistribution
 
-        return {"threshold": FloatDistribution(0.0, 1.0)}
+        inner = self.inner.compile_spec()
+        members = self.repeat * len(self.lms if self.lms is not None else [self.lm])
+        spec = super().compile_spec()
+        return replace(
+            spec,
+            space={"threshold": FloatDistribution(0.0, 1.0)},
+            scale=inner.scale,
+            calls_by_mode={m: members * n for m, n in inner.calls_by_mode.items()},
+        )
 
     def save(self, path: str | os.PathLike[str], **kwargs: Any) -> None:
         """Save as versioned JSON; member LMs must be named by strings (model names)."""

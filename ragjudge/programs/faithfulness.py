@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
@@ -13,6 +14,7 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams, offline_verdict
 from ragjudge.programs._base import Judge, check_calibration, check_choice
+from ragjudge.programs._learner import offline_learner
 from ragjudge.programs._results import (
     JudgeResult,
     RawOutput,
@@ -23,6 +25,7 @@ from ragjudge.programs._results import (
     with_outcome,
 )
 from ragjudge.programs._serialization import register_judge
+from ragjudge.programs._spec import CompileSpec
 from ragjudge.signatures import (
     ExtractStatements,
     JudgeAnswer,
@@ -151,7 +154,6 @@ class Faithfulness(Judge):
 
     metric: ClassVar[str] = "faithfulness"
     modes: ClassVar[tuple[str, ...]] = MODES
-    fits_offline_model: ClassVar[bool] = True
     needs_contexts: ClassVar[bool] = True
     policy_names: ClassVar[tuple[str, ...]] = (
         *STATEMENT_POLICIES,
@@ -380,17 +382,16 @@ class Faithfulness(Judge):
             raw = StatementsOutput(statements=list(statements))
         return self.score(raw, {**self.policy(), **overrides})
 
-    def lm_calls_per_item(self, mode: str | None = None) -> int:
-        """Two calls in statement mode (extract, then judge every statement), else one."""
-        return 2 if (mode or self.mode) == "statement" else 1
-
-    @classmethod
-    def policy_space(cls) -> dict[str, BaseDistribution]:
-        """Parameters that change the score without new LM calls, as Optuna distributions.
-
-        Compiling searches these over cached raw outputs (see `rescore`).
-        """
-        return statement_policy_space()
+    def compile_spec(self) -> CompileSpec:
+        """The statement policies searched; two LM calls a row in statement mode (extract,
+        then judge every statement), else one; on the offline judge, its weights fitted."""
+        spec = super().compile_spec()
+        return replace(
+            spec,
+            space=statement_policy_space(),
+            calls_by_mode={m: 2 if m == "statement" else 1 for m in MODES},
+            learner=offline_learner(self) if not spec.calls_lm else None,
+        )
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
         """A result of results format 1 (no `raw`), read back from its fields."""

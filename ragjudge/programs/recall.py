@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
@@ -23,6 +24,7 @@ from ragjudge.programs._results import (
     with_outcome,
 )
 from ragjudge.programs._serialization import register_judge
+from ragjudge.programs._spec import CompileSpec
 from ragjudge.programs.faithfulness import (
     AGGREGATIONS,
     EMPTY,
@@ -42,7 +44,7 @@ from ragjudge.signatures import (
 )
 
 if TYPE_CHECKING:
-    from optuna.distributions import BaseDistribution
+    pass
 
 __all__ = ["ContextRecall"]
 
@@ -278,14 +280,14 @@ class ContextRecall(Judge):
         )
         return self.score(raw, {**self.policy(), **overrides})
 
-    def lm_calls_per_item(self, mode: str | None = None) -> int:
-        """Two calls in statement mode (extract, then judge every statement), else one."""
-        return 2 if (mode or self.mode) == "statement" else 1
-
-    @classmethod
-    def policy_space(cls) -> dict[str, BaseDistribution]:
-        """Parameters that change the score without new LM calls, as Optuna distributions."""
-        return statement_policy_space()
+    def compile_spec(self) -> CompileSpec:
+        """The statement policies searched; two LM calls a row in statement mode (extract,
+        then judge every statement), else one."""
+        return replace(
+            super().compile_spec(),
+            space=statement_policy_space(),
+            calls_by_mode={m: 2 if m == "statement" else 1 for m in self.modes},
+        )
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
         """A result of results format 1 (no `raw`), read back from its fields."""

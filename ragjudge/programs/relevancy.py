@@ -6,6 +6,7 @@ import functools
 import importlib
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import dspy
@@ -27,6 +28,7 @@ from ragjudge.programs._results import (
     with_outcome,
 )
 from ragjudge.programs._serialization import register_judge
+from ragjudge.programs._spec import CompileSpec
 from ragjudge.signatures import (
     GenerateQuestions,
     RateRelevancy,
@@ -35,7 +37,7 @@ from ragjudge.signatures import (
 )
 
 if TYPE_CHECKING:
-    from optuna.distributions import BaseDistribution
+    pass
 
 __all__ = ["AnswerRelevancy", "check_unit", "is_offline_lm", "question_similarities"]
 
@@ -318,16 +320,16 @@ class AnswerRelevancy(Judge):
         """A result of results format 1 (no `raw`), read back from its details."""
         return _raw_from_details(result.details) if result.details else None
 
-    @classmethod
-    def policy_space(cls) -> dict[str, BaseDistribution]:
-        """Parameters that change the score without new LM calls, as Optuna distributions."""
+    def compile_spec(self) -> CompileSpec:
+        """The policies compile searches: threshold, aggregation and the noncommittal rule."""
         from optuna.distributions import CategoricalDistribution, FloatDistribution
 
-        return {
+        space = {
             "threshold": FloatDistribution(0.0, 1.0),
             "aggregation": CategoricalDistribution(AGGREGATIONS),
             "noncommittal": CategoricalDistribution(NONCOMMITTAL),
         }
+        return replace(super().compile_spec(), space=space)
 
 
 def _raw_from_details(details: dict[str, Any]) -> RawOutput:

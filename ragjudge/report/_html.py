@@ -116,7 +116,7 @@ def selection_table(selection: Selection) -> str:
         losses = "; ".join(str(d) for d in f.losing_sources)
         ships = " <b>ships</b>" if f.name == selection.chosen else ""
         lines.append(
-            f"<tr><th>{esc(finalist_name(f))}{ships}</th><td>{fmt(f.balanced_accuracy)}"
+            f"<tr><th>{esc(finalist_name(f))}{ships}</th><td>{fmt(f.value)}"
             f'<br><span class="ci">[{fmt(low, 2)}, {fmt(high, 2)}]</span></td><td>{diff}</td>'
             f"<td>{se}</td><td>{esc(losses) or '–'}</td></tr>"
         )

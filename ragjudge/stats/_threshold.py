@@ -1,5 +1,6 @@
-"""The pass threshold that agrees best with labels, and how an unscored row ranks: the one rule
-of each that fitting the offline judge, compiling and selecting share."""
+"""The pass threshold that agrees best with labels, how an unscored row ranks, and the value of a
+compile objective: the one rule of each that fitting the offline judge, compiling and selecting
+share."""
 
 from __future__ import annotations
 
@@ -10,15 +11,52 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from ragjudge.stats._agreement import _ba, _f1, _kappa
+from ragjudge.stats._agreement import _auroc, _ba, _counts, _f1, _kappa
 
-__all__ = ["UNSCORED", "best_threshold", "floored"]
+__all__ = ["UNSCORED", "best_threshold", "floored", "objective_draws", "objective_value"]
 
 #: Where a row without a score (NaN, or an error) stands: below every threshold in [0, 1], so it
 #: never passes and ranks lowest.
 UNSCORED = -1.0
 
 _OBJECTIVES = {"balanced_accuracy": _ba, "kappa": _kappa, "f1": _f1}
+
+
+def objective_draws(
+    objective: str,
+    labels: npt.ArrayLike,
+    passed: npt.ArrayLike,
+    scores: npt.ArrayLike,
+    weights: npt.ArrayLike,
+) -> npt.NDArray[np.float64]:
+    """A compile objective under each row of resample weights (`(B, n)`; one row of ones for
+    the point value): `"balanced_accuracy"`, `"kappa"` or `"f1"` of the verdicts `passed`
+    (0/1, or the share of fold assignments that passed a row), `"auroc"` of `scores`. NaN
+    where a resample leaves it undefined (one label only).
+
+    Example:
+        >>> objective_draws("kappa", [1, 0, 1, 0], [1, 0, 0, 0], [.9, .1, .4, .3],
+        ...                 np.ones((1, 4))).round(3).tolist()
+        [0.5]
+    """
+    y = np.asarray(labels, dtype=float)
+    w = np.asarray(weights, dtype=float)
+    if objective == "auroc":
+        return np.asarray(_auroc(y, np.asarray(scores, dtype=float), w), dtype=float)
+    counts = _counts(y, np.asarray(passed, dtype=float), w)
+    return np.asarray(_OBJECTIVES[objective](*counts), dtype=float)
+
+
+def objective_value(objective: str, labels: npt.ArrayLike, passed: npt.ArrayLike) -> float:
+    """`"balanced_accuracy"`, `"kappa"` or `"f1"` of pass verdicts against labels (NaN where
+    undefined).
+
+    Example:
+        >>> objective_value("f1", [1, 0, 1, 0], [1, 1, 1, 0])
+        0.8
+    """
+    y = np.asarray(labels, dtype=float)
+    return float(objective_draws(objective, y, passed, y, np.ones((1, len(y))))[0])
 
 
 def floored(scores: Iterable[float | None]) -> npt.NDArray[np.float64]:
