@@ -86,7 +86,8 @@ def figures(gold: Sequence[int], results: Sequence[JudgeResult], judge: Cascade)
     LM calls per row (what the policy spends: rows sent to the LM times its calls a row)."""
     scores = floored([r.score for r in results])
     passed = [bool(r.passed) and not r.error for r in results]
-    calls = [judge.expected_lm_calls(r) for r in results]
+    spec = judge.compile_spec()
+    calls = [spec.row_calls(r) for r in results]
     return {
         "balanced_accuracy": balanced_accuracy(gold, passed),
         "auroc": auroc(gold, scores),

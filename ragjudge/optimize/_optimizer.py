@@ -914,9 +914,7 @@ class JudgeOptimizer(Teleprompter):
                 baseline=baseline,
                 compiled=compiled,
                 policy={
-                    k: v
-                    for k, v in compiled.get_params().items()
-                    if k in space or k == calibration
+                    k: v for k, v in compiled.get_params().items() if k in space or k == calibration
                 },
                 demos=_chosen_demo_count(compiled, baseline),
                 valid=state.valid,

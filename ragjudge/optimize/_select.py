@@ -398,14 +398,16 @@ def decide(
     diff = best.difference or 0.0
     if blocked:
         head = (
-            f"every tuned judge that beats {start_label} by its bar agrees less on some "
+            f"every tuned judge that clears its bar agrees less than {start_label} on some "
             f"source, beyond that source's bar: {start_label} ships"
         )
         return "start", head + _source_note(None, blocked)
     if diff < 0:
+        se = best.se or 0.0
+        where = "within" if -diff <= se else "an agreement lower by more than"
         why = (
-            f"no tuned judge beats {start_label}: the best ({best.name}) agrees less out of "
-            f"fold, {diff:+.3f} (standard error {best.se or 0.0:.3f}){cost(best)}"
+            f"no tuned judge beats {start_label}: the best ({best.name}) is {diff:+.3f} out "
+            f"of fold{cost(best)}, {where} one standard error ({se:.3f})"
         )
     elif diff == 0:
         why = (

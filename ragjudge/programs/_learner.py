@@ -2,7 +2,8 @@
 
 `JudgeOptimizer` knows no judge. A judge that learns more than its policies from the labels
 (the offline judge: its weights, fitted per fold, and its support threshold) hands compile a
-`Learner` (through `CompileSpec.learner`; `offline_learner` builds the offline judge's): compile calls `fit` once on the train rows, judges each tuning row
+`Learner` (through `CompileSpec.learner`; `offline_learner` builds the offline judge's):
+compile calls `fit` once on the train rows, judges each tuning row
 with its fold's state (`apply(judge, fold=...)`, so the study scores out-of-fold outputs),
 searches `search_space(mode)` beside the judge's own policies, and has `finish` put the chosen
 values on the judge it builds.

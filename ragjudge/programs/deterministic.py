@@ -11,7 +11,7 @@ import copy
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from ragjudge.data._gold import GoldRecord
 from ragjudge.exceptions import ConfigurationError
@@ -26,9 +26,6 @@ from ragjudge.programs._base import (
 from ragjudge.programs._results import JudgeResult, RawOutput, SentencesOutput, with_outcome
 from ragjudge.programs._serialization import register_judge
 from ragjudge.programs._spec import CompileSpec
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["DeterministicJudge"]
 

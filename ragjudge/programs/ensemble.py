@@ -20,7 +20,7 @@ import os
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import dspy
 from dspy.utils.usage_tracker import track_usage
@@ -41,9 +41,6 @@ from ragjudge.programs._serialization import register_judge, registry
 from ragjudge.programs._spec import CompileSpec
 from ragjudge.programs.relevancy import is_offline_lm
 from ragjudge.signatures.rubric import rubric_fraction
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["Ensemble", "aggregation_kind"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import dspy
 
@@ -42,9 +42,6 @@ from ragjudge.signatures import (
     default_recall_demos,
     default_rubric_demos,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["ContextRecall"]
 

@@ -7,7 +7,7 @@ import importlib
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import dspy
 import numpy as np
@@ -35,9 +35,6 @@ from ragjudge.signatures import (
     default_relevancy_demos,
     default_rubric_demos,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["AnswerRelevancy", "check_unit", "is_offline_lm", "question_similarities"]
 

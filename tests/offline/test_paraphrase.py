@@ -175,8 +175,9 @@ def test_compile_with_local_minilm_fits_saves_and_loads(gold_dir: Path, tmp_path
     rows = load_gold(gold_dir / "lfqa_verification" / "dev.jsonl", limit=60)
     judge = ragjudge.Faithfulness(lm="local/minilm")
     # What compile fits (its learner), whichever judge its selection then ships.
-    learner = judge.learner()
-    assert learner is not None
+    make = judge.compile_spec().learner
+    assert make is not None
+    learner = make()
     learner.fit(rows, groups=[str(r.meta.get("group_id", r.id)) for r in rows], init=None, seed=0)
     fitted = judge.clone()
     learner.finish(fitted, {})

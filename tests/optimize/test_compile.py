@@ -290,7 +290,8 @@ def test_unscored_rows_count_as_failing_in_the_objective() -> None:
     results = [result(0.9, True), result(math.nan, None), result(0.2, False), result(0.1, False)]
     assert _objective_value("balanced_accuracy", results, labels) == pytest.approx(0.75)
     assert _objective_value("auroc", results, labels) == pytest.approx(0.5)
-    cut, value = _refine_threshold(
-        ragjudge.Faithfulness(), results, labels, "balanced_accuracy", 0.5
-    )
+    spec = ragjudge.Faithfulness().compile_spec()
+    scores = np.array([0.9, -1.0, 0.2, 0.1])  # the unscored row ranks lowest (UNSCORED)
+    assert _objective_value("auroc", results, labels, spec=spec) == pytest.approx(0.5)
+    cut, value = _refine_threshold(scores, labels, "balanced_accuracy", 0.5)
     assert value == pytest.approx(0.75) and 0.2 < cut < 0.9

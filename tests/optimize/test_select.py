@@ -68,11 +68,11 @@ def test_repeats_average_the_verdicts_of_several_fold_assignments() -> None:
     averaged = select_finalist(finalists, y, groups, refit=_refit, seed=5, repeats=3, n_boot=0)
     assert averaged.repeats == 3 and all(s.repeats == 1 for s in singles)
     # balanced accuracy is linear in the verdicts: the average over assignments
-    ba = [next(f for f in s.finalists if f.name == "whole").balanced_accuracy for s in singles]
+    ba = [next(f for f in s.finalists if f.name == "whole").value for s in singles]
     whole = next(f for f in averaged.finalists if f.name == "whole")
-    assert whole.balanced_accuracy == pytest.approx(np.mean(ba), abs=2e-4)
+    assert whole.value == pytest.approx(np.mean(ba), abs=2e-4)
     # the start's verdicts are fixed: the same under any assignment
-    starts = {next(f for f in s.finalists if f.name == "start").balanced_accuracy for s in singles}
+    starts = {next(f for f in s.finalists if f.name == "start").value for s in singles}
     assert len(starts) == 1
 
 
@@ -110,8 +110,8 @@ def test_a_finalist_that_loses_on_one_source_does_not_ship() -> None:
     whole = next(f for f in guarded.finalists if f.name == "whole")
     assert [d.source for d in whole.losing_sources] == ["small"]
     assert (
-        whole.balanced_accuracy
-        > next(f for f in guarded.finalists if f.name == "statement").balanced_accuracy
+        whole.value
+        > next(f for f in guarded.finalists if f.name == "statement").value
     )
     assert guarded.chosen == "statement"
     assert "passed over: whole" in guarded.reason and "small" in guarded.reason

@@ -100,7 +100,7 @@ def rows(gold_dir: Path) -> list[GoldRecord]:
 def _policy(judge: Judge) -> st.SearchStrategy[dict[str, Any]]:
     """Policies drawn from the judge's own policy space (plus the offline support threshold)."""
     fields: dict[str, st.SearchStrategy[Any]] = {}
-    for name, dist in judge.policy_space().items():
+    for name, dist in judge.compile_spec().space.items():
         if isinstance(dist, FloatDistribution):
             fields[name] = st.floats(dist.low, dist.high, allow_nan=False)
         elif isinstance(dist, CategoricalDistribution):

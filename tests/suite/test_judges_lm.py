@@ -276,8 +276,9 @@ def test_save_and_load_round_trip(judge: Judge, tmp_path: Path) -> None:
 
 
 def test_policy_spaces_are_declared() -> None:
-    assert set(AnswerRelevancy.policy_space()) == {"threshold", "aggregation", "noncommittal"}
-    assert set(ContextRecall.policy_space()) == {"threshold", "unsure", "aggregation"}
+    relevancy = AnswerRelevancy().compile_spec().space
+    assert set(relevancy) == {"threshold", "aggregation", "noncommittal"}
+    assert set(ContextRecall().compile_spec().space) == {"threshold", "unsure", "aggregation"}
     assert "rubric" in Faithfulness.modes
     assert AnswerRelevancy.modes == ("questions", "rubric")
     assert ContextRecall.modes == ("statement", "rubric")
