@@ -28,6 +28,7 @@ from ragjudge.programs._metric import JudgeMetric
 from ragjudge.programs._results import JudgeResult, RawOutput
 from ragjudge.programs._spec import CompileSpec
 from ragjudge.signatures.rubric import rubric_fraction
+from ragjudge.stats._logistic import calibrated
 
 __all__ = [
     "GENERATION_PARAMS",
@@ -68,13 +69,6 @@ def check_calibration(owner: str, calibration: Sequence[float] | None) -> list[f
         )
     return [float(v) for v in calibration]
 
-
-def calibrated(score: float, calibration: Sequence[float] | None) -> float:
-    """`1 / (1 + exp(-(a * score + b)))` for a calibration `(a, b)`; the score itself if None."""
-    if calibration is None or math.isnan(score):
-        return score
-    a, b = calibration
-    return 1.0 / (1.0 + math.exp(-(a * score + b)))
 
 
 def judge_inputs(row: GoldRecord | dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ragjudge.stats._logistic import calibrated
+
 if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
 
@@ -102,8 +104,6 @@ class CompileSpec:
     def calibrated(self, policy: Mapping[str, Any], calibration: tuple[float, float]) -> dict:
         """`policy` with a Platt calibration `(a, b)`: the pass cut moves with it, so every
         verdict stays the same."""
-        from ragjudge.programs._base import calibrated
-
         out = dict(policy)
         if self.calibration is None:
             return out

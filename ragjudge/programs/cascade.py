@@ -377,7 +377,6 @@ class Cascade(Judge):
             | {
                 "space": space,
                 "calls_lm": lm.calls_lm,
-                "reads_demos": False,
                 "calls_by_mode": {m: lm.mode_calls(m) for m in LM_MODES},
                 "learner": functools.partial(OfflineLearner, paraphrase=False, support=False),
                 "raw_params": {"route": "lm"},

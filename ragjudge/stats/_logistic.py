@@ -3,12 +3,29 @@ the offline judge's weights and compile's Platt calibration share."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["fit_logistic"]
+__all__ = ["calibrated", "fit_logistic"]
 
 FloatArray = npt.NDArray[np.float64]
+
+
+def calibrated(score: float, calibration: Sequence[float] | None) -> float:
+    """`1 / (1 + exp(-(a * score + b)))` for a Platt calibration `(a, b)`; the score itself if
+    None.
+
+    Example:
+        >>> calibrated(0.5, [2.0, -1.0])
+        0.5
+    """
+    if calibration is None or math.isnan(score):
+        return score
+    a, b = calibration
+    return 1.0 / (1.0 + math.exp(-(a * score + b)))
 
 
 def fit_logistic(
