@@ -1091,6 +1091,7 @@ def _lm_calls(
         "trials_without_lm_calls": sum(1 for t in summary.trials if t.lm_calls == 0),
         "validation": sum(n for label, n in after.items() if label != START_TUNING),
         "start_on_tuning_rows": after.get(START_TUNING, 0),
+        "after_study": dict(after),
         "budget": {
             **state.budget.record(),
             "planned_after_study": (

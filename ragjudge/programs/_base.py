@@ -70,7 +70,6 @@ def check_calibration(owner: str, calibration: Sequence[float] | None) -> list[f
     return [float(v) for v in calibration]
 
 
-
 def judge_inputs(row: GoldRecord | dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments a judge takes, from a gold record or a dict."""
     if isinstance(row, GoldRecord):

@@ -39,9 +39,7 @@ class LastRowsHeldOut(JudgeOptimizer):
     def refit_threshold(
         self, scores: np.ndarray, labels: np.ndarray, *, objective: str, current: float
     ) -> tuple[float, float]:
-        cut, value = super().refit_threshold(
-            scores, labels, objective=objective, current=current
-        )
+        cut, value = super().refit_threshold(scores, labels, objective=objective, current=current)
         self.refits.append(cut)
         return cut, value
 

@@ -109,10 +109,7 @@ def test_a_finalist_that_loses_on_one_source_does_not_ship() -> None:
     guarded = select_finalist(finalists, y, groups, refit=_refit, n_boot=200, sources=sources)
     whole = next(f for f in guarded.finalists if f.name == "whole")
     assert [d.source for d in whole.losing_sources] == ["small"]
-    assert (
-        whole.value
-        > next(f for f in guarded.finalists if f.name == "statement").value
-    )
+    assert whole.value > next(f for f in guarded.finalists if f.name == "statement").value
     assert guarded.chosen == "statement"
     assert "passed over: whole" in guarded.reason and "small" in guarded.reason
     # with only the finalist that loses on a source, the start ships
