@@ -248,15 +248,15 @@ class JudgeOptimizer(Teleprompter):
             hits are free); a (mode, demo set) the rest cannot pay for is skipped and the
             report says which (`ragjudge.optimize._budget`). None: no limit.
         modes: The modes the study may choose (default: all of the student's modes).
-        select: How the judge that ships is chosen among the study's best trial in each mode
+        select: How the judge that ships is chosen among the study's best trial in each arm
             and the starting judge (the uncompiled student, or `init`), all scored out of fold
-            on the same grouped folds of the training rows: `"one-se"` ships a tuned judge only
-            when it beats the start by more than one standard error of the paired difference,
-            else the start (by two standard errors for a finalist that makes more LM calls a
-            row than the start: a cascade's routes against the offline judge alone);
-            `"best"` ships the highest out-of-fold agreement.
+            on the same grouped folds of the training rows, on the study's objective:
+            `"one-se"` ships the most agreeing tuned judge that beats the start by more than
+            one standard error of the paired difference (two for a finalist that makes more LM
+            calls a row than the start), else the start; `"best"` ships the highest
+            out-of-fold agreement.
         max_lm_calls_per_row: The most LM calls a row may cost the judge that ships (a
-            trial's mean over the tuning rows, `Judge.expected_lm_calls`): only trials within it
+            trial's mean over the tuning rows, `CompileSpec.row_calls`): only trials within it
             are chosen (for `Cascade`, the best route and band under that budget). None: any.
 
     Example:

@@ -493,7 +493,7 @@ class Judge(dspy.Module):
         """Score a result's raw output again under other policy values (no LM call).
 
         `judge.rescore(judge(**row), **p)` equals `judge.clone(**p)(**row)`: verdicts, score and
-        pass. Compiling searches `policy_space()` over cached raw outputs this way.
+        pass. Compiling searches `compile_spec().space` over cached raw outputs this way.
 
         Args:
             result: A result this judge (in any policy) produced.
