@@ -100,7 +100,8 @@ def compile_judge(
         validation: Held-out rows to report on; then every row of `gold` is a train row and
             `valid_fraction` is not used.
         select: `"one-se"` ships a tuned judge only when it beats the starting judge by more
-            than one standard error, cross-validated on the train rows; `"best"` ships the
+            than one standard error (two for one that makes more LM calls a row),
+            cross-validated on the train rows on the study's objective; `"best"` ships the
             highest cross-validated agreement (see `JudgeOptimizer`).
         max_lm_calls_per_row: The most LM calls a row may cost the judge that ships (for a
             `Cascade`: the best route and band under that budget). None: any.
