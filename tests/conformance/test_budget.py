@@ -76,11 +76,6 @@ def test_a_compile_never_exceeds_max_lm_calls(case: Case, tmp_path: Path) -> Non
                 assert same_result(a, b), (a.reason, b.reason)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="optimize/_optimizer.py plan_budget reserves lm_calls_per_item() calls a row for a "
-    "judge that makes no LM call (offline, deterministic) and refuses the compile",
-)
 @pytest.mark.parametrize(
     "judge",
     [Ensemble.of(Faithfulness(mode="whole", lm="local")), DeterministicJudge()],
