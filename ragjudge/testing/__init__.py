@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
     "FAULTS": "ragjudge.testing._server",
+    "FunctionEngine": "ragjudge.testing._function",
     "ScriptedEngine": "ragjudge.testing._scripted",
     "SimulatedJudgeEngine": "ragjudge.testing._simulated",
     "TestServer": "ragjudge.testing._server",
     "assert_faithful": "ragjudge.testing._assertions",
+    "function_lm": "ragjudge.testing._function",
     "scripted_lm": "ragjudge.testing._scripted",
     "simulated_lm": "ragjudge.testing._simulated",
     "session_judge": "ragjudge.testing._assertions",
@@ -24,10 +26,12 @@ _EXPORTS = {
 
 __all__ = [
     "FAULTS",
+    "FunctionEngine",
     "ScriptedEngine",
     "SimulatedJudgeEngine",
     "TestServer",
     "assert_faithful",
+    "function_lm",
     "scripted_lm",
     "session_judge",
     "simulated_lm",
@@ -49,6 +53,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from ragjudge.testing._assertions import assert_faithful, session_judge
+    from ragjudge.testing._function import FunctionEngine, function_lm
     from ragjudge.testing._scripted import ScriptedEngine, scripted_lm
     from ragjudge.testing._server import FAULTS, TestServer
     from ragjudge.testing._simulated import SimulatedJudgeEngine, simulated_lm

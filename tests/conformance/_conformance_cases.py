@@ -7,8 +7,6 @@ one suite over every sampler: a new judge class joins by adding a case here, and
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,7 +17,6 @@ from typing import Any, Literal
 import dspy
 
 from ragjudge.data._gold import GoldRecord, load_gold
-from ragjudge.offline.engine import _render, parse_prompt
 from ragjudge.programs import (
     AnswerRelevancy,
     Cascade,
@@ -30,74 +27,11 @@ from ragjudge.programs import (
 )
 from ragjudge.programs._base import Judge, judge_inputs
 from ragjudge.programs._results import JudgeResult
-from ragjudge.testing._scripted import ScriptedEngine
+from ragjudge.testing._function import FunctionEngine, function_lm
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "faithfulness"
 
 LMKind = Literal["offline", "scripted", "none"]
-
-
-def _unit(*parts: Any) -> float:
-    """A number in [0, 1] that is a fixed function of `parts`."""
-    digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
-    return int(digest[:8], 16) / 0xFFFFFFFF
-
-
-def _passages(context: Any) -> list[str]:
-    """The passages of a rendered context, in sorted order: what the scripted LM reads does
-    not depend on the order the passages came in (a real LM's might; the judge's must not)."""
-    return sorted(p.strip() for p in str(context or "").split("\n\n") if p.strip())
-
-
-class FunctionEngine(ScriptedEngine):
-    """A scripted LM whose reply is a fixed function of the prompt's inputs (the passages taken
-    as a set): the same question always gets the same verdicts, confidences and ratings, so
-    judging again, rescoring and judging after a save all see the same LM. Every request is
-    recorded (`requests`): the LM calls a compile really made."""
-
-    def __init__(self) -> None:
-        super().__init__([])
-
-    def complete(self, request: Any) -> Any:
-        parsed = parse_prompt(request)
-        with self._lock:
-            self.replies.append(_render(self._outputs(parsed), parsed.outputs, json_mode=False))
-        return super().complete(request)
-
-    @staticmethod
-    def _outputs(parsed: Any) -> dict[str, Any]:
-        inputs, names = parsed.inputs, set(parsed.outputs)
-        context = _passages(inputs.get("context"))
-        if names == {"statements"}:
-            answer = str(inputs.get("answer", ""))
-            return {"statements": [s.strip() + "." for s in answer.split(".") if s.strip()][:3]}
-        if names in ({"verdicts"}, {"attributions"}):
-            key = "statements" if names == {"verdicts"} else "reference_statements"
-            verdicts = []
-            for s in inputs.get(key) or []:
-                u = _unit(s, context)
-                verdict = "yes" if u > 0.45 else ("unsure" if u > 0.3 else "no")
-                verdicts.append(
-                    {"statement": s, "reason": "scripted", "verdict": verdict, "confidence": u}
-                )
-            return {next(iter(names)): verdicts}
-        if names == {"reference_statements"}:
-            text = str(inputs.get("reference", ""))
-            return {"reference_statements": [s.strip() for s in text.split(".") if s.strip()][:3]}
-        if names == {"questions", "noncommittal"}:
-            u = _unit(inputs.get("answer"))
-            return {"questions": [f"What about {u:.3f}?", "What is it?"], "noncommittal": u < 0.1}
-        u = _unit(inputs.get("question"), inputs.get("answer"), inputs.get("reference"), context)
-        if "verdict" in names:
-            return {"reasoning": "scripted", "verdict": "yes" if u > 0.5 else "no", "confidence": u}
-        rating = next(n for n in parsed.outputs if n.endswith("_score"))
-        return {"reasoning": "scripted", rating: 1 + int(u * 4.999)}
-
-
-def function_lm() -> tuple[dspy.LM, FunctionEngine]:
-    """A fresh scripted LM (`FunctionEngine`) and its engine."""
-    engine = FunctionEngine()
-    return dspy.LM("scripted/function", engine=engine, num_retries=0, cache=False), engine
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,6 @@ judge the study never scored.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,6 @@ from hypothesis import strategies as st
 from optuna.distributions import CategoricalDistribution, FloatDistribution
 
 from ragjudge.data._gold import GoldRecord, load_gold
-from ragjudge.offline.engine import _render, parse_prompt
 from ragjudge.programs import (
     AnswerRelevancy,
     Cascade,
@@ -34,55 +31,7 @@ from ragjudge.programs import (
 from ragjudge.programs._base import Judge, judge_inputs
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import registry
-from ragjudge.testing._scripted import ScriptedEngine
-
-
-def _unit(*parts: Any) -> float:
-    digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
-    return int(digest[:8], 16) / 0xFFFFFFFF
-
-
-class PromptFunctionEngine(ScriptedEngine):
-    """A scripted LM whose reply is a fixed function of the prompt's inputs: the same prompt
-    always gets the same verdicts, confidences and ratings, as the property needs."""
-
-    def __init__(self) -> None:
-        super().__init__([])
-
-    def complete(self, request: Any) -> Any:
-        parsed = parse_prompt(request)
-        self.replies.append(_render(self._outputs(parsed), parsed.outputs, json_mode=False))
-        return super().complete(request)
-
-    @staticmethod
-    def _outputs(parsed: Any) -> dict[str, Any]:
-        inputs, names = parsed.inputs, set(parsed.outputs)
-        if names == {"statements"}:
-            answer = str(inputs.get("answer", ""))
-            return {"statements": [s.strip() + "." for s in answer.split(".") if s.strip()][:4]}
-        if names == {"verdicts"} or names == {"attributions"}:
-            key = "statements" if names == {"verdicts"} else "reference_statements"
-            items = inputs.get(key) or []
-            verdicts = []
-            for s in items:
-                u = _unit(s, inputs.get("context"))
-                verdict = "yes" if u > 0.45 else ("unsure" if u > 0.3 else "no")
-                verdicts.append(
-                    {"statement": s, "reason": "scripted", "verdict": verdict, "confidence": u}
-                )
-            return {next(iter(names)): verdicts}
-        if names == {"reference_statements"}:
-            text = str(inputs.get("reference", ""))
-            return {"reference_statements": [s.strip() for s in text.split(".") if s.strip()][:3]}
-        if names == {"questions", "noncommittal"}:
-            u = _unit(inputs.get("answer"))
-            return {"questions": [f"What about {u:.3f}?", "What is it?"], "noncommittal": u < 0.1}
-        score = 1 + int(_unit(inputs) * 4.999)
-        if "verdict" in names:
-            u = _unit(inputs)
-            return {"reasoning": "scripted", "verdict": "yes" if u > 0.5 else "no", "confidence": u}
-        rating = next(n for n in parsed.outputs if n.endswith("_score"))
-        return {"reasoning": "scripted", rating: score}
+from ragjudge.testing._function import function_lm
 
 
 @pytest.fixture(scope="module")
@@ -149,7 +98,7 @@ def test_every_registered_judge_is_covered() -> None:
 def test_rescoring_a_result_equals_judging_with_the_policy(
     lm: str, judge: Judge, rows: list[GoldRecord]
 ) -> None:
-    scripted = dspy.LM("scripted/prompt-function", engine=PromptFunctionEngine(), cache=False)
+    scripted, _ = function_lm()
     context = dspy.context(lm=scripted) if lm == "scripted" else dspy.context()
     with context:
         judged = [judge(**judge_inputs(r)) for r in rows]
