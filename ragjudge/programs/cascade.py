@@ -211,6 +211,10 @@ class Cascade(Judge):
         low, high = float(p["low"]), float(p["high"])
         return min(low, high), max(low, high)
 
+    def runs_offline(self) -> bool:
+        """True on the offline route (the LM is never asked), else when the LM is offline."""
+        return self.route == "offline" or super().runs_offline()
+
     def needs_lm(self, offline_score: float, p: Mapping[str, Any] | None = None) -> bool:
         """True when a row with this offline score goes to the LM under policies `p`."""
         p = self.policy() if p is None else p

@@ -58,11 +58,6 @@ def test_a_mixed_ensemble_counts_its_lm_members_calls(rows: list[GoldRecord]) ->
     assert sum(r.lm_calls for r in results) == len(engine.requests) == 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="programs/cascade.py: runs_offline() reads only the LM, not the route; a cascade "
-    "on the offline route makes no LM call (protocol engineer: what compile asks of a judge)",
-)
 def test_a_cascade_on_the_offline_route_runs_offline(rows: list[GoldRecord]) -> None:
     lm, engine = function_lm()
     cascade = Cascade(route="offline", lm=lm)
