@@ -761,7 +761,7 @@ class JudgeOptimizer(Teleprompter):
         start_label = (
             "the starting judge"
             if start_arm is None
-            else f"the starting judge ({spec.arm_label(start_arm)}, its policies tuned)"
+            else f"the starting judge ({start_arm}, its policies tuned)"
         )
         selection = select_finalist(
             finalists,
