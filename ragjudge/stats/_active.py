@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 import pydantic
 
-from ragjudge.stats._ppi import z_value
+from ragjudge.stats._ppi import quantile, z_value
 
 __all__ = [
     "ActiveEstimate",
@@ -238,7 +238,7 @@ def active_mean(
     draw_sd = float(np.std(terms, ddof=1))
     fixed_se = lam * math.sqrt(var_f)
     se = math.sqrt(draw_sd**2 / n + fixed_se**2)
-    z = z_value(level)
+    z = quantile(level, n - 1)  # Student's t: the draws' spread is estimated from n draws
     return ActiveEstimate(
         estimate=theta,
         se=se,

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+import scipy.stats
 
 from ragjudge.stats._active import (
     AdaptiveSampler,
@@ -49,7 +50,8 @@ def test_against_a_direct_computation() -> None:
     terms = (y[draws] - p[draws]) / (n_big * q[draws])
     se = math.sqrt(np.var(terms, ddof=1) / n + np.var(p) / n_big)
     assert est.se == pytest.approx(se, abs=1e-12)
-    assert est.ci == pytest.approx([direct - z_value(0.95) * se, direct + z_value(0.95) * se])
+    t = scipy.stats.t.ppf(0.975, n - 1)  # Student's t on the n draws' spread
+    assert est.ci == pytest.approx([direct - t * se, direct + t * se])
 
 
 def test_uniform_draws_are_the_ppi_estimator() -> None:
