@@ -10,10 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from label_helpers import Server
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples" / "faithfulness" / "train.jsonl"
+from label_helpers import EXAMPLES, Server
 
 
 @pytest.fixture

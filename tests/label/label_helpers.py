@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "faithfulness" / "train.jsonl"
 
 
 def gold_lines(path: Path) -> list[dict[str, Any]]:

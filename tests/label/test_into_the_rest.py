@@ -8,8 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES
-from label_helpers import gold_lines
+from label_helpers import EXAMPLES, gold_lines
 
 from ragjudge.cli import main
 from ragjudge.data._gold import load_gold
