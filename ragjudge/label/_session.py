@@ -458,14 +458,13 @@ class Session:
                 level=self.level,
             )
             total = labels_for_active_width(est, width=width) if width else None
-            return {
-                "how": "active inference (the draws weighted by 1 / probability)",
-                "value": round(est.estimate, 4),
-                "ci": [round(est.ci[0], 4), round(est.ci[1], 4)],
-                "width": round(est.ci[1] - est.ci[0], 4),
-                "target_width": width,
-                "more": None if total is None else max(0, total - len(y)),
-            }
+            return _shown(
+                "active inference (the draws weighted by 1 / probability)",
+                est.estimate,
+                est.ci,
+                width=width,
+                more=None if total is None else max(0, total - len(y)),
+            )
         if self.strategy_name == "uncertain" or any(a.strategy == "uncertain" for _, a in labeled):
             return {
                 "note": "rows chosen by `uncertain` are not a random sample: no valid estimate "
@@ -489,14 +488,13 @@ class Session:
             if width
             else None
         )
-        return {
-            "how": "PPI++ (a random sample of the rows)",
-            "value": round(ppi.estimate, 4),
-            "ci": [round(ppi.ci[0], 4), round(ppi.ci[1], 4)],
-            "width": round(ppi.ci[1] - ppi.ci[0], 4),
-            "target_width": width,
-            "more": None if total is None else max(0, total - len(labeled)),
-        }
+        return _shown(
+            "PPI++ (a random sample of the rows)",
+            ppi.estimate,
+            ppi.ci,
+            width=width,
+            more=None if total is None else max(0, total - len(labeled)),
+        )
 
     def _raters(self) -> dict[str, Any]:
         """Rows labeled by two or more reviewers, those where they differ, and their agreement
@@ -537,3 +535,18 @@ def _ends_with_newline(path: Path) -> bool:
     with path.open("rb") as handle:
         handle.seek(-1, os.SEEK_END)
         return handle.read(1) == b"\n"
+
+
+def _shown(
+    how: str, value: float, ci: Sequence[float], *, width: float | None, more: int | None
+) -> dict[str, Any]:
+    """The running estimate as the page shows it: how it was made, the value, its interval and
+    width (4 decimals), the target width and how many more labels reach it."""
+    return {
+        "how": how,
+        "value": round(value, 4),
+        "ci": [round(ci[0], 4), round(ci[1], 4)],
+        "width": round(ci[1] - ci[0], 4),
+        "target_width": width,
+        "more": more,
+    }
