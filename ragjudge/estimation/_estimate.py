@@ -24,7 +24,7 @@ import pydantic
 
 from ragjudge.data._gold import GoldRecord, load_gold
 from ragjudge.data._labels import gold_label, read_label
-from ragjudge.data._rowhash import row_hash
+from ragjudge.data._rowhash import fitted_on, row_hash
 from ragjudge.estimation._crossfit import Prediction, verdict
 from ragjudge.estimation._crossfit import cross_fit as fit_folds
 from ragjudge.estimation._drawn import drawn_estimate, draws_of
@@ -514,7 +514,7 @@ def _leave_out_fitted(
     data.fitted_known = True
 
     def was_fitted(row: _Row) -> bool:
-        return row.record is not None and row_hash(row.record) in fitted
+        return row.record is not None and fitted_on(row.record, fitted)
 
     fitted_ids = {r.id for r in [*data.labeled, *data.measured] if was_fitted(r)}
     kept = [r for r in data.labeled if r.id not in fitted_ids]
