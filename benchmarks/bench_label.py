@@ -6,18 +6,24 @@ with the gold label.
 **interval** (`--part interval`): the rows' verdicts come from the offline judge compiled on
 the other half of the rows (2-fold cross-fitting by group, as `bench_estimate.py` does; cached
 in ~/.cache/ragjudge/bench_label_verdicts.json), so no labeled row is one its judge fitted on.
-Per source and n = 25, 50, 100, 200 labels, over `--draws` simulated reviewers:
+The dev rows stand for the distribution of a traffic file of `--rows` rows (default 100,000:
+each row repeated, so that 200 labels are a small share of the file, as in use; `--rows 0`:
+the dev rows are the traffic, where 200 labels are a third of it and the judge's part of the
+interval, which labels do not shrink, holds both strategies' widths up alike). Per source
+and n = 25, 50, 100, 200 labels, over `--draws` simulated reviewers:
 
-- `random`: n rows drawn uniformly without replacement, PPI++ (`stats/_ppi.mean_estimate`,
-  what `estimate` computes on randomly labeled rows);
+- `random`: n traffic rows drawn uniformly without replacement, PPI++
+  (`stats/_ppi.mean_estimate`, what `estimate` computes on randomly labeled rows);
 - `estimate`: what the page does with `--strategy estimate`: draws with replacement from
   `stats/_active.AdaptiveSampler` (fed each label as it comes) until n distinct rows are
   labeled (a row drawn again counts again without being asked), then
   `stats/_active.active_mean`.
 
-Both report the median interval width and the coverage of the true rate of the rows. "Labels
-for random's width" is the fewest labels (in steps of 5, 400 draws each) at which `estimate`'s
-median width is no wider than `random`'s at n; saved = 1 - that / n.
+Both report the median interval width and the coverage of the true rate. "Labels for
+random's width" is the fewest labels (in steps of 5, 400 draws each) at which `estimate`'s
+median width is no wider than `random`'s at n; saved = 1 - that / n. "Most saved by score
+bins" is the bound on that saving for any sampler that draws by the judge's score bin
+(`Traffic.bound`): it depends on how unevenly the judge's errors fall over its scores.
 
 **compile** (`--part compile`): each source's rows are split by group in two halves: a pool to
 label from and a held-out half. Per strategy and n, the reviewer labels n rows of the pool
@@ -31,7 +37,7 @@ so that the offline judge need not judge 100,000 rows first); `ragjudge label` i
 process and a client answers `--answers` rows, timing each answer round trip (POST the answer,
 GET the next row: what the page does between two rows).
 
-    python benchmarks/bench_label.py --part interval          # ~2 min once compiled
+    python benchmarks/bench_label.py --part interval          # ~10 min once compiled
     python benchmarks/bench_label.py --part compile --sources halueval wice --trials 10
     python benchmarks/bench_label.py --part latency
 
@@ -70,73 +76,106 @@ RESULTS = REPO / "benchmarks" / "results"
 # -- interval ------------------------------------------------------------------------------------
 
 
-def draw_random(rng: np.random.Generator, size: int, n: int) -> np.ndarray:
-    return rng.choice(size, size=n, replace=False)
+class Traffic:
+    """A source's dev rows standing for a traffic file: the rows themselves (`copies` = 1) or a
+    file `copies` times as long in which each row appears `copies` times, so that the rows are
+    the traffic's distribution and n labels are a small share of it, as in a real file."""
+
+    def __init__(self, y: np.ndarray, f: np.ndarray, *, copies: int) -> None:
+        self.y, self.f, self.copies = y, f, copies
+        self.f_all = np.tile(f, copies)
+        self.truth = float(y.mean())
+
+    def draw_random(self, rng: np.random.Generator, n: int) -> Any:
+        """n traffic rows uniformly without replacement, PPI++ on them."""
+        chosen = rng.choice(self.f_all.size, size=n, replace=False)
+        rest = np.ones(self.f_all.size, dtype=bool)
+        rest[chosen] = False
+        rows = chosen % self.y.size
+        return mean_estimate(
+            labels=self.y[rows], predicted=self.f[rows], predicted_unlabeled=self.f_all[rest]
+        ).ci
+
+    def draw_estimate(self, rng: np.random.Generator, n: int) -> Any:
+        """What the page does with `--strategy estimate`: draws from an `AdaptiveSampler`
+        (which learns from each label) until n distinct traffic rows are labeled (a row drawn
+        again counts again without being asked), then `active_mean`. A row's copies share its
+        score, so the sampler over the dev rows, its probabilities divided by `copies`, is the
+        sampler over the traffic."""
+        sampler = AdaptiveSampler(self.f, seed=int(rng.integers(2**31)), **SAMPLER)
+        draws: list[int] = []
+        probs: list[float] = []
+        seen: set[tuple[int, int]] = set()
+        while len(seen) < n:
+            index, q = sampler.draw()
+            draws.append(index)
+            probs.append(q / self.copies)
+            seen.add((index, int(rng.integers(self.copies))))
+            sampler.observe(index, self.y[index])
+        at = np.array(draws)
+        return active_mean(
+            labels=self.y[at], predicted=self.f[at], probabilities=probs, predicted_all=self.f_all
+        ).ci
+
+    def once(self, strategy: str, n: int, rng: np.random.Generator) -> tuple[float, float]:
+        """One simulated reviewer: (width, covered)."""
+        ci = (self.draw_random if strategy == "random" else self.draw_estimate)(rng, n)
+        return ci[1] - ci[0], float(ci[0] <= self.truth <= ci[1])
+
+    def runs(self, strategy: str, n: int, *, draws: int, seed: int) -> tuple[float, float]:
+        """Median width and coverage over `draws` simulated reviewers."""
+        rng = np.random.default_rng(seed)
+        out = np.array([self.once(strategy, n, rng) for _ in range(draws)])
+        return float(np.median(out[:, 0])), float(out[:, 1].mean())
+
+    def bound(self, *, bins: int = 10) -> float:
+        """The most labels any sampler drawing by the judge's score bin can save against
+        uniform draws (each bin's error known exactly, no uniform share, lam = 1, many rows):
+        `1 - (sum_b N_b s_b)^2 / (N sum_b N_b s_b^2)`, s_b the root mean squared error of
+        the judge in bin b."""
+        p = np.clip(self.f, 0.0, 1.0)
+        at = np.minimum((p * bins).astype(int), bins - 1)
+        count = np.bincount(at, minlength=bins).astype(float)
+        error = np.bincount(at, weights=(self.y - p) ** 2, minlength=bins)
+        s = np.sqrt(np.divide(error, count, out=np.zeros(bins), where=count > 0))
+        total = float((count * s**2).sum())
+        return 0.0 if total <= 0 else 1 - float((count * s).sum()) ** 2 / (p.size * total)
 
 
-def draw_estimate(
-    rng: np.random.Generator, f: np.ndarray, y: np.ndarray, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """What the page does with `--strategy estimate`: draws from an `AdaptiveSampler` (which
-    learns from each label) until n distinct rows are labeled; every draw counts. The draws
-    and the probability each had."""
-    sampler = AdaptiveSampler(f, seed=int(rng.integers(2**31)), **SAMPLER)
-    draws: list[int] = []
-    probs: list[float] = []
-    seen: set[int] = set()
-    while len(seen) < n:
-        index, q = sampler.draw()
-        draws.append(index)
-        probs.append(q)
-        seen.add(index)
-        sampler.observe(index, y[index])
-    return np.array(draws), np.array(probs)
-
-
-def interval_once(
-    strategy: str, y: np.ndarray, f: np.ndarray, n: int, rng: np.random.Generator
-) -> tuple[float, float]:
-    """One simulated reviewer: (width, covered)."""
-    truth = float(y.mean())
-    if strategy == "random":
-        chosen = np.zeros(y.size, dtype=bool)
-        chosen[draw_random(rng, y.size, n)] = True
-        est = mean_estimate(
-            labels=y[chosen], predicted=f[chosen], predicted_unlabeled=f[~chosen], level=LEVEL
-        )
-        ci = est.ci
-    else:
-        draws, q = draw_estimate(rng, f, y, n)
-        active = active_mean(labels=y[draws], predicted=f[draws], probabilities=q, predicted_all=f)
-        ci = active.ci
-    return ci[1] - ci[0], float(ci[0] <= truth <= ci[1])
-
-
-def interval_figures(
-    y: np.ndarray, f: np.ndarray, *, n: int, draws: int, seed: int
-) -> dict[str, Any]:
+def interval_figures(traffic: Traffic, *, n: int, draws: int, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {"n": n}
     for strategy in ("random", "estimate"):
-        rng = np.random.default_rng(seed)
-        runs = np.array([interval_once(strategy, y, f, n, rng) for _ in range(draws)])
-        out[strategy] = {
-            "median_width": round(float(np.median(runs[:, 0])), 4),
-            "coverage": round(float(runs[:, 1].mean()), 4),
-        }
+        width, coverage = traffic.runs(strategy, n, draws=draws, seed=seed)
+        out[strategy] = {"median_width": round(width, 4), "coverage": round(coverage, 4)}
     return out
 
 
 def labels_for_width(
-    y: np.ndarray, f: np.ndarray, *, width: float, up_to: int, seed: int
+    traffic: Traffic, *, width: float, up_to: int, seed: int
 ) -> tuple[int, float] | None:
-    """The fewest labels (steps of 5, from the 10 `estimate` needs) at which `estimate`'s
-    median width over 400 draws is no wider than `width`, with the coverage there."""
-    for m in range(10, up_to + 1, 5):
-        rng = np.random.default_rng(seed + m)
-        runs = np.array([interval_once("estimate", y, f, m, rng) for _ in range(400)])
-        if float(np.median(runs[:, 0])) <= width:
-            return m, float(runs[:, 1].mean())
-    return None
+    """The fewest labels (steps of 5, from the 10 `estimate` needs, by bisection: the median
+    width falls as labels grow) at which `estimate`'s median width over 400 draws is no
+    wider than `width`, with the coverage there."""
+    steps = list(range(10, up_to + 1, 5))
+    if up_to not in steps:
+        steps.append(up_to)
+    cache: dict[int, tuple[float, float]] = {}
+
+    def at(m: int) -> tuple[float, float]:
+        if m not in cache:
+            cache[m] = traffic.runs("estimate", m, draws=400, seed=seed + m)
+        return cache[m]
+
+    lo, hi = 0, len(steps) - 1
+    if at(steps[hi])[0] > width:
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if at(steps[mid])[0] <= width:
+            hi = mid
+        else:
+            lo = mid + 1
+    return steps[lo], at(steps[lo])[1]
 
 
 def cross_fitted(
@@ -165,16 +204,21 @@ def part_interval(args: Any) -> dict[str, Any]:
         fold = cross_fitted(rows, source, trials=args.trials, seed=args.seed, cache_path=args.cache)
         y = np.array([float(r.faithful) for r in rows])
         f = np.array([v["score"] for v in fold["verdicts"]])
+        traffic = Traffic(y, f, copies=max(1, -(-args.rows // len(rows))))
         entry: dict[str, Any] = {
             "rows": len(rows),
+            "traffic_rows": traffic.f_all.size,
             "faithful_rate": round(float(y.mean()), 4),
             "judge_balanced_accuracy": [round(a, 4) for a in fold["balanced_accuracy"]],
+            "most_saved_by_score_bins": round(traffic.bound(), 3),
             "by_labels": [],
         }
         for n in SIZES:
-            figures = interval_figures(y, f, n=n, draws=args.draws, seed=args.seed + 97 * s_index)
+            figures = interval_figures(
+                traffic, n=n, draws=args.draws, seed=args.seed + 97 * s_index
+            )
             needed = labels_for_width(
-                y, f, width=figures["random"]["median_width"], up_to=n, seed=args.seed + n
+                traffic, width=figures["random"]["median_width"], up_to=n, seed=args.seed + n
             )
             figures["estimate_labels_for_random_width"] = None if needed is None else needed[0]
             figures["coverage_there"] = None if needed is None else round(needed[1], 4)
@@ -190,8 +234,9 @@ def part_interval(args: Any) -> dict[str, Any]:
 def interval_table(source: str, entry: dict[str, Any]) -> str:
     acc = " / ".join(f"{a:.3f}" for a in entry["judge_balanced_accuracy"])
     lines = [
-        f"{source}: {entry['rows']} rows, true rate {entry['faithful_rate']:.3f}, "
-        f"cross-fitted judge bal.acc {acc}",
+        f"{source}: {entry['rows']} rows as {entry['traffic_rows']} traffic rows, true rate "
+        f"{entry['faithful_rate']:.3f}, cross-fitted judge bal.acc {acc}, most saved by "
+        f"score bins {entry['most_saved_by_score_bins']:.0%}",
         f"  {'n':>4}  {'random width':>12} {'cover':>6}  {'estimate width':>14} {'cover':>6}  "
         f"{'labels for random width':>36}",
     ]
@@ -387,7 +432,12 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=30, help="Optuna trials per compile")
     parser.add_argument("--seeds", type=int, default=2, help="compile: seeds per cell")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rows", type=int, default=100_000, help="latency: traffic rows")
+    parser.add_argument(
+        "--rows",
+        type=int,
+        default=100_000,
+        help="traffic rows (interval: the dev rows stand for a file this long; 0: the dev rows)",
+    )
     parser.add_argument("--answers", type=int, default=200, help="latency: answers timed")
     parser.add_argument("--strategies", nargs="*", default=["random", "uncertain", "estimate"])
     parser.add_argument(

@@ -38,16 +38,19 @@ from scipy import stats
 __all__ = [
     "Interval",
     "MeanEstimate",
+    "bounded_interval",
     "classical_ci",
     "combine_strata",
     "difference",
     "effective_labels",
+    "guarded_mean",
     "labels_for_width",
     "mean_estimate",
     "ppi_lambda",
     "ppi_point",
     "ppi_se",
     "quantile",
+    "rectifier_ends",
     "satterthwaite",
     "z_value",
 ]
@@ -214,6 +217,32 @@ def quantile(level: float, df: float | None) -> float:
     return float(stats.t.ppf(1 - (1 - level) / 2, max(df, 1.0)))
 
 
+def guarded_mean(terms: np.ndarray, ends: Sequence[float], *, level: float) -> tuple[float, float]:
+    """The mean of `terms` and the variance of that mean, each taken with `z^2 / 4`
+    pseudo-observations at each of the two `ends` of the terms' range (`z^2 / 2` in all), as
+    Agresti and Coull add pseudo-counts to a proportion: a few terms that all agree (a judge
+    right on every label drawn so far) still leave the interval a width.
+
+    Returns:
+        `(mean, variance of the mean)`.
+    """
+    z = z_value(level)
+    weight = z * z / 4
+    at = np.asarray(ends, dtype=float)
+    total = terms.size + 2 * weight
+    mean = (float(terms.sum()) + weight * float(at.sum())) / total
+    squares = float(np.square(terms - mean).sum()) + weight * float(np.square(at - mean).sum())
+    return mean, squares / (total - 1) / total
+
+
+def rectifier_ends(
+    *, lam: float, label_range: tuple[float, float], prediction_range: tuple[float, float]
+) -> tuple[float, float]:
+    """The two ends of the range of the rectifier `y - lam * f`."""
+    (y_lo, y_hi), (f_lo, f_hi) = label_range, prediction_range
+    return y_hi - lam * f_lo, y_lo - lam * f_hi
+
+
 def _small_sample(
     y: np.ndarray,
     f: np.ndarray,
@@ -224,28 +253,17 @@ def _small_sample(
     label_range: tuple[float, float],
     prediction_range: tuple[float, float],
 ) -> tuple[float, float]:
-    """The centre and standard error of the small-sample PPI interval at `lam`.
-
-    The rectifier `y - lam * f` lies in `[lo - lam * f_hi, hi - lam * f_lo]`. Its mean and
-    variance are taken with `z^2 / 4` pseudo-observations at each end of that range (`z^2 / 2`
-    in all), as Agresti and Coull add pseudo-counts to a proportion (at `lam` = 0 this is their
-    interval, with half the pseudo-counts): a few labels that all agree with the judge (or are
-    all 1) then still leave the interval a width.
-    """
-    z = z_value(level)
-    weight = z * z / 4
-    (y_lo, y_hi), (f_lo, f_hi) = label_range, prediction_range
-    ends = np.array([y_hi - lam * f_lo, y_lo - lam * f_hi])
-    r = y - lam * f
-    total = r.size + 2 * weight
-    mean = (float(r.sum()) + weight * float(ends.sum())) / total
-    squares = float(np.square(r - mean).sum()) + weight * float(np.square(ends - mean).sum())
-    rectifier_var = squares / (total - 1) / total
+    """The centre and standard error of the small-sample PPI interval at `lam`: the rectifier
+    `y - lam * f`'s mean and variance with pseudo-observations at both ends of its range
+    (`guarded_mean`; at `lam` = 0 this is Agresti and Coull's interval, with half the
+    pseudo-counts)."""
+    ends = rectifier_ends(lam=lam, label_range=label_range, prediction_range=prediction_range)
+    mean, rectifier_var = guarded_mean(y - lam * f, ends, level=level)
     imputed_var = float(np.var(lam * f_u)) / f_u.size
     return lam * float(f_u.mean()) + mean, math.sqrt(imputed_var + rectifier_var)
 
 
-def _interval(
+def bounded_interval(
     centre: float, se: float, q: float, point: float, bounds: tuple[float, float] | None
 ) -> list[float]:
     """`centre +- q * se`, never leaving out the point estimate, within `bounds` if given."""
@@ -311,7 +329,10 @@ def mean_estimate(
         centre0, se0 = _small_sample(y, f, f_u, lam=0.0, level=level, **ranges)
     q = quantile(level, df)
     theta = ppi_point(y, f, f_u, lam=tuned)
-    ci, ci0 = _interval(centre, se, q, theta, bounds), _interval(centre0, se0, q, mean, bounds)
+    ci, ci0 = (
+        bounded_interval(centre, se, q, theta, bounds),
+        bounded_interval(centre0, se0, q, mean, bounds),
+    )
     fell_back = lam is None and ci[1] - ci[0] > ci0[1] - ci0[0]
     if fell_back:
         tuned, centre, se, theta, ci = 0.0, centre0, se0, mean, ci0
@@ -385,11 +406,11 @@ def combine_strata(
     return MeanEstimate(
         estimate=theta,
         se=se,
-        ci=_interval(centre, se, q, theta, bounds),
+        ci=bounded_interval(centre, se, q, theta, bounds),
         lam=pooled([p.lam for p in parts]),
         classical=mean,
         classical_se=se0,
-        classical_ci=_interval(centre0, se0, q0, mean, bounds),
+        classical_ci=bounded_interval(centre0, se0, q0, mean, bounds),
         judge=pooled([p.judge for p in parts]),
         n_labeled=sum(p.n_labeled for p in parts),
         n_unlabeled=sum(p.n_unlabeled for p in parts),
@@ -442,7 +463,7 @@ def difference(
     return Difference(
         estimate=estimate,
         se=se,
-        ci=_interval(middle, se, q, estimate, (-1.0, 1.0)),
+        ci=bounded_interval(middle, se, q, estimate, (-1.0, 1.0)),
         p_value=p_value,
     )
 
