@@ -4,16 +4,25 @@ rows were not drawn uniformly (active inference, `ragjudge.stats._active`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ragjudge.data._gold import GoldRecord
+from ragjudge.data._gold import GoldRecord, is_review_answer
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.stats._active import ActiveEstimate, active_mean
 
-__all__ = ["DrawnEstimate", "drawn_estimate", "draws_of"]
+__all__ = [
+    "DrawnEstimate",
+    "drawn_estimate",
+    "draws_of",
+    "skip_note",
+    "skipped_draws",
+    "skipped_in_file",
+]
 
 
 def draws_of(record: GoldRecord | None) -> list[float]:
@@ -24,6 +33,71 @@ def draws_of(record: GoldRecord | None) -> list[float]:
     if not isinstance(sampling, dict) or sampling.get("strategy") != "estimate":
         return []
     return [float(p) for p in sampling.get("pi") or []]
+
+
+def skipped_draws(answers: Iterable[tuple[int | None, Sequence[float]]]) -> tuple[int, int]:
+    """The drawn rows a reviewer skipped, and their draws: the one rule the review page and
+    `estimate` share.
+
+    A row drawn by `ragjudge label --strategy estimate` and skipped (its last answer is a skip)
+    has its draws dropped: the estimate is over the draws that were answered. That keeps it
+    unbiased only if skipping says nothing about the label (`skip_note`).
+
+    Args:
+        answers: Each row's last answer: its label (None: a skip) and the probabilities of its
+            draws (empty: not drawn).
+
+    Returns:
+        (rows, draws) skipped.
+
+    Example:
+        >>> skipped_draws([(None, [0.01, 0.02]), (1, [0.03]), (None, [])])
+        (1, 2)
+    """
+    rows = draws = 0
+    for label, drawn in answers:
+        if label is None and drawn:
+            rows += 1
+            draws += len(drawn)
+    return rows, draws
+
+
+def skip_note(rows: int, draws: int) -> str | None:
+    """What the page and `estimate` say of skipped draws (None: none skipped).
+
+    Example:
+        >>> skip_note(3, 4)[:60]
+        '3 drawn rows skipped (4 draws dropped): the estimate assumes '
+    """
+    if rows <= 0:
+        return None
+    return (
+        f"{rows} drawn row{'s' if rows != 1 else ''} skipped ({draws} "
+        f"draw{'s' if draws != 1 else ''} dropped): the estimate assumes a skip says nothing "
+        "about the label (if the rows skipped are more often unfaithful than those answered, "
+        "it is biased)"
+    )
+
+
+def skipped_in_file(path: str | Path) -> tuple[int, int]:
+    """`skipped_draws` of a gold file `ragjudge label` wrote: its skip lines, which `load_gold`
+    leaves out, read again (each id's last review answer). (0, 0) for a file that is not a
+    local `.jsonl` file."""
+    path = Path(path)
+    if path.suffix != ".jsonl" or not path.is_file():
+        return 0, 0
+    last: dict[str, tuple[int | None, list[float]]] = {}
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            try:
+                record = GoldRecord.model_validate(json.loads(line))
+            except ValueError:  # load_gold has judged the file already
+                continue
+            if is_review_answer(record):
+                last[record.id] = (record.faithful, draws_of(record))
+    return skipped_draws(last.values())
 
 
 class DrawnEstimate:
@@ -53,7 +127,7 @@ def drawn_estimate(
         labeled: The labeled rows (each with `.record`, `.number`), in the order of `labels`.
         labels: Their labels; predicted: the judge's prediction on each.
         predicted_all: The judge's prediction on every measured row (the rows drawn from).
-        gold: The gold file's name (for errors).
+        gold: The gold file's name (for errors; a `.jsonl` file is read again for its skips).
         by: The stratifying field, if any (not supported with draws).
         level: The interval's level.
 
@@ -102,4 +176,7 @@ def drawn_estimate(
         "; no row is left out for the judge having been fitted on it: the weights are for all "
         "the rows, and keep the estimate unbiased whatever the judge"
     )
+    skipped = skip_note(*skipped_in_file(gold))
+    if skipped:
+        note += f"; {skipped}"
     return DrawnEstimate(ppi=ppi, classical=classical, rows=len(chosen), note=note)

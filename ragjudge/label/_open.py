@@ -10,8 +10,9 @@ from pathlib import Path
 from ragjudge.data._gold import load_gold
 from ragjudge.data._paths import check_not_inputs
 from ragjudge.exceptions import ConfigurationError, GoldDataError
+from ragjudge.label._holds import holds_path
 from ragjudge.label._scores import file_sha256, load_or_score, scores_path
-from ragjudge.label._session import Session, read_answers
+from ragjudge.label._session import LEASE_SECONDS, Session, read_answers
 from ragjudge.label._strategy import STRATEGIES
 from ragjudge.programs._base import Judge
 
@@ -28,6 +29,7 @@ def open_session(
     seed: int = 0,
     level: float = 0.95,
     overlap: float = 0.0,
+    hold_seconds: float = LEASE_SECONDS,
     on_progress: Callable[[int], None] | None = None,
 ) -> Session:
     """A labeling session over `rows`, appending answers to `gold`.
@@ -43,6 +45,8 @@ def open_session(
         level: The interval's level.
         overlap: The share of each reviewer's rows that another reviewer labeled first (for
             inter-rater agreement; 0: none).
+        hold_seconds: How long a row shown to a reviewer stays theirs without an answer
+            (the holds are shared by every process on `gold`, in `<gold>.holds.sqlite`).
         on_progress: Called with a count as rows are judged (once; the scores are cached in
             `<gold>.scores.json`).
 
@@ -68,6 +72,8 @@ def open_session(
         raise ConfigurationError("The `target_width` parameter must be in (0, 1)")
     if not 0 <= overlap <= 1:
         raise ConfigurationError("The `overlap` parameter must be in [0, 1]")
+    if not hold_seconds > 0:
+        raise ConfigurationError("The `hold_seconds` parameter must be positive")
     rows_path, gold_path = Path(rows), Path(gold)
     if not rows_path.is_file():
         raise GoldDataError("file not found", file=str(rows_path))
@@ -75,7 +81,11 @@ def open_session(
         raise GoldDataError("the gold file must be a .jsonl file", file=str(gold_path))
     judge_file = judge if isinstance(judge, (str, os.PathLike)) else None
     check_not_inputs(  # the one rule: no output over an input (data/_paths.py)
-        {"`gold`": gold_path, "the scores file": scores_path(gold_path)},
+        {
+            "`gold`": gold_path,
+            "the scores file": scores_path(gold_path),
+            "the holds file": holds_path(gold_path),
+        },
         {"`rows`": rows_path, "`judge`": judge_file},
     )
     sha = file_sha256(rows_path)
@@ -105,4 +115,5 @@ def open_session(
         seed=seed,
         level=level,
         overlap=overlap,
+        hold_seconds=hold_seconds,
     )

@@ -74,7 +74,7 @@ class ScoreCache:
             "scores": [None if np.isnan(s) else round(float(s), 6) for s in self.scores],
             "passed": [bool(p) for p in self.passed],
         }
-        tmp = path.with_name(path.name + ".tmp")
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # two processes may both write
         tmp.write_text(json.dumps(data))
         os.replace(tmp, path)
 

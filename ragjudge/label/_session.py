@@ -1,10 +1,13 @@
 """A labeling session: the traffic rows, the gold file every answer is appended to, which row
-each reviewer holds (leases), and the running figures.
+each reviewer holds, and the running figures.
 
-The gold file is the session's only state: every answer (faithful, not faithful, skip) is one
-line appended at once (flushed and synced), in the format every command reads (`load_gold`:
-a later answer for an id wins, a skip leaves the id out). Starting again reads it back and goes
-on where the reviewers stopped.
+The gold file is the truth: every answer (faithful, not faithful, skip) is one line appended at
+once (flushed and synced), in the format every command reads (`load_gold`: a later answer for
+an id wins, a skip leaves the id out). Starting again reads it back and goes on where the
+reviewers stopped. Several processes may serve one gold file: each step (choose a row, append
+an answer, read the figures) runs under the lock of the holds file beside it (`_holds.py`),
+and first reads the lines the other processes appended since (`Session._sync`), so no process
+chooses from a stale view, and none drops or repeats another's answers.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ import json
 import math
 import os
 import threading
-import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -22,10 +25,12 @@ from typing import Any
 import numpy as np
 
 from ragjudge.data._gold import REVIEW_TIME_KEY, GoldRecord, is_review_answer, load_gold
+from ragjudge.estimation._drawn import draws_of, skip_note, skipped_draws
 from ragjudge.exceptions import GoldDataError
+from ragjudge.label._holds import Holds, holds_path
 from ragjudge.label._marks import judge_row, statement_marks
 from ragjudge.label._scores import ScoreCache, file_sha256
-from ragjudge.label._strategy import EstimateStrategy, RandomStrategy, make_strategy
+from ragjudge.label._strategy import EstimateStrategy, RandomStrategy, Strategy, make_strategy
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.stats._active import active_mean, labels_for_active_width
@@ -77,24 +82,26 @@ def read_answers(path: Path) -> tuple[list[GoldRecord], list[Answer]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        obj = json.loads(line)
-        record = GoldRecord.model_validate(obj)
-        if not is_review_answer(record):
-            continue
-        review = record.meta.get("review") or {}
-        sampling = record.meta.get("sampling") or {}
-        answers.append(
-            Answer(
-                id=record.id,
-                label=record.faithful,
-                reviewer=str(record.meta.get("reviewer")),
-                note=str(review.get("note") or ""),
-                strategy=str(review.get("strategy") or ""),
-                draws=[float(x) for x in sampling.get("pi") or []],
-                line=number,
-            )
-        )
+        answer = _answer_of(GoldRecord.model_validate(json.loads(line)), number)
+        if answer is not None:
+            answers.append(answer)
     return records, answers
+
+
+def _answer_of(record: GoldRecord, number: int) -> Answer | None:
+    """The review answer a gold line holds (None: a line not written by the page)."""
+    if not is_review_answer(record):
+        return None
+    review = record.meta.get("review") or {}
+    return Answer(
+        id=record.id,
+        label=record.faithful,
+        reviewer=str(record.meta.get("reviewer")),
+        note=str(review.get("note") or ""),
+        strategy=str(review.get("strategy") or ""),
+        draws=draws_of(record),
+        line=number,
+    )
 
 
 def _refuse_suffix(path: Path) -> list[GoldRecord]:
@@ -106,7 +113,7 @@ def _now() -> str:
 
 
 class Session:
-    """What the review page serves: rows, answers, leases and figures.
+    """What the review page serves: rows, answers, holds and figures.
 
     Args:
         rows: The traffic rows (ids unique).
@@ -121,6 +128,7 @@ class Session:
         level: The interval's level.
         overlap: The share of each reviewer's rows that are rows another reviewer labeled
             (for inter-rater agreement; 0: none).
+        hold_seconds: How long a row shown to a reviewer stays theirs without an answer.
     """
 
     def __init__(
@@ -137,6 +145,7 @@ class Session:
         seed: int = 0,
         level: float = 0.95,
         overlap: float = 0.0,
+        hold_seconds: float = LEASE_SECONDS,
     ) -> None:
         self.rows = list(rows)
         self.overlap = overlap
@@ -149,28 +158,31 @@ class Session:
         self.results: dict[str, JudgeResult] = {}
         self.strategy_name = strategy
         self.target_width, self.level = target_width, level
-        self.lock = threading.Lock()
-        self.leases: dict[str, tuple[str, float]] = {}  # reviewer -> (row id, expiry)
-        self.pending: dict[str, list[float]] = {}  # row id -> draws made while it was leased
+        self.lock = threading.Lock()  # this process's threads; `holds` locks across processes
+        self.holds = Holds(holds_path(gold_path), seconds=hold_seconds)
+        self.held: dict[str, tuple[str, float]] = {}  # reviewer -> (row id, lapses), last read
         self.history: dict[str, list[str]] = {}  # reviewer -> ids answered, first answer order
         self.latest: dict[str, Answer] = {}  # id -> the last answer (the one that counts)
         self.by_reviewer: dict[str, dict[str, Answer]] = {}  # reviewer -> id -> last answer
+        self.hand_labeled: set[str] = set()  # ids the gold file labels by hand
         self.predictions = np.where(np.isnan(scores.scores), 0.0, scores.scores)
         self.f_bar = float(self.predictions.mean())
-        _, answers = read_answers(gold_path)
-        for answer in answers:
-            self._note(answer)
-        self.hand_labeled = {
-            r.id for r in self._gold_records() if not is_review_answer(r) and r.faithful is not None
-        }
+        self._read = 0  # bytes of the gold file read
+        self._lines = 0  # and its lines
+        self._tail_open = False  # the last line read had no newline (a hand-written end)
+        self._live: Strategy | None = None  # the strategy, once it learns from new answers
+        with self.lock, self.holds.locked():
+            self._sync()
+            start = self.holds.count("starts")
         n_draws = sum(len(a.draws) for a in self.latest.values())
         self.strategy = make_strategy(
             strategy,
             scores=scores.scores,
             sources=[r.source for r in self.rows],
             threshold=threshold,
-            # the same order on each start; estimate: a fresh stream of draws
-            seed=[seed, n_draws, len(self.latest)] if strategy == "estimate" else seed,
+            # random, uncertain: the same order on each start and in each process; estimate: a
+            # fresh stream of draws on each start, another in each process
+            seed=[seed, n_draws, len(self.latest), start] if strategy == "estimate" else seed,
             done=self._done_index,
         )
         if isinstance(self.strategy, EstimateStrategy):  # what the draws so far taught
@@ -178,30 +190,93 @@ class Session:
                 if answer.label is not None and answer.id in self.index:
                     for _ in answer.draws:
                         self.strategy.observe(self.index[answer.id], answer.label)
+        self._live = self.strategy
 
     # -- state ---------------------------------------------------------------------------------
 
-    def _gold_records(self) -> list[GoldRecord]:
-        records, _ = read_answers(self.gold_path)
-        return records
+    @contextmanager
+    def _step(self) -> Iterator[None]:
+        """One step of the session (choose, answer, read the figures): under the lock every
+        process on the gold file shares, after reading what the others appended."""
+        with self.lock, self.holds.locked():
+            self._sync()
+            self.held = self.holds.live()
+            yield
+
+    def _sync(self) -> None:
+        """Read the lines appended to the gold file since the last read (by another process:
+        this one's own appends are noted as they are written).
+
+        Raises:
+            GoldDataError: The gold file got shorter, or a new line is not ragjudge's format.
+        """
+        try:
+            size = self.gold_path.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size < self._read:
+            raise GoldDataError(
+                "the gold file changed while the session was running (it got shorter: cut or "
+                "replaced); every answer written is in it: start `ragjudge label` again",
+                file=str(self.gold_path),
+            )
+        if size == self._read:
+            return
+        with self.gold_path.open("rb") as handle:
+            handle.seek(self._read)
+            data = handle.read(size - self._read)
+        if self._tail_open and data.startswith(b"\n"):
+            data = data[1:]  # the end of the line read last
+        for raw in data.splitlines():
+            self._lines += 1
+            if raw.strip():
+                self._take(raw, self._lines)
+        self._read = size
+        self._tail_open = bool(data) and not data.endswith(b"\n")
+
+    def _take(self, raw: bytes, number: int) -> None:
+        try:
+            record = GoldRecord.model_validate(json.loads(raw))
+        except ValueError:
+            raise GoldDataError(
+                "is not a line of ragjudge's gold format", file=str(self.gold_path), row=number
+            ) from None
+        answer = _answer_of(record, number)
+        if answer is not None:
+            self._note(answer)
+        elif record.faithful is not None:
+            self.hand_labeled.add(record.id)
 
     def _note(self, answer: Answer) -> None:
+        """Take in an answer read or written: the reviewer's history, the last answer of the
+        row, and what the strategy learns from it."""
+        previous = self.latest.get(answer.id)
+        mine = self.by_reviewer.setdefault(answer.reviewer, {})
         seen = self.history.setdefault(answer.reviewer, [])
-        if answer.id not in self.by_reviewer.setdefault(answer.reviewer, {}):
+        if answer.id not in mine:
             seen.append(answer.id)
-        self.by_reviewer[answer.reviewer][answer.id] = answer
+        mine[answer.id] = answer
         self.latest[answer.id] = answer
+        strategy, index = self._live, self.index.get(answer.id)
+        if strategy is None or index is None:
+            return
+        if isinstance(strategy, RandomStrategy) and previous is None:
+            if answer.id not in self.hand_labeled:
+                strategy.note_done(index, lambda i: self.rows[i].source)
+        if isinstance(strategy, EstimateStrategy) and answer.label is not None:
+            new = len(answer.draws) - (len(previous.draws) if previous is not None else 0)
+            for _ in range(max(0, new)):
+                strategy.observe(index, answer.label)
 
     def _done_index(self, index: int) -> bool:
         row_id = self.rows[index].id
         return row_id in self.latest or row_id in self.hand_labeled
 
     def _leased_by_other(self, row_id: str, reviewer: str) -> bool:
-        now = time.monotonic()
-        return any(
-            rid == row_id and who != reviewer and expiry > now
-            for who, (rid, expiry) in self.leases.items()
-        )
+        return any(rid == row_id and who != reviewer for who, (rid, _) in self.held.items())
+
+    def _hold(self, reviewer: str, row_id: str) -> None:
+        self.held[reviewer] = (row_id, self.holds.hold(reviewer, row_id))
 
     def _stat(self) -> tuple[int, int]:
         st = self.rows_path.stat()
@@ -234,17 +309,22 @@ class Session:
 
     def next_row(self, reviewer: str) -> str | None:
         """The row `reviewer` should label now: the one they hold, else the strategy's next
-        (leased to them)."""
-        with self.lock:
-            held = self.leases.get(reviewer)
-            if held is not None and held[0] not in self.by_reviewer.get(reviewer, {}):
-                self.leases[reviewer] = (held[0], time.monotonic() + LEASE_SECONDS)
+        (held for them, in every process on the gold file)."""
+        with self._step():
+            held = self.held.get(reviewer)
+            if (
+                held is not None
+                and held[0] in self.index
+                and held[0] not in self.by_reviewer.get(reviewer, {})
+            ):
+                self._hold(reviewer, held[0])
                 return held[0]
             row_id = self._choose(reviewer)
             if row_id is None:
-                self.leases.pop(reviewer, None)
+                self.holds.release(reviewer)
+                self.held.pop(reviewer, None)
                 return None
-            self.leases[reviewer] = (row_id, time.monotonic() + LEASE_SECONDS)
+            self._hold(reviewer, row_id)
             return row_id
 
     def _choose(self, reviewer: str) -> str | None:
@@ -273,6 +353,7 @@ class Session:
         for row_id, answer in self.latest.items():
             if (
                 answer.label is not None
+                and row_id in self.index
                 and row_id not in mine
                 and sum(1 for a in self.by_reviewer.values() if row_id in a) == 1
                 and not self._leased_by_other(row_id, reviewer)
@@ -281,52 +362,51 @@ class Session:
         return None
 
     def _draw(self, reviewer: str, strategy: EstimateStrategy) -> str | None:
-        """Draw until a row no one has answered comes up. A draw of a row already labeled
-        counts at once (its answer is appended again with the draw); one held by another
-        reviewer counts when their answer comes; one skipped is discarded."""
-        now = time.monotonic()
-        held = {rid for who, (rid, t) in self.leases.items() if who != reviewer and t > now}
+        """Draw until a row no one has answered or holds comes up. Every draw is kept: a draw
+        of a row already answered counts at once (its answer is appended again with the draw:
+        a skipped row's skip, so that the draws a skip drops are counted), and one of a row
+        held (here or by another process) waits in the holds file for the row's answer."""
+        held = {rid for who, (rid, _) in self.held.items() if who != reviewer}
         answered = set(self.latest) | self.hand_labeled
-        if len(self.rows) - len(answered | held) <= 0:
+        if len(self.rows) - len((answered | held) & self.index.keys()) <= 0:
             return None  # every row is answered or held: drawing on would only count again
+        again: dict[str, list[float]] = {}  # draws of rows answered, appended once per row
+        chosen = None
         for _ in range(100_000):
             draw = strategy.draw()
             row_id = self.rows[draw.index].id
             q = float(draw.probability or 0.0)
-            known = self.latest.get(row_id)
-            if known is not None:
-                if known.label is None:  # skipped: the draw is discarded
-                    continue
-                self._append(
-                    row_id, known.label, reviewer=known.reviewer, note=known.note, draws=[q]
-                )
-                strategy.observe(draw.index, known.label)
+            if row_id in self.latest:
+                again.setdefault(row_id, []).append(q)
                 continue
             if row_id in self.hand_labeled:
                 continue
-            if self._leased_by_other(row_id, reviewer):
-                self.pending.setdefault(row_id, []).append(q)
-                continue
-            self.pending.setdefault(row_id, []).append(q)
-            return row_id
-        return None
+            self.holds.add_draw(row_id, q)
+            if not self._leased_by_other(row_id, reviewer):
+                chosen = row_id
+                break
+        for row_id, draws in again.items():
+            known = self.latest[row_id]
+            self._append(row_id, known.label, reviewer=known.reviewer, note=known.note, draws=draws)
+        return chosen
 
     def row_payload(self, row_id: str, reviewer: str) -> dict[str, Any]:
         """What the page shows of a row."""
+        with self._step():
+            mine = self.by_reviewer.get(reviewer, {}).get(row_id)
+            others = {
+                who: answers[row_id].label
+                for who, answers in self.by_reviewer.items()
+                if row_id in answers and who != reviewer
+            }
         index = self.index[row_id]
         row = self.rows[index]
         result = self.results.get(row_id)
-        if result is None:
+        if result is None:  # judged outside the lock: the other processes need not wait
             result = judge_row(self.judge, row)
             if len(self.results) > 256:
                 self.results.clear()
             self.results[row_id] = result
-        mine = self.by_reviewer.get(reviewer, {}).get(row_id)
-        others = {
-            who: answers[row_id].label
-            for who, answers in self.by_reviewer.items()
-            if row_id in answers and who != reviewer
-        }
         score = self.scores.scores[index]
         return {
             "id": row.id,
@@ -350,25 +430,21 @@ class Session:
         Raises:
             GoldDataError: An unknown row, or a rows file that changed under the session.
         """
-        with self.lock:
+        with self._step():
             self.check_rows()
             if row_id not in self.index:
                 raise GoldDataError(f"no row {row_id!r} in the rows file", file=str(self.rows_path))
-            held = self.leases.get(reviewer)
-            draws = self.pending.pop(row_id, []) if self.strategy_name == "estimate" else []
+            draws = self.holds.take_draws(row_id)  # drawn while it was shown (estimate)
             self._append(row_id, label, reviewer=reviewer, note=note, draws=draws)
-            if isinstance(self.strategy, EstimateStrategy) and label is not None:
-                for _ in draws:
-                    self.strategy.observe(self.index[row_id], label)
-            if held is not None and held[0] == row_id:
-                del self.leases[reviewer]
-            if isinstance(self.strategy, RandomStrategy) and row_id not in self.hand_labeled:
-                if sum(1 for a in self.by_reviewer.values() if row_id in a) == 1:
-                    self.strategy.note_done(self.index[row_id], lambda i: self.rows[i].source)
+            self.holds.release(reviewer, row_id)
+            if self.held.get(reviewer, ("",))[0] == row_id:
+                del self.held[reviewer]
 
     def _append(
         self, row_id: str, label: int | None, *, reviewer: str, note: str, draws: list[float]
     ) -> None:
+        """Append an answer to the gold file and note it (under the lock, after `_sync`: no
+        line of another process's comes between the last read and this one)."""
         previous = self.latest.get(row_id)
         all_draws = (previous.draws if previous is not None else []) + list(draws)
         row = self.rows[self.index[row_id]]
@@ -395,6 +471,9 @@ class Session:
             handle.write(line.encode())
             handle.flush()
             os.fsync(handle.fileno())
+            self._read = handle.tell()
+        self._lines += 1
+        self._tail_open = False
         self._note(
             Answer(
                 id=row_id,
@@ -403,6 +482,7 @@ class Session:
                 note=note,
                 strategy=strategy,
                 draws=all_draws,
+                line=self._lines,
             )
         )
 
@@ -410,7 +490,7 @@ class Session:
 
     def figures(self, reviewer: str) -> dict[str, Any]:
         """The running figures the page shows."""
-        with self.lock:
+        with self._step():
             return self._figures(reviewer)
 
     def _figures(self, reviewer: str) -> dict[str, Any]:
@@ -433,6 +513,11 @@ class Session:
             agree = sum(1 for i, a in labeled if bool(self.scores.passed[i]) == bool(a.label))
             out["agreement"] = round(agree / n, 3)
         out["estimate"] = self._estimate(labeled)
+        rows, draws = skipped_draws(
+            (a.label, a.draws) for a in self.latest.values() if a.id in self.index
+        )
+        if rows:  # the draws a skip drops (estimation/_drawn.py: the rule, and what it means)
+            out["skipped"] = {"rows": rows, "draws": draws, "note": skip_note(rows, draws)}
         out["raters"] = self._raters()
         return out
 

@@ -1,0 +1,169 @@
+"""What every `ragjudge label` process on one gold file shares beyond the gold file itself:
+which row each reviewer holds, and the draws (`--strategy estimate`) that landed on a row while
+someone held it. Both live in a small SQLite file beside the gold file
+(`<gold>.holds.sqlite`), so that two processes (two terminals, or a server started again while
+a reviewer's hold is live) never hand out the same row at once.
+
+The file is also the lock: each step of a session (choose a row, append an answer, read the
+figures) runs inside one write transaction on it (`BEGIN IMMEDIATE`), and appends to the gold
+file happen inside that transaction, so one process at a time reads the gold file's new lines,
+chooses and appends. SQLite's lock is released by the operating system when a process dies,
+and a hold lapses after its time (`seconds`) without a word from its reviewer's page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ragjudge.exceptions import GoldDataError
+
+__all__ = ["Holds", "holds_path"]
+
+#: How long a process waits for another's step to finish before it gives up (seconds).
+WAIT_SECONDS = 30.0
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS holds "
+    "(reviewer TEXT PRIMARY KEY, row_id TEXT NOT NULL, expires REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS pending (row_id TEXT PRIMARY KEY, draws TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+)
+
+
+def holds_path(gold: str | os.PathLike[str]) -> Path:
+    """Where the holds of the sessions on `gold` are kept: `<gold>.holds.sqlite`."""
+    path = Path(gold)
+    return path.with_name(path.name + ".holds.sqlite")
+
+
+class Holds:
+    """The holds file of one gold file.
+
+    Args:
+        path: The file (`holds_path(gold)`); created when missing.
+        seconds: How long a row shown to a reviewer stays theirs without an answer.
+    """
+
+    def __init__(self, path: Path, *, seconds: float) -> None:
+        self.path = path
+        self.seconds = seconds
+        self._db: sqlite3.Connection | None = None
+
+    @contextmanager
+    def locked(self) -> Iterator[Holds]:
+        """Hold the lock (a write transaction) for one step; commit at the end, or roll back
+        if the step fails.
+
+        Raises:
+            GoldDataError: The file is not a holds file, or another process kept the lock
+                longer than `WAIT_SECONDS`.
+        """
+        db = self._connect()
+        self._db = db
+        try:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                for statement in _SCHEMA:
+                    db.execute(statement)
+            except sqlite3.DatabaseError as exc:
+                raise self._error(exc) from None
+            try:
+                yield self
+            except BaseException:
+                db.rollback()
+                raise
+            db.commit()
+        finally:
+            self._db = None
+            db.close()
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(self.path, timeout=WAIT_SECONDS, isolation_level=None)
+            # the holds are soft state (they lapse anyway): no sync to disk on each step; the
+            # gold file is synced by itself
+            db.execute("PRAGMA synchronous=OFF")
+        except sqlite3.DatabaseError as exc:
+            raise self._error(exc) from None
+        return db
+
+    def _error(self, exc: sqlite3.DatabaseError) -> GoldDataError:
+        if "locked" in str(exc):
+            return GoldDataError(
+                f"another `ragjudge label` process kept the holds file locked for over "
+                f"{WAIT_SECONDS:.0f} s; stop it or try again",
+                file=str(self.path),
+            )
+        return GoldDataError(
+            f"is not a holds file of `ragjudge label` ({exc}); delete it (it holds only which "
+            "row each reviewer has open)",
+            file=str(self.path),
+        )
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise RuntimeError("the holds are read and changed only inside `locked()`")
+        return self._db
+
+    def live(self) -> dict[str, tuple[str, float]]:
+        """Every hold that has not lapsed: reviewer -> (row id, when it lapses, epoch seconds).
+        Lapsed holds are removed."""
+        now = time.time()
+        self.db.execute("DELETE FROM holds WHERE expires <= ?", (now,))
+        rows = self.db.execute("SELECT reviewer, row_id, expires FROM holds").fetchall()
+        return {str(who): (str(row_id), float(expires)) for who, row_id, expires in rows}
+
+    def hold(self, reviewer: str, row_id: str) -> float:
+        """Give `row_id` to `reviewer` (or renew it) for `seconds`; when it lapses."""
+        expires = time.time() + self.seconds
+        self.db.execute(
+            "INSERT INTO holds (reviewer, row_id, expires) VALUES (?, ?, ?) "
+            "ON CONFLICT(reviewer) DO UPDATE SET row_id = excluded.row_id, "
+            "expires = excluded.expires",
+            (reviewer, row_id, expires),
+        )
+        return expires
+
+    def release(self, reviewer: str, row_id: str | None = None) -> None:
+        """Drop `reviewer`'s hold (only if it is on `row_id`, when given)."""
+        if row_id is None:
+            self.db.execute("DELETE FROM holds WHERE reviewer = ?", (reviewer,))
+        else:
+            self.db.execute(
+                "DELETE FROM holds WHERE reviewer = ? AND row_id = ?", (reviewer, row_id)
+            )
+
+    def count(self, name: str) -> int:
+        """Add one to the counter `name` and return it (1 the first time)."""
+        self.db.execute(
+            "INSERT INTO counters (name, value) VALUES (?, 1) "
+            "ON CONFLICT(name) DO UPDATE SET value = value + 1",
+            (name,),
+        )
+        found = self.db.execute("SELECT value FROM counters WHERE name = ?", (name,)).fetchone()
+        return int(found[0])
+
+    def add_draw(self, row_id: str, probability: float) -> None:
+        """Keep a draw of `row_id` until its answer is written (`take_draws`)."""
+        found = self.db.execute("SELECT draws FROM pending WHERE row_id = ?", (row_id,)).fetchone()
+        draws = ([] if found is None else json.loads(found[0])) + [probability]
+        self.db.execute(
+            "INSERT INTO pending (row_id, draws) VALUES (?, ?) "
+            "ON CONFLICT(row_id) DO UPDATE SET draws = excluded.draws",
+            (row_id, json.dumps(draws)),
+        )
+
+    def take_draws(self, row_id: str) -> list[float]:
+        """The draws of `row_id` waiting for its answer; they are removed."""
+        found = self.db.execute("SELECT draws FROM pending WHERE row_id = ?", (row_id,)).fetchone()
+        if found is None:
+            return []
+        self.db.execute("DELETE FROM pending WHERE row_id = ?", (row_id,))
+        return [float(x) for x in json.loads(found[0])]
