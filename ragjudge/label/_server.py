@@ -52,6 +52,7 @@ def make_app(session: Session, *, reviewer: str | None = None) -> Starlette:
             "row": None if row_id is None else session.row_payload(row_id, name),
             "history": session.history.get(name, []),
             "figures": session.figures(name),
+            "rows_sha256": session.rows_sha256,  # the page keys unsent notes by it
         }
 
     async def index(request: Request) -> HTMLResponse:

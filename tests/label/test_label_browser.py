@@ -147,6 +147,40 @@ def test_reload_resumes_and_a_killed_server_loses_nothing(
     assert {r.id: r.faithful for r in load_gold(gold)} == {answered[0]: 1, answered[1]: 0}
 
 
+def test_a_note_not_sent_survives_a_reload(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label("--rows", str(traffic), "--gold", str(gold), cwd=tmp_path)
+    servers.append(server)
+    page = _open(browser, server, "ana")
+    row = _row_id(page)
+    assert not page.is_visible("#draft")
+    page.keyboard.press("n")
+    page.keyboard.type("the second passage says 1998")
+    page.keyboard.press("Escape")
+    page.reload()  # the page closed before the answer: the note is kept in the browser
+    page.wait_for_selector("#row-id")
+    assert _row_id(page) == row
+    assert page.input_value("#note") == "the second passage says 1998"
+    assert page.is_visible("#draft")
+    assert gold_lines(gold) == []  # a note kept is not an answer
+    drafts = "Object.keys(localStorage).filter((k) => k.startsWith('ragjudge-draft:'))"
+    assert len(page.evaluate(drafts)) == 1
+    _answer_key(page, "u")
+    line = _wait_lines(gold, 1)[0]
+    assert (line["id"], line["faithful"]) == (row, 0)
+    assert line["meta"]["review"]["note"] == "the second passage says 1998"
+    assert page.evaluate(drafts) == []  # sent: the draft is gone
+    assert page.input_value("#note") == "" and not page.is_visible("#draft")
+    page.reload()
+    page.wait_for_selector("#row-id")
+    page.keyboard.press("b")  # the answered row shows the note it was sent with, no draft
+    page.wait_for_function(f"document.getElementById('row-id').textContent === {json.dumps(row)}")
+    assert page.input_value("#note") == "the second passage says 1998"
+    assert not page.is_visible("#draft")
+
+
 def test_two_reviewers_never_share_a_row_and_see_disagreements(
     browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
 ) -> None:
