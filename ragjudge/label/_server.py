@@ -9,7 +9,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ragjudge.exceptions import ConfigurationError, GoldDataError, RagJudgeError
-from ragjudge.label._session import Session
+from ragjudge.label._session import Session, SessionStoppedError
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -46,6 +46,11 @@ def make_app(session: Session, *, reviewer: str | None = None) -> Starlette:
     def fail(exc: RagJudgeError, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=status)
 
+    def stop(request: Request, exc: SessionStoppedError) -> JSONResponse:
+        request.app.state.fatal = exc
+        request.app.state.stop()
+        return fail(exc, 409)
+
     def state(name: str, row_id: str | None) -> dict[str, Any]:
         return {
             "reviewer": name,
@@ -63,6 +68,8 @@ def make_app(session: Session, *, reviewer: str | None = None) -> Starlette:
         try:
             name = _reviewer(request.query_params.get("reviewer"))
             return JSONResponse(state(name, session.next_row(name)))
+        except SessionStoppedError as exc:
+            return stop(request, exc)
         except RagJudgeError as exc:
             return fail(exc)
 
@@ -73,6 +80,8 @@ def make_app(session: Session, *, reviewer: str | None = None) -> Starlette:
             if row_id not in session.index:
                 raise GoldDataError(f"no row {row_id!r}")
             return JSONResponse(state(name, row_id))
+        except SessionStoppedError as exc:
+            return stop(request, exc)
         except RagJudgeError as exc:
             return fail(exc, 404)
 
@@ -94,11 +103,9 @@ def make_app(session: Session, *, reviewer: str | None = None) -> Starlette:
                 note=str(body.get("note") or "")[:2000],
             )
             return JSONResponse({"ok": True})
-        except GoldDataError as exc:
-            if "changed while the session was running" in str(exc) or "is gone" in str(exc):
-                request.app.state.fatal = exc
-                request.app.state.stop()
-                return fail(exc, 409)
+        except SessionStoppedError as exc:
+            return stop(request, exc)
+        except RagJudgeError as exc:
             return fail(exc)
 
     app = Starlette(

@@ -37,12 +37,18 @@ from ragjudge.stats._active import active_mean, labels_for_active_width
 from ragjudge.stats._agreement import cohen_kappa, krippendorff_alpha
 from ragjudge.stats._ppi import labels_for_width, mean_estimate
 
-__all__ = ["LEASE_SECONDS", "Answer", "Session", "read_answers"]
+__all__ = ["LEASE_SECONDS", "Answer", "Session", "SessionStoppedError", "read_answers"]
 
 #: How long a row shown to a reviewer stays theirs without an answer.
 LEASE_SECONDS = 15 * 60
 #: Labels before the page shows an estimate.
 MIN_FOR_ESTIMATE = 10
+
+
+class SessionStoppedError(GoldDataError):
+    """A file changed under a running session so that it cannot go on (the rows file changed
+    or is gone; the gold file got shorter): the page says so and the command stops. Every
+    answer so far is in the gold file."""
 
 
 class Answer:
@@ -208,14 +214,15 @@ class Session:
         this one's own appends are noted as they are written).
 
         Raises:
-            GoldDataError: The gold file got shorter, or a new line is not ragjudge's format.
+            SessionStoppedError: The gold file got shorter.
+            GoldDataError: A new line is not ragjudge's format.
         """
         try:
             size = self.gold_path.stat().st_size
         except FileNotFoundError:
             size = 0
         if size < self._read:
-            raise GoldDataError(
+            raise SessionStoppedError(
                 "the gold file changed while the session was running (it got shorter: cut or "
                 "replaced); every answer written is in it: start `ragjudge label` again",
                 file=str(self.gold_path),
@@ -286,19 +293,19 @@ class Session:
         """Refuse to go on when the rows file changed under the session.
 
         Raises:
-            GoldDataError: Naming the rows file.
+            SessionStoppedError: Naming the rows file.
         """
         try:
             stat = self._stat()
         except OSError:
-            raise GoldDataError(
+            raise SessionStoppedError(
                 "the rows file is gone; every answer so far is in the gold file",
                 file=str(self.rows_path),
             ) from None
         if stat == self.rows_stat:
             return
         if file_sha256(self.rows_path) != self.rows_sha256:
-            raise GoldDataError(
+            raise SessionStoppedError(
                 "the rows file changed while the session was running (its checksum differs); "
                 "every answer so far is in the gold file: start `ragjudge label` again",
                 file=str(self.rows_path),

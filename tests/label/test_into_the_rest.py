@@ -13,6 +13,7 @@ from label_helpers import EXAMPLES, gold_lines
 from ragjudge.cli import main
 from ragjudge.data._gold import load_gold
 from ragjudge.estimation import estimate
+from ragjudge.estimation._drawn import skip_note, skipped_in_file
 from ragjudge.exceptions import GoldDataError
 from ragjudge.label import open_session
 from ragjudge.stats._active import active_mean
@@ -102,3 +103,35 @@ def test_compile_and_estimate_read_the_file(
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n_labeled"] == 20 and np.isfinite(out["ppi"]["estimate"])
+
+
+def test_skipped_draws_are_counted_alike_on_the_page_and_by_estimate(
+    traffic_and_truth: tuple[Path, dict[str, int]], tmp_path: Path
+) -> None:
+    traffic, truth = traffic_and_truth
+    gold = tmp_path / "gold.jsonl"
+    session = open_session(rows=traffic, gold=gold, strategy="estimate", seed=4)
+    skipped: set[str] = set()
+    for k in range(40):
+        row_id = session.next_row("ana")
+        assert row_id is not None
+        skip = k % 4 == 0
+        session.answer(reviewer="ana", row_id=row_id, label=None if skip else truth[row_id])
+        if skip:
+            skipped.add(row_id)
+    # the draws each skipped row had, read from its last line (a skip drawn again is written
+    # again with the new draw)
+    last = {x["id"]: x for x in gold_lines(gold)}
+    draws = sum(len(last[r]["meta"]["sampling"]["pi"]) for r in skipped)
+    assert all(last[r]["faithful"] is None for r in skipped)
+    assert draws >= len(skipped) == 10
+    figure = session.figures("ana")["skipped"]
+    assert (figure["rows"], figure["draws"]) == (10, draws)
+    assert skipped_in_file(gold) == (10, draws)
+    note = skip_note(10, draws)
+    assert figure["note"] == note and note is not None
+    assert note.startswith(f"10 drawn rows skipped ({draws} draws dropped): the estimate assumes")
+    est = estimate(rows=traffic, gold=gold)
+    assert any(n.endswith(note) for n in est.notes)
+    # the skipped rows are left out of the weighted estimate: the labeled draws alone
+    assert est.n_labeled == len(last) - 10

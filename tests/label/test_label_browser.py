@@ -276,3 +276,24 @@ def test_a_reviewer_name_is_text(
     assert page.input_value("#reviewer") == name
     page.keyboard.press("f")
     assert _wait_lines(gold, 1)[0]["meta"]["reviewer"] == name
+
+
+def test_skipped_draws_are_shown(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label(
+        "--rows", str(traffic), "--gold", str(gold), "--strategy", "estimate", cwd=tmp_path
+    )
+    servers.append(server)
+    page = _open(browser, server, "ana")
+    assert page.locator("dd[data-figure='skipped draws']").count() == 0
+    skipped = _answer_key(page, "s")
+    page.wait_for_selector("dd[data-figure='skipped draws']")
+    shown = page.inner_text("dd[data-figure='skipped draws']")
+    last = {x["id"]: x for x in _wait_lines(gold, 1)}[skipped]  # a skip drawn again: written again
+    draws = len(last["meta"]["sampling"]["pi"])
+    assert shown.startswith(
+        f"1 drawn row skipped ({draws} draw{'s' if draws != 1 else ''} dropped): "
+        "the estimate assumes a skip says nothing about the label"
+    )

@@ -169,3 +169,17 @@ def test_statement_marks_name_the_passage_words_matched() -> None:
     assert [passage[a:b] for _, a, b in marks[0]["spans"]] == ["Paris", "France"]
     assert all(p == 1 for p, _, _ in marks[0]["spans"])
     assert marks[1]["words"] == ["paris"] and marks[2]["words"] == []
+
+
+def test_a_gold_file_cut_short_under_the_session(traffic: Path, tmp_path: Path) -> None:
+    from ragjudge.label._session import SessionStoppedError
+
+    gold = tmp_path / "gold.jsonl"
+    session = open_session(rows=traffic, gold=gold)
+    for _ in range(2):
+        row_id = session.next_row("ana")
+        assert row_id is not None
+        session.answer(reviewer="ana", row_id=row_id, label=1)
+    gold.write_text(gold.read_text().splitlines()[0] + "\n")
+    with pytest.raises(SessionStoppedError, match="gold file changed while the session"):
+        session.next_row("ana")
