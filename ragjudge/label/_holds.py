@@ -100,6 +100,12 @@ class Holds:
                 f"{WAIT_SECONDS:.0f} s; stop it or try again",
                 file=str(self.path),
             )
+        if isinstance(exc, sqlite3.OperationalError):  # cannot be created or opened
+            return GoldDataError(
+                f"the holds file of `ragjudge label` cannot be opened ({exc}); the gold file's "
+                "folder must be writable",
+                file=str(self.path),
+            )
         return GoldDataError(
             f"is not a holds file of `ragjudge label` ({exc}); delete it (it holds only which "
             "row each reviewer has open)",

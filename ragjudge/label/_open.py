@@ -10,7 +10,7 @@ from pathlib import Path
 from ragjudge.data._gold import load_gold
 from ragjudge.data._paths import check_not_inputs
 from ragjudge.exceptions import ConfigurationError, GoldDataError
-from ragjudge.label._holds import holds_path
+from ragjudge.label._holds import Holds, holds_path
 from ragjudge.label._scores import file_sha256, load_or_score, scores_path
 from ragjudge.label._session import LEASE_SECONDS, Session, read_answers
 from ragjudge.label._strategy import STRATEGIES
@@ -91,6 +91,8 @@ def open_session(
     sha = file_sha256(rows_path)
     records = load_gold(rows_path)
     read_answers(gold_path)  # refuse a bad gold file before judging anything
+    with Holds(holds_path(gold_path), seconds=hold_seconds).locked():
+        pass  # and a holds file that cannot be used
     made = load_judge(judge)
     cache = load_or_score(
         rows=records,

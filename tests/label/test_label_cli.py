@@ -70,6 +70,18 @@ def test_a_gold_file_it_cannot_use(
     assert gold.read_bytes() == before
 
 
+def test_a_holds_file_it_cannot_use(
+    traffic: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    holds = tmp_path / "gold.jsonl.holds.sqlite"
+    holds.write_text("not a database\n" * 100)
+    code, err = _run(capsys, "--rows", str(traffic), "--gold", str(gold), "--port", "0")
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"{holds}: is not a holds file of `ragjudge label`" in err and "delete it" in err
+
+
 def test_the_rows_as_the_gold_file(
     traffic: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
