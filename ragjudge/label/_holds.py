@@ -33,6 +33,7 @@ _SCHEMA = (
     "(reviewer TEXT PRIMARY KEY, row_id TEXT NOT NULL, expires REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS pending (row_id TEXT PRIMARY KEY, draws TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
 
 
@@ -45,14 +46,20 @@ def holds_path(gold: str | os.PathLike[str]) -> Path:
 class Holds:
     """The holds file of one gold file.
 
+    The holds and the draws waiting are of one gold file: when that file is deleted or
+    replaced (another file at its path), they are dropped, so that a gold file started afresh
+    gets no draws made for the one before it.
+
     Args:
         path: The file (`holds_path(gold)`); created when missing.
         seconds: How long a row shown to a reviewer stays theirs without an answer.
+        gold: The gold file.
     """
 
-    def __init__(self, path: Path, *, seconds: float) -> None:
+    def __init__(self, path: Path, *, seconds: float, gold: Path) -> None:
         self.path = path
         self.seconds = seconds
+        self.gold = gold
         self._db: sqlite3.Connection | None = None
 
     @contextmanager
@@ -71,6 +78,7 @@ class Holds:
                 db.execute("BEGIN IMMEDIATE")
                 for statement in _SCHEMA:
                     db.execute(statement)
+                self._same_gold(db)
             except sqlite3.DatabaseError as exc:
                 raise self._error(exc) from None
             try:
@@ -82,6 +90,25 @@ class Holds:
         finally:
             self._db = None
             db.close()
+
+    def _same_gold(self, db: sqlite3.Connection) -> None:
+        """Drop the holds and the draws waiting when the gold file they were for is gone or
+        was replaced (its device and inode differ)."""
+        try:
+            st = self.gold.stat()
+            now: str | None = f"{st.st_dev}:{st.st_ino}"
+        except FileNotFoundError:
+            now = None
+        found = db.execute("SELECT value FROM facts WHERE name = 'gold'").fetchone()
+        was = None if found is None else str(found[0])
+        if was == now:
+            return
+        if was is not None:  # deleted or replaced: what was held was for another file
+            db.execute("DELETE FROM holds")
+            db.execute("DELETE FROM pending")
+            db.execute("DELETE FROM facts WHERE name = 'gold'")
+        if now is not None:
+            db.execute("INSERT OR REPLACE INTO facts (name, value) VALUES ('gold', ?)", (now,))
 
     def _connect(self) -> sqlite3.Connection:
         try:

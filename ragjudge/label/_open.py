@@ -91,7 +91,7 @@ def open_session(
     sha = file_sha256(rows_path)
     records = load_gold(rows_path)
     read_answers(gold_path)  # refuse a bad gold file before judging anything
-    with Holds(holds_path(gold_path), seconds=hold_seconds).locked():
+    with Holds(holds_path(gold_path), seconds=hold_seconds, gold=gold_path).locked():
         pass  # and a holds file that cannot be used
     made = load_judge(judge)
     cache = load_or_score(

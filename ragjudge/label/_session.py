@@ -165,7 +165,7 @@ class Session:
         self.strategy_name = strategy
         self.target_width, self.level = target_width, level
         self.lock = threading.Lock()  # this process's threads; `holds` locks across processes
-        self.holds = Holds(holds_path(gold_path), seconds=hold_seconds)
+        self.holds = Holds(holds_path(gold_path), seconds=hold_seconds, gold=gold_path)
         self.held: dict[str, tuple[str, float]] = {}  # reviewer -> (row id, lapses), last read
         self.history: dict[str, list[str]] = {}  # reviewer -> ids answered, first answer order
         self.latest: dict[str, Answer] = {}  # id -> the last answer (the one that counts)

@@ -52,7 +52,7 @@ class _Ordered(Strategy):
             self.start += 1
         for position in range(self.start, self.order.size):
             index = int(self.order[position])
-            if available(index):
+            if available(index) and not done(index):  # past a held row, rows may be done
                 return index
         return None
 

@@ -100,7 +100,8 @@ def test_two_processes_never_hand_out_one_row_twice_and_write_each_answer_once(
         held.sort(key=lambda x: x[1])
         for (a, _, a_end), (b, b_start, _) in itertools.pairwise(held):
             assert b_start >= a_end, f"{row_id} held by {a} and {b} at once"
-        assert len({name for name, _, _ in held}) == len(held)  # nobody got a row twice
+        # nobody got a row twice
+        assert len({name for name, _, _ in held}) == len(held), (row_id, held)
 
     # every answer in the file once, nothing else
     lines = gold_lines(gold)
@@ -199,3 +200,25 @@ def test_draws_of_a_row_held_elsewhere_wait_for_its_answer(traffic: Path, tmp_pa
     # every draw of the other process is in the file: its rows' draws, and those of ana's row
     ben = [x for x in gold_lines(gold) if x["meta"]["reviewer"] == "ben"]
     assert len({x["id"] for x in ben}) == len(two.history["ben"])
+
+
+def test_a_gold_file_started_afresh_gets_nothing_of_the_one_before(
+    traffic: Path, tmp_path: Path
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    one = open_session(rows=traffic, gold=gold, strategy="estimate", seed=1)
+    first = one.next_row("ana")
+    assert first is not None
+    one.answer(reviewer="ana", row_id=first, label=1)
+    assert one.next_row("ana") is not None  # held, its draw waiting
+
+    def left() -> tuple[int, int]:
+        with closing(sqlite3.connect(holds_path(gold))) as db:
+            holds = db.execute("SELECT COUNT(*) FROM holds").fetchone()[0]
+            pending = db.execute("SELECT COUNT(*) FROM pending").fetchone()[0]
+        return int(holds), int(pending)
+
+    assert left() == (1, 1)
+    gold.unlink()  # start over: the holds and draws were for the file deleted
+    open_session(rows=traffic, gold=gold, strategy="estimate", seed=1)
+    assert left() == (0, 0)

@@ -183,3 +183,18 @@ def test_a_gold_file_cut_short_under_the_session(traffic: Path, tmp_path: Path) 
     gold.write_text(gold.read_text().splitlines()[0] + "\n")
     with pytest.raises(SessionStoppedError, match="gold file changed while the session"):
         session.next_row("ana")
+
+
+@pytest.mark.parametrize("strategy", ["uncertain", "random"])
+def test_a_row_answered_past_a_held_one_is_not_handed_out_again(
+    traffic: Path, tmp_path: Path, strategy: str
+) -> None:
+    session = open_session(rows=traffic, gold=tmp_path / "gold.jsonl", strategy=strategy)
+    held = session.next_row("ana")  # the first row of the order: held, not answered
+    seen = []
+    for _ in range(5):
+        row_id = session.next_row("ben")
+        assert row_id is not None
+        seen.append(row_id)
+        session.answer(reviewer="ben", row_id=row_id, label=1)
+    assert held not in seen and len(set(seen)) == 5
