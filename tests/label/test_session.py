@@ -1,4 +1,4 @@
-"""The labeling session without a browser: answers in the gold file, resume, leases, the
+"""The labeling session without a browser: answers in the gold file, resume, holds, the
 strategies, the sidecar scores and the running figures."""
 
 from __future__ import annotations
