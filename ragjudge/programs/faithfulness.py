@@ -488,8 +488,7 @@ def statement_reason(
     parts = [f"{supported} of {len(statements)} {what} are {found}"]
     failed = [s for s in statements if s.verdict == "no"]
     unsure_ones = [s for s in statements if s.verdict == "unsure"]
-    if failed:
-        parts.append(", ".join(f"'{_short(s.text)}'" for s in failed[:3]) + f" {missed}")
+    parts.extend(f"'{_short(s.text)}' {missed}{_finding(s)}" for s in failed[:3])
     if unsure_ones:
         if unsure == "exclude":
             counted = "left out"
@@ -497,13 +496,22 @@ def statement_reason(
             counted = f"counted as {unsure}"
         else:
             counted = "counted by the judge's confidence"
-        parts.append(
-            ", ".join(f"'{_short(s.text)}'" for s in unsure_ones[:3])
-            + f" {'is' if len(unsure_ones) == 1 else 'are'} uncertain ({counted})"
+        parts.extend(
+            f"'{_short(s.text)}' is uncertain ({counted}){_finding(s)}" for s in unsure_ones[:3]
         )
+    left = len(failed[3:]) + len(unsure_ones[3:])
+    if left:
+        parts.append(f"{left} more not {found}")
     if aggregation != "fraction":
         parts.append(f"the score is the {aggregation} of the judge's confidence per statement")
     return "; ".join(parts)
+
+
+def _finding(statement: StatementResult) -> str:
+    """What the judge found for a statement it did not find supported: the first clause of its
+    reason (the offline judge leads with the most specific finding), after a colon."""
+    first = statement.reason.split("; ")[0].strip() if statement.reason else ""
+    return f": {_short(first, 120)}" if first else ""
 
 
 def _short(text: str, limit: int = 80) -> str:
