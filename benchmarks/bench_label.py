@@ -64,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import REPO, gold_args
 from ragjudge.data._gold import GoldRecord, load_gold
+from ragjudge.label._strategy import UncertainStrategy
 from ragjudge.stats._active import AdaptiveSampler, active_mean
 from ragjudge.stats._ppi import mean_estimate
 
@@ -263,9 +264,18 @@ def choose(
 ) -> np.ndarray:
     if strategy == "random":
         return rng.choice(scores.size, size=n, replace=False)
-    if strategy == "uncertain":
-        tie = rng.random(scores.size)
-        return np.lexsort((tie, np.abs(scores - threshold)))[:n]
+    if strategy == "uncertain":  # the page's own strategy, one label after another
+        picked: list[int] = []
+        taken: set[int] = set()
+        uncertain = UncertainStrategy(
+            scores, threshold=threshold, seed=int(rng.integers(2**31)), done=taken.__contains__
+        )
+        for _ in range(n):
+            draw = uncertain.next(lambda i: True)
+            assert draw is not None
+            picked.append(draw.index)
+            taken.add(draw.index)
+        return np.array(picked)
     sampler = AdaptiveSampler(scores, seed=int(rng.integers(2**31)))
     chosen: dict[int, None] = {}
     while len(chosen) < n:  # labels are not known before compile: the judge's own error only
@@ -299,7 +309,7 @@ def part_compile(args: Any) -> dict[str, Any]:
             if n > len(pool):
                 continue
             figure: dict[str, Any] = {"n": n}
-            for strategy in ("random", "uncertain", "estimate"):
+            for strategy in args.strategies:
                 accs = []
                 for seed in range(args.seeds):
                     rng = np.random.default_rng(1000 * seed + n)
