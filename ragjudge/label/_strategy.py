@@ -1,6 +1,6 @@
 """Which row a reviewer sees next: `random` (stratified by source), `uncertain` (the judge's
-least sure rows first, every third pick a random row) and `estimate` (draws with probability
-from the judge's expected error, for the active-inference estimate, `ragjudge.stats._active`).
+least sure rows first) and `estimate` (draws with probability from the judge's expected error,
+for the active-inference estimate, `ragjudge.stats._active`).
 
 Each strategy is built once from the cached scores (O(N log N)) and answers `next` without
 judging anything again: a pointer into a fixed order (random, uncertain) or a binary search in
@@ -58,21 +58,9 @@ class _Ordered(Strategy):
 
 
 class UncertainStrategy(_Ordered):
-    """The rows the judge is least sure of, with every `RANDOM_EVERY`-th pick a random row.
-
-    Two orders are interleaved into one, built once: the rows by their score's distance from
-    the judge's threshold (ties: a seeded shuffle) and a seeded shuffle of all rows. Picks
-    1 and 2 of every 3 are the nearest rows not taken yet, pick 3 the next row of the shuffle
-    not taken yet. The nearest rows teach compile the threshold with few labels; but rows
-    near the threshold only are a biased sample: compile holds out a share of the labeled rows
-    to score its candidates on, and with no row the judge is sure of there, it fits the
-    threshold and weights to a narrow band of scores. A fixed share of uniform rows (an
-    epsilon-greedy mix, epsilon = 1/3) keeps every part of the scores in the labels and the
-    held-out share, at a third of the labels' pull toward the threshold.
-    """
+    """The rows whose score is nearest the judge's threshold first (ties: a seeded shuffle)."""
 
     name = "uncertain"
-    RANDOM_EVERY = 3
 
     def __init__(
         self, scores: np.ndarray, *, threshold: float, seed: int, done: Callable[[int], bool]
@@ -80,34 +68,12 @@ class UncertainStrategy(_Ordered):
         rng = np.random.default_rng(seed)
         tie = rng.random(scores.size)
         distance = np.abs(np.where(np.isnan(scores), threshold, scores) - threshold)
-        nearest = np.lexsort((tie, distance))
-        shuffled = rng.permutation(scores.size)
-        super().__init__(_interleave(nearest, shuffled, every=self.RANDOM_EVERY))
+        super().__init__(np.lexsort((tie, distance)))
         self.done = done
 
     def next(self, available: Callable[[int], bool]) -> Draw | None:
         index = self.next_in(available, self.done)
         return None if index is None else Draw(index)
-
-
-def _interleave(first: np.ndarray, second: np.ndarray, *, every: int) -> np.ndarray:
-    """`first` and `second` (two orders of the same rows) in one: each `every`-th place the
-    next row of `second` not placed yet, the others the next of `first` not placed yet."""
-    placed = np.zeros(first.size, dtype=bool)
-    out = np.empty(first.size, dtype=np.int64)
-    a = b = 0
-    for k in range(first.size):
-        if k % every == every - 1:
-            while placed[second[b]]:
-                b += 1
-            row = second[b]
-        else:
-            while placed[first[a]]:
-                a += 1
-            row = first[a]
-        placed[row] = True
-        out[k] = row
-    return out
 
 
 class RandomStrategy(Strategy):
