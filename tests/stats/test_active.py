@@ -10,6 +10,7 @@ import pytest
 import scipy.stats
 
 from ragjudge.stats._active import (
+    ActiveEstimate,
     AdaptiveSampler,
     active_mean,
     labels_for_active_width,
@@ -151,21 +152,26 @@ def test_the_adaptive_sampler_learns_where_the_judge_errs() -> None:
     assert sampler.probabilities()[0] > 3 * before
 
 
+def _adaptive_estimate(f: np.ndarray, y: np.ndarray, *, draws: int, seed: int) -> ActiveEstimate:
+    """`draws` draws of an `AdaptiveSampler` fed each label, and their estimate."""
+    sampler = AdaptiveSampler(f, seed=seed)
+    rows, probs = [], []
+    for _ in range(draws):
+        index, prob = sampler.draw()
+        rows.append(index)
+        probs.append(prob)
+        sampler.observe(index, y[index])
+    at = np.array(rows)
+    return active_mean(labels=y[at], predicted=f[at], probabilities=probs, predicted_all=f)
+
+
 def test_unbiased_and_covering_with_adaptive_draws() -> None:
     p, y = _population(1500, 10)
     f = np.where(np.arange(1500) % 5 == 0, 1 - p, p)  # a judge confidently wrong on a fifth
     rng = np.random.default_rng(11)
     estimates, covered = [], 0
     for _ in range(600):
-        sampler = AdaptiveSampler(f, seed=int(rng.integers(2**31)))
-        draws, probs = [], []
-        for _ in range(100):
-            index, prob = sampler.draw()
-            draws.append(index)
-            probs.append(prob)
-            sampler.observe(index, y[index])
-        d = np.array(draws)
-        est = active_mean(labels=y[d], predicted=f[d], probabilities=probs, predicted_all=f)
+        est = _adaptive_estimate(f, y, draws=100, seed=int(rng.integers(2**31)))
         estimates.append(est.estimate)
         covered += est.ci[0] <= y.mean() <= est.ci[1]
     spread = float(np.std(estimates))
@@ -184,14 +190,6 @@ def test_covers_where_the_judge_errs_rarely_and_surely() -> None:
     y = np.where(sure_yes, rng.random(n_big) > 0.035, rng.random(n_big) < 0.005).astype(float)
     covered = 0
     for k in range(400):
-        sampler = AdaptiveSampler(f, seed=k)
-        draws, probs = [], []
-        for _ in range(25):
-            index, q = sampler.draw()
-            draws.append(index)
-            probs.append(q)
-            sampler.observe(index, y[index])
-        at = np.array(draws)
-        est = active_mean(labels=y[at], predicted=f[at], probabilities=probs, predicted_all=f)
+        est = _adaptive_estimate(f, y, draws=25, seed=k)
         covered += est.ci[0] <= y.mean() <= est.ci[1]
     assert covered / 400 >= 0.94
