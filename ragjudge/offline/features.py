@@ -32,7 +32,7 @@ from ragjudge.offline.numbers import (
     value_years,
 )
 from ragjudge.offline.paraphrase import PARAPHRASE_FEATURES, paraphrase_evidence
-from ragjudge.offline.spans import SpanEvidence, align
+from ragjudge.offline.spans import SpanEvidence, align, same_name
 from ragjudge.offline.statements import (
     DISPUTED_RE,
     HEDGE_RE,
@@ -144,6 +144,9 @@ class ContextIndex:
         bigrams: Every adjacent content-stem pair in the context.
         numbers: Every normalized number in the context.
         sentence_names: Capitalized-word stems of each sentence (names, weekdays, months).
+        names: Every stem capitalized inside a sentence of the context (the union of
+            `sentence_names`).
+        lowered: Every content stem the context writes in lower case.
         sentence_content: Content stems of each sentence.
         passage_hedged: Whether each passage hedges (may, might, plans to, ...).
         sentence_speculative: Whether each sentence only says a thing may or is planned to be.
@@ -170,6 +173,8 @@ class ContextIndex:
     bigrams: frozenset[tuple[str, str]] = frozenset()
     numbers: frozenset[str] = frozenset()
     sentence_names: list[frozenset[str]] = field(default_factory=list)
+    names: frozenset[str] = frozenset()
+    lowered: frozenset[str] = frozenset()
     sentence_content: list[list[str]] = field(default_factory=list)
     passage_hedged: list[bool] = field(default_factory=list)
     sentence_speculative: list[bool] = field(default_factory=list)
@@ -203,6 +208,7 @@ def context_index(context: str) -> ContextIndex:
     pairs: set[tuple[str, str]] = set()
     numbers: set[str] = set()
     quantities: list[Quantity] = []
+    lowered: list[frozenset[str]] = []
     for block in _blocks(context):
         spans = split_sentences(block)
         if not spans:
@@ -221,6 +227,7 @@ def context_index(context: str) -> ContextIndex:
         index.sentence_disputed.extend(_flag_sentences(DISPUTED_RE, block, spans))
         index.sentence_stems.extend(p.stems for p in profiles)
         index.sentence_names.extend(p.names for p in profiles)
+        lowered.extend(p.lowered for p in profiles)
         index.sentence_content.extend(p.content for p in profiles)
         for i in range(max(1, len(profiles) - _WINDOW + 1)):
             window = profiles[i : i + _WINDOW]
@@ -250,6 +257,8 @@ def context_index(context: str) -> ContextIndex:
             pairs.update(pairwise(p.content))
         quantities.extend(q for qs in found for q in qs)
     index.quantities = tuple(quantities)
+    index.names = frozenset().union(*index.sentence_names)
+    index.lowered = frozenset().union(*lowered)
     index.stems, index.numbers, index.bigrams = (
         frozenset(words),
         frozenset(numbers),
@@ -800,6 +809,8 @@ def statement_evidence(
                 for t, ok in zip(content, in_best, strict=True)
             ],
             tokens,
+            index.names,
+            index.lowered,
         )
         if best >= 0
         else SpanEvidence()
@@ -1121,7 +1132,7 @@ def _agent_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
                 theirs = _agent_patient(sentence, flags, j, patient_any=True)
                 if theirs is None or not set(theirs[1]) & set(patient):
                     continue
-                if _same_name(theirs[0], agent):
+                if same_name(theirs[0], agent):
                     return ""  # the passage says it of the statement's name
                 other = other or " ".join(theirs[0])
         if other:
@@ -1130,15 +1141,6 @@ def _agent_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
             )
             return f"'{' '.join(shown)}' where the passage says '{other}'"
     return ""
-
-
-def _same_name(a: list[str], b: list[str]) -> bool:
-    """Whether two runs of name stems share a name, or one abbreviates the other ("uk" /
-    "united kingdom")."""
-    if set(a) & set(b):
-        return True
-    initials = ("".join(w[0] for w in a), "".join(w[0] for w in b))
-    return (len(b) == 1 and initials[0] == b[0]) or (len(a) == 1 and initials[1] == a[0])
 
 
 def _agent_patient(
@@ -1397,7 +1399,7 @@ def _role_holder(index: ContextIndex, tokens: list[Token]) -> str:
     if not subject or role is None or role.stem not in _ONE_HOLDER_ROLES:
         return ""
     rest = {t.stem for t in tokens[tokens.index(role) + 1 :] if t.is_content}
-    names = frozenset().union(*index.sentence_names)
+    names = index.names
     others: list[tuple[str, int, str]] = []  # (block text, sentence, holder): first by content
     for j, stems in enumerate(index.sentence_stems):
         for m in (m for m, word in enumerate(stems) if word == role.stem):

@@ -26,10 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import NamedTuple
 
-from ragjudge.offline.text import Token, tokenize
+from ragjudge.offline.text import STOPWORDS, Token, is_common_word, tokenize
 
-__all__ = ["SpanEvidence", "align", "clauses"]
+__all__ = ["SpanEvidence", "align", "clauses", "same_name"]
 
 #: Where a sentence splits into clauses: semicolons, colons, and a comma before a contrast.
 _CLAUSE_RE = re.compile(
@@ -54,6 +55,27 @@ _EXCLUSIVE = frozenset("only exclusively solely just alone".split())
 #: A word joined by a hyphen to the next one ("e-" of "e-mail").
 _GLUED_RE = re.compile(r"\w+-$")
 _COPULAS = frozenset("is was are were has had".split())
+#: Words inside a name ("Bank of England", "Ludwig van Beethoven").
+_NAME_JOINERS = frozenset("of the and for de la le du des von van der den da di del y &".split())
+#: Titles before a name: "President Obama" is "Barack Obama".
+_TITLES = frozenset(
+    """mr mrs ms miss dr prof professor sir dame lord lady king queen prince princess saint st
+    president senator sen rep representative governor gov mayor minister chancellor premier
+    general gen colonel captain judge justice pope bishop archbishop""".split()
+)
+#: What before a capital opens a line as a list item ("- Since ...", "* Since", "1. Since").
+_BULLET_RE = re.compile(r"(?:^|\n)[ \t]*(?:[-*•–—]|\d+[.)])[ \t]*$")
+#: An abbreviation's dotted letters ("U.S.", "U.K."): a sentence goes on after it.
+_DOTTED_RE = re.compile(r"\b(?:[A-Za-z]\.){2,}")
+_DOTTED_END_RE = re.compile(r"(?:\b[A-Z]\.|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Gen|Sen|Gov)\.)\s*$")
+
+
+class _Casing(NamedTuple):
+    """How the context and the statement write words: stems capitalized inside a sentence
+    (names), and content stems written in lower case (common words)."""
+
+    names: frozenset[str]
+    lowered: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -99,6 +121,8 @@ def align(
     in_context: Sequence[bool],
     read_as: Sequence[bool] = (),
     statement_tokens: Sequence[Token] = (),
+    names: frozenset[str] = frozenset(),
+    lowered: frozenset[str] = frozenset(),
 ) -> SpanEvidence:
     """Align a statement to its best clause and read the slot and exclusion evidence there.
 
@@ -112,6 +136,10 @@ def align(
             the same word ("500" in "450-550", an acronym, a paraphrase): such a word cannot
             be placed in a clause, so it counts as covered by every clause and fills no slot.
         statement_tokens: All tokens of the statement (`tokenize`), when the caller has them.
+        names: Stems the context capitalizes inside a sentence (`ContextIndex.names`): a
+            sentence's first word is a name when the context writes it so elsewhere.
+        lowered: Content stems the context writes in lower case (`ContextIndex.lowered`):
+            a sentence's first word is a common word when the context writes it so.
 
     Returns:
         The `SpanEvidence`.
@@ -143,7 +171,14 @@ def align(
     if any(
         ok and t.stem not in keys and t.norm not in keys for t, ok in zip(fixed, found, strict=True)
     ):
-        slot = _slot(statement, statement_tokens or tokenize(statement), fixed, found, text, tokens)
+        slot = _slot(
+            statement,
+            statement_tokens or tokenize(statement),
+            fixed,
+            found,
+            (text, tokens),
+            _Casing(names, lowered),
+        )
     return SpanEvidence(
         coverage=covered / total,
         clause=text,
@@ -179,22 +214,100 @@ def _lcs_pairs(a: Sequence[Token], b: Sequence[Token]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _is_name(text: str, token: Token) -> bool:
-    """A capitalized word: a sentence's first word counts (a subject slot opens sentences),
-    unless a comma follows it ("Therefore, ...", "However, ...")."""
-    if not token.is_capital or token.is_number:
+def _opens(text: str, token: Token) -> bool:
+    """Whether a token stands where any word is capitalized: a sentence's or clause's first
+    word, one after a colon or a quote (`tokenize` marks those) or a list item's bullet, and
+    not the word after an abbreviation's dot ("the U.S. Senate")."""
+    before = text[: token.start]
+    if token.sentence_initial:
+        return not (before.strip() and _DOTTED_END_RE.search(before))
+    return bool(_BULLET_RE.search(before))
+
+
+def _is_name(text: str, tokens: Sequence[Token], k: int, casing: _Casing) -> bool:
+    """A name: a capitalized word ("eBay" too) inside a sentence but the pronoun ("I'll");
+    where any word is capitalized (a sentence's first word, after a colon, a quote or a
+    bullet) only when the context or the statement capitalizes it inside a sentence, or
+    neither writes it in lower case and it is no common English word (`is_common_word`:
+    "Since", "Researchers" are; "Bern" is not), and never before a comma ("Therefore,
+    ...")."""
+    token = tokens[k]
+    if token.is_number or not any(c.isupper() for c in token.text):
         return False
-    end = token.start + len(token.text)
-    return not (token.sentence_initial and text[end : end + 1] == ",")
-
-
-def _aliases(a: Sequence[Token], b: Sequence[Token]) -> bool:
-    """Two names that share a word, or one the other's initials ("EU" / "European Union")."""
-    if {t.stem for t in a} & {t.stem for t in b}:
+    if token.norm.replace("’", "'").split("'")[0] == "i":
+        return False  # the pronoun: "I", "I'll"
+    if not _opens(text, token):
         return True
-    initials = ("".join(t.text[0] for t in a).lower(), "".join(t.text[0] for t in b).lower())
-    words = (" ".join(t.norm for t in a), " ".join(t.norm for t in b))
-    return words[0] == initials[1] or words[1] == initials[0]
+    end = token.start + len(token.text)
+    if text[end : end + 1] == "," or token.norm in STOPWORDS:
+        return False
+    if token.stem in casing.names or token.norm in casing.names:
+        return True
+    return token.stem not in casing.lowered and not is_common_word(token.norm)
+
+
+def _name_runs(text: str, tokens: Sequence[Token], casing: _Casing) -> list[list[Token]]:
+    """The names of a text: runs of name words, with "of", "the", "van", ... inside them
+    ("Bank of England"), and dotted abbreviations ("U.S.") as one word each."""
+    runs: list[list[Token]] = []
+    run: list[Token] = []
+    pending: list[Token] = []
+    for k, token in enumerate(tokens):
+        # a capital opening a sentence belongs to the name it opens ("United States ...")
+        if _is_name(text, tokens, k, casing) or (
+            token.is_capital
+            and token.norm not in STOPWORDS
+            and k + 1 < len(tokens)
+            and _is_name(text, tokens, k + 1, casing)
+        ):
+            run.extend(pending if run else [])
+            run.append(token)
+            pending = []
+        elif run and token.norm in _NAME_JOINERS and not pending:
+            pending = [token]
+        else:
+            if run:
+                runs.append(run)
+            run, pending = [], []
+    if run:
+        runs.append(run)
+    for m in _DOTTED_RE.finditer(text):
+        letters = m.group().replace(".", "")
+        word = letters.lower()
+        runs.append([Token(m.group(), word, word, False, True, False, m.start(), True)])
+    return runs
+
+
+def same_name(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Whether two names are one written two ways.
+
+    Titles and joiners aside, one's words all among the other's, compared as stems (case, a
+    possessive or a plural aside: "Obama" / "President Barack Obama's"), or one word the
+    other's initials ("EU" / "European Union", "US" / "United States", "BoE" / "Bank of
+    England"). Not two names that share some words only ("Marie Curie" / "Pierre Curie",
+    "Hubble Space Telescope" / "James Webb Space Telescope", "North Korea" / "South Korea").
+
+    Args:
+        a: One name's words, lower-cased (stems).
+        b: The other's.
+
+    Returns:
+        True for one name.
+    """
+    words = [[w for w in name if w not in _NAME_JOINERS and w not in _TITLES] for name in (a, b)]
+    if words[0] and words[1] and (set(words[0]) <= set(words[1]) or set(words[1]) <= set(words[0])):
+        return True
+    for one, other in ((a, b), (b, a)):
+        if len(one) == 1 and len(other) > 1:
+            letters = "".join(c for c in one[0] if c.isalpha())
+            kept = [w for w in other if w not in _TITLES and w]
+            initials = {
+                "".join(w[0] for w in kept if w != "the"),
+                "".join(w[0] for w in kept if w not in _NAME_JOINERS),
+            }
+            if len(letters) > 1 and letters in initials:
+                return True
+    return False
 
 
 def _slot(
@@ -202,17 +315,19 @@ def _slot(
     statement_tokens: Sequence[Token],
     content: Sequence[Token],
     in_context: Sequence[bool],
-    text: str,
-    clause: Sequence[Token],
+    aligned: tuple[str, Sequence[Token]],
+    casing: _Casing,
 ) -> str:
     """A statement word the context has elsewhere, in the clause's slot of another word.
 
     The statement must align to the clause but for one slot: every other content word of it
     matched in order, at most three words on each side of the slot. Two names fill one slot
-    ("Zurich" / "Bern"; not "EU" / "European Union"); two common words only where the clause
-    says its own exclusively ("chat support only"): on gold rows, common words in one slot
-    were as often rewordings ("paid" / "money back") as swaps.
+    ("Zurich" / "Bern"), unless the clause names the statement's name another way ("EU" /
+    "European Union", "Obama" / "Barack Obama": `same_name`); two common words only where
+    the clause says its own exclusively ("chat support only"): on gold rows, common words in
+    one slot were as often rewordings ("paid" / "money back") as swaps.
     """
+    text, clause = aligned
     mine = list(content)
     theirs = [t for t in clause if t.is_content]
     pairs = _lcs_pairs(mine, theirs)
@@ -239,12 +354,22 @@ def _slot(
         return ""  # said in the clause, in another order: no other word in its place
     if any(t.is_number for t in (*gap_mine, *gap_theirs)):
         return ""  # numbers are compared as values (`ragjudge.offline.numbers`)
-    names = _is_name(statement, gap_mine[0]), _is_name(text, gap_theirs[0])
-    if names[0] != names[1]:
+    known = _Casing(
+        casing.names
+        | {t.stem for t in statement_tokens if t.is_capital and not _opens(statement, t)},
+        casing.lowered
+        | {t.stem for t in statement_tokens if t.is_content and t.text[:1].islower()},
+    )
+    # a slot's kind is its head's, the last word: "the Basic Law", "pro-Russian group"
+    kinds = (
+        _is_name(statement, statement_tokens, _position(statement_tokens, gap_mine[-1]), known),
+        _is_name(text, clause, _position(clause, gap_theirs[-1]), known),
+    )
+    if kinds[0] != kinds[1]:
         return ""
-    if names[0] and _aliases(gap_mine, gap_theirs):
+    if kinds[0] and _named_in(statement, statement_tokens, gap_mine, aligned, known):
         return ""  # "EU" / "European Union": one name written two ways
-    if not names[0] and (i0 < 0 or not _restricted(clause, gap_theirs)):
+    if not kinds[0] and (i0 < 0 or not _restricted(clause, gap_theirs)):
         return ""  # a common word fills a slot only where the clause says its own exclusively
     return _slot_note(
         statement,
@@ -253,6 +378,29 @@ def _slot(
         _quote(statement, gap_mine),
         _quote(text, gap_theirs),
     )
+
+
+def _position(tokens: Sequence[Token], token: Token) -> int:
+    """The index of a token among its text's tokens (found by its offset)."""
+    return next(k for k, t in enumerate(tokens) if t.start == token.start)
+
+
+def _named_in(
+    statement: str,
+    statement_tokens: Sequence[Token],
+    gap: Sequence[Token],
+    aligned: tuple[str, Sequence[Token]],
+    casing: _Casing,
+) -> bool:
+    """Whether a name of the statement's slot is a name of the clause written another way."""
+    starts = {t.start for t in gap}
+    mine = [
+        run
+        for run in _name_runs(statement, statement_tokens, casing)
+        if any(t.start in starts for t in run)
+    ]
+    theirs = _name_runs(*aligned, casing)
+    return any(same_name([t.stem for t in a], [t.stem for t in b]) for a in mine for b in theirs)
 
 
 def _restricted(clause: Sequence[Token], filler: Sequence[Token]) -> bool:
@@ -311,6 +459,9 @@ def _excluded(statement: str, content: Sequence[Token], text: str, clause: Seque
         )
         scope = after[:stop] if stop is not None else after
         hit = [t for t in scope if t.is_content and (t.stem in mine or t.norm in mine)]
+        after_hit = scope[scope.index(hit[-1]) + 1 :] if hit else []
+        if after_hit and after_hit[0].is_content and not after_hit[0].is_number:
+            continue  # "rather than using ski lifts": 'ski' names the lifts, not what is left out
         if hit:
             words = " ".join(t.text for t in hit)
             quoted = text[m.start() : hit[-1].start + len(hit[-1].text)]

@@ -22,6 +22,7 @@ __all__ = [
     "Token",
     "content_stems",
     "is_cjk",
+    "is_common_word",
     "is_filler",
     "negation_count",
     "negation_scopes",
@@ -393,6 +394,49 @@ def _graded(word: str, suffix: str) -> str:
     if len(word) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", word):
         return word + word[-1] + suffix  # one vowel before one final consonant: doubled
     return word + suffix
+
+
+#: Punkt's orthographic flags (NLTK `punkt_tab/english/ortho_context.tab`, shipped in
+#: `ragjudge.lexical`): a word seen lower-case inside a sentence (32) or at an unknown position
+#: (64) of its English news training text.
+_ORTHO_LOWER = 32 | 64
+
+
+@lru_cache(maxsize=1)
+def _ortho_flags() -> dict[str, int]:
+    from ragjudge.lexical._resources import DATA_DIR
+
+    flags: dict[str, int] = {}
+    path = DATA_DIR / "punkt_tab" / "english" / "ortho_context.tab"
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            word, _, value = line.rstrip("\n").partition("\t")
+            flags[word] = int(value)
+    return flags
+
+
+def is_common_word(norm: str) -> bool:
+    """Whether an English word is written lower-case inside sentences (a common word), so that
+    a capital on it at a sentence's start says nothing ("Since", "Researchers"), while names
+    ("Bern", "Obama": unknown to the list, or only ever capitalized) are not.
+
+    Args:
+        norm: The lower-cased word.
+
+    Returns:
+        True when Punkt's English orthographic statistics saw it lower-case mid-sentence, or
+        when it is a stopword.
+    """
+    word = norm.replace("’", "'")
+    if word in STOPWORDS:
+        return True
+    flags = _ortho_flags()
+    if word.endswith("'s"):
+        word = word[:-2]
+    forms = [word, stem(word)]  # "tributes": "tribute"
+    if word.endswith("s"):
+        forms += [word[:-1], word[:-2] if word.endswith("es") else word]
+    return any(flags.get(w, 0) & _ORTHO_LOWER for w in forms)
 
 
 class Token(NamedTuple):
@@ -778,6 +822,7 @@ class SentenceProfile(NamedTuple):
         negated: Content stems within a negation's scope.
         plain: Content stems outside any negation's scope.
         names: Stems of capitalized words inside the sentence (names, weekdays, months).
+        lowered: Stems of content words written in lower case.
     """
 
     stems: list[str]
@@ -788,6 +833,7 @@ class SentenceProfile(NamedTuple):
     negated: frozenset[str]
     plain: frozenset[str]
     names: frozenset[str] = frozenset()
+    lowered: frozenset[str] = frozenset()
 
 
 def sentence_profile(sentence: str) -> SentenceProfile:
@@ -808,6 +854,7 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     negations = remaining = 0
     last = previous = ""
     names: set[str] = set()
+    lowered: set[str] = set()
     first = ""
     surfaces = _surfaces(sentence)
     bounds = _bound_negations([surface.lower() for surface, _ in surfaces])
@@ -826,7 +873,9 @@ def sentence_profile(sentence: str) -> SentenceProfile:
         if i == 1 and not content and _opens_with_may(first, norm, number=number):
             content.append("may")  # the month opening the sentence
             plain.add("may")
-        if i and surface[0].isupper() and is_content:
+        if is_content and surface[0].islower():
+            lowered.add(stemmed)
+        elif i and surface[0].isupper() and is_content:
             names.add(stemmed)
         stems.append(stemmed)
         norms.append(norm)
@@ -856,6 +905,7 @@ def sentence_profile(sentence: str) -> SentenceProfile:
         frozenset(negated),
         frozenset(plain),
         frozenset(names),
+        frozenset(lowered),
     )
 
 
