@@ -28,7 +28,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
-from ragjudge.offline.text import STOPWORDS, Token, is_common_word, tokenize
+from ragjudge.offline.text import STOPWORDS, Token, is_common_word, stem, tokenize
 
 __all__ = ["SpanEvidence", "align", "clauses", "same_name"]
 
@@ -57,10 +57,12 @@ _GLUED_RE = re.compile(r"\w+-$")
 _COPULAS = frozenset("is was are were has had".split())
 #: Words inside a name ("Bank of England", "Ludwig van Beethoven").
 _NAME_JOINERS = frozenset("of the and for de la le du des von van der den da di del y &".split())
-#: Titles before a name: "President Obama" is "Barack Obama".
+#: Titles before a name (stems): "President Obama" is "Barack Obama".
 _TITLES = frozenset(
-    """mr mrs ms miss dr prof professor sir dame lord lady king queen prince princess saint st
-    president senator sen rep representative governor gov mayor minister chancellor premier
+    stem(w)
+    for w in """mr mrs ms miss dr prof professor sir dame lord lady king queen prince princess saint st
+    president vice prime deputy senator sen rep representative governor gov mayor minister
+    secretary chancellor premier
     general gen colonel captain judge justice pope bishop archbishop""".split()
 )
 #: What before a capital opens a line as a list item ("- Since ...", "* Since", "1. Since").
