@@ -1132,7 +1132,7 @@ def _agent_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
                 theirs = _agent_patient(sentence, flags, j, patient_any=True)
                 if theirs is None or not set(theirs[1]) & set(patient):
                     continue
-                if same_name(theirs[0], agent):
+                if same_name(theirs[0], agent, partial=True):
                     return ""  # the passage says it of the statement's name
                 other = other or " ".join(theirs[0])
         if other:

@@ -223,6 +223,13 @@ def test_same_name(a: str, b: str, same: bool) -> None:
     assert same_name(*words[::-1]) is same
 
 
+def test_parts_of_names_read_off_a_sentence_are_one_name_when_they_share_a_word() -> None:
+    parts = _stems("Chris Eubank"), _stems("Livingston Eubank")
+    assert same_name(*parts, partial=True)
+    assert not same_name(*parts)
+    assert not same_name(_stems("Chris Eubank"), _stems("Nigel Benn"), partial=True)
+
+
 def test_common_words_are_told_from_names_by_english_casing() -> None:
     assert is_common_word("since")
     assert is_common_word("researchers")
