@@ -2,6 +2,7 @@
 
     python benchmarks/bench_offline_loso.py [--cap 0] [--seeds 0 1 2] [--out FILE]
     python benchmarks/bench_offline_loso.py --disable span_coverage slot_conflict   # ablation
+    python benchmarks/bench_offline_loso.py --fires    # where the slot and exclusion evidence fires
 
 For each gold source S (its `dev.jsonl`, at most `--cap` rows sampled with seed 0; 0: all) and
 split seed (`split_gold`: grouped, stratified, 30% held out, as compile splits):
@@ -20,7 +21,9 @@ Balanced accuracy and ROC AUC on S's held-out rows; per source, macro and pooled
 sources' held-out rows, means over the seeds. `--disable NAME ...` zeroes statement features
 (the ablation "before" for a new feature: the same rows and code with the feature's evidence
 removed, so its weight can neither be set by hand nor fitted). Each row's evidence is computed
-once and reused by every fit (features do not depend on the weights).
+once and reused by every fit (features do not depend on the weights). `--fires` fits nothing:
+it counts, per source, the statements of faithful and of unfaithful answers (all dev rows)
+whose best clause gives a slot conflict or an exclusion, and prints each faithful one.
 """
 
 from __future__ import annotations
@@ -101,6 +104,21 @@ def _whole(params: OfflineParams, data: list[Any]) -> np.ndarray:
     return np.asarray(offline_model._answer_probabilities(OfflineModel(params), data))
 
 
+def _fires(dev: dict[str, list[GoldRecord]]) -> int:
+    """Print where the slot and exclusion evidence fires: statements of faithful / unfaithful
+    answers per source, and each faithful one with its note."""
+    for source, rows in dev.items():
+        counts = {0: 0, 1: 0}
+        for data in _cached_prepare(rows):
+            for ev in data.evidence:
+                if ev.slot_note:
+                    counts[data.label] += 1
+                    if data.label:
+                        print(f"  {source} faithful: {ev.slot_note}")
+        print(f"{source}: faithful {counts[1]}, unfaithful {counts[0]}", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print (and optionally write) the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -109,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--disable", nargs="*", default=[], help="statement features to zero")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--fires", action="store_true", help="count slot/exclusion evidence")
     args = parser.parse_args(argv)
     for name in args.disable:
         if name not in STATEMENT_FEATURES:
@@ -121,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.cap and len(rows) > args.cap:
             rows = random.Random(0).sample(rows, args.cap)
         dev[path.parent.name] = rows
+    if args.fires:
+        return _fires(dev)
     raw = {s: [r.model_dump(mode="json") for r in rows] for s, rows in dev.items()}
     lines: list[str] = []
 

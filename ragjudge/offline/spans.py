@@ -10,7 +10,8 @@ two pieces of evidence off it:
   seat of the Swiss government" against "Bern is the seat of the Swiss government. Zurich is
   the largest city": 'Zurich' where the clause says 'Bern'; "the Starter tier includes phone
   support" against "the Starter tier includes chat support only": 'phone' where it says
-  'chat');
+  'chat'). One name written two ways is no conflict (`same_name`: "EU" / "European Union"),
+  and a capital that only opens a sentence makes no name ("Since ...");
 - **exclusion**: a statement word that the clause names only after "except", "other than",
   "instead of", "rather than", "but not", "excluding", ... ("uses a diesel generator" against
   "uses solar panels instead of a diesel generator").
