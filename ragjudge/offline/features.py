@@ -1316,12 +1316,18 @@ def _anchor_swap(index: ContextIndex, best: int, tokens: list[Token], content: l
         left = stems[i - 1] if i > 0 else None
         right = stems[i + 1] if i + 1 < len(stems) else None
         names = index.sentence_names[anchor]
+        flags = [s in names for s in sentence]
+        capital = [t.is_capital and t.is_content and not t.is_number for t in tokens]
+        mine = _name_run(stems, capital, i - 1, step=-1) + _name_run(stems, capital, i, step=1)
         for j, other in enumerate(sentence):
             if other not in names or other in wanted:
                 continue
             l_ok = left is not None and j > 0 and sentence[j - 1] == left
             r_ok = right is not None and j + 1 < len(sentence) and sentence[j + 1] == right
-            if l_ok or r_ok:
+            theirs = _name_run(sentence, flags, j - 1, step=-1) + _name_run(
+                sentence, flags, j, step=1
+            )
+            if (l_ok or r_ok) and not same_name(mine, theirs):  # not "UK" / "United Kingdom"
                 return f"'{token.text}' where the passage says '{other}'"
     return ""
 

@@ -230,6 +230,22 @@ def test_parts_of_names_read_off_a_sentence_are_one_name_when_they_share_a_word(
     assert not same_name(_stems("Chris Eubank"), _stems("Nigel Benn"), partial=True)
 
 
+def test_a_name_the_passage_spells_out_is_no_swapped_name() -> None:
+    context = (
+        "The United Kingdom on Friday said it will send observers to the election. "
+        "UK officials arrive in May."
+    )
+    evidence = statement_evidence(
+        context_index(context), "The UK has said it will send observers to the election."
+    )
+    assert evidence.value("entity_conflict") == 0.0, evidence.conflict_note
+    swapped = statement_evidence(
+        context_index("Pierre Curie was born in Paris. Marie Curie was born in Warsaw."),
+        "Pierre Curie was born in Warsaw.",
+    )
+    assert swapped.value("entity_conflict") == 1.0
+
+
 def test_common_words_are_told_from_names_by_english_casing() -> None:
     assert is_common_word("since")
     assert is_common_word("researchers")
