@@ -398,6 +398,9 @@ def _verdict(statement: str, reason: str, verdict: str, confidence: float) -> di
 
 
 def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
+    """A statement's reason. For a statement not found supported, what the judge found wrong
+    comes first (a negation, another number or name in the passage, a claim only planned), as
+    the answer's reason quotes the first clause; then which words the context lacks."""
     coverage = evidence.value("coverage_best")
     passage = evidence.best_passage + 1
     if evidence.missing:
@@ -414,24 +417,25 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
             "all content words appear in the context but not together "
             f"(best passage {passage} covers {coverage:.0%})"
         )
-    notes = [
+    found = [
         n for n in (evidence.negation_note, evidence.antonym_note, evidence.conflict_note) if n
     ]
     if evidence.slot_note and verdict != "yes":
-        notes.append(evidence.slot_note)
+        found.append(evidence.slot_note)
     if evidence.own_missing:
-        notes.append("nothing that only this statement says is in the context")
+        found.append("nothing that only this statement says is in the context")
+    if evidence.speculated:
+        found.append("the context only says it is planned or expected")
+    elif evidence.hedged:
+        found.append("a hedged or future claim the context does not make")
+    notes = []
     if evidence.paraphrased:
         pairs = ", ".join(f"'{a}' as '{b}'" for a, b in evidence.paraphrased[:4])
         notes.append(f"read by meaning: {pairs}")
-    if evidence.speculated:
-        notes.append("the context only says it is planned or expected")
-    elif evidence.hedged:
-        notes.append("a hedged or future claim the context does not make")
     if verdict == "unsure" and not evidence.contradicted and not evidence.slot_note:
         notes.append("the context does not say")
-    if notes:
-        text += "; " + "; ".join(notes)
+    parts = [*found, text, *notes] if verdict != "yes" else [text, *found, *notes]
+    text = "; ".join(parts)
     if verdict == "yes" and not evidence.missing:
         text = "supported: " + text
     return text
