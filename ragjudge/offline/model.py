@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pydantic
 
+from ragjudge.offline.directions import directions
 from ragjudge.offline.features import (
     ANSWER_FEATURES,
     STATEMENT_FEATURES,
@@ -712,7 +713,8 @@ def _fit_prepared(
     a_prior = base.answer_vector() if prior else np.zeros(len(ANSWER_FEATURES))
     a_bias = base.answer_bias if prior else 0.0
     sw = _balanced_weights(labels, np.ones(len(labels)))
-    wa, ba = fit_logistic(xa, labels, sw, a_prior, a_bias, regularization)
+    signs = directions(ANSWER_FEATURES)  # each answer feature keeps its side
+    wa, ba = fit_logistic(xa, labels, sw, a_prior, a_bias, regularization, signs=signs)
     pa = 1.0 / (1.0 + np.exp(-np.clip(xa @ wa + ba, -30, 30)))
     fitted = stage.model_copy(
         update={

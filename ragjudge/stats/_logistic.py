@@ -29,7 +29,14 @@ def calibrated(score: float, calibration: Sequence[float] | None) -> float:
 
 
 def fit_logistic(
-    x: FloatArray, y: FloatArray, sw: FloatArray, w0: FloatArray, b0: float, lam: float
+    x: FloatArray,
+    y: FloatArray,
+    sw: FloatArray,
+    w0: FloatArray,
+    b0: float,
+    lam: float,
+    *,
+    signs: Sequence[int] | None = None,
 ) -> tuple[FloatArray, float]:
     """L2-regularized (toward the prior weights) weighted logistic regression.
 
@@ -42,6 +49,9 @@ def fit_logistic(
         w0: Prior weights on the raw scale (the penalty pulls toward them).
         b0: Prior bias.
         lam: L2 strength on the standardized weights' distance from the prior.
+        signs: Per feature, the sign its weight must have: 1 (at least 0), -1 (at most 0) or
+            0 (free); None: all free. A feature that is evidence for (or against) the label
+            can then be weighed down to 0 by the data but never turned around.
 
     Returns:
         `(weights, bias)` on the raw scale.
@@ -65,10 +75,26 @@ def fit_logistic(
         grad = np.append(xs.T @ g + lam * diff, g.sum())
         return value, grad
 
-    theta0 = np.append(prior, b_prior)
+    bounds = [_bound(int(s)) for s in signs] if signs is not None else [(None, None)] * x.shape[1]
+    if len(bounds) != x.shape[1]:
+        raise ValueError(f"{len(bounds)} signs for {x.shape[1]} features")
+    bounds.append((None, None))  # the bias
+    lower = np.array([-np.inf if lo is None else lo for lo, _ in bounds])
+    upper = np.array([np.inf if hi is None else hi for _, hi in bounds])
+    theta0 = np.clip(np.append(prior, b_prior), lower, upper)
     from scipy.optimize import minimize  # lazy: judging needs no SciPy (0.3 s of import)
 
-    result = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    result = minimize(
+        loss, theta0, jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": 500}
+    )
     w_std, b_std = result.x[:-1], float(result.x[-1])
     w_raw = w_std / scale
     return w_raw, b_std - float(np.dot(w_raw, mean))
+
+
+def _bound(sign: int) -> tuple[float | None, float | None]:
+    if sign > 0:
+        return (0.0, None)
+    if sign < 0:
+        return (None, 0.0)
+    return (None, None)
