@@ -399,9 +399,10 @@ def _verdict(statement: str, reason: str, verdict: str, confidence: float) -> di
 
 
 def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
-    """A statement's reason. For a statement not found supported, what the judge found wrong
-    comes first (a negation, another number or name in the passage, a claim only planned), as
-    the answer's reason quotes the first clause; then which words the context lacks."""
+    """A statement's reason. For a statement the context contradicts ("no"), what the judge
+    found wrong comes first (a negation, another number or name in the passage), as the
+    answer's reason quotes the first clause; then which words the context lacks. For one it
+    does not say ("unsure"), the words it lacks come first."""
     coverage = evidence.value("coverage_best")
     passage = evidence.best_passage + 1
     if evidence.missing:
@@ -435,7 +436,7 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
         notes.append(f"read by meaning: {pairs}")
     if verdict == "unsure" and not evidence.contradicted and not evidence.slot_note:
         notes.append("the context does not say")
-    parts = [*found, text, *notes] if verdict != "yes" else [text, *found, *notes]
+    parts = [*found, text, *notes] if verdict == "no" else [text, *found, *notes]
     text = "; ".join(parts)
     if verdict == "yes" and not evidence.missing:
         text = "supported: " + text
