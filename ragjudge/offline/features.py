@@ -899,12 +899,16 @@ def _number_conflict(
     for q, ok in zip(quantities, supported, strict=True):
         if ok:
             continue
-        for c in passage:
-            if same_slot(q, c) and not may_agree(q, c):
-                mine, theirs = quantity_text(texts[0], q), quantity_text(texts[1], c)
-                if (q.bound or c.bound) and mine and theirs:
-                    return f"'{mine}' not supported: the passage says '{theirs}'"
-                return f"{_show(q)} where the passage says {_show(c)}"
+        rivals = [c for c in passage if same_slot(q, c) and not may_agree(q, c)]
+        if not rivals:
+            continue
+        # the passage's value nearest the claim is the one it stands in for ("until 8 pm"
+        # against "from 9 am to 5 pm": 5 pm)
+        c = min(rivals, key=lambda c: abs((c.low + c.high) - (q.low + q.high)))
+        mine, theirs = quantity_text(texts[0], q), quantity_text(texts[1], c)
+        if (q.bound or c.bound) and mine and theirs:
+            return f"'{mine}' not supported: the passage says '{theirs}'"
+        return f"{_show(q)} where the passage says {_show(c)}"
     return ""
 
 

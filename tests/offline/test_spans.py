@@ -369,3 +369,9 @@ def test_the_fitted_weight_decides_and_the_reason_follows_the_verdict() -> None:
     (judged,) = OfflineModel(ignoring).judge_statements(context=context, statements=[statement])
     assert judged["verdict"] == "yes"
     assert "Ottawa" not in judged["reason"]
+
+
+def test_a_conflicting_number_is_named_beside_the_passage_value_nearest_it() -> None:
+    result = _judge("The museum is open from 9 am to 5 pm.", "The museum is open until 8 pm.")
+    assert result.score == 0.0
+    assert "'20:00' where the passage says '17:00'" in _reasons(result)
