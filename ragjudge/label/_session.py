@@ -555,7 +555,8 @@ class Session:
                 est.estimate,
                 est.ci,
                 width=width,
-                more=None if total is None else max(0, total - len(y)),
+                needed=total,
+                have=len(y),
             )
         if self.strategy_name == "uncertain" or any(a.strategy == "uncertain" for _, a in labeled):
             return {
@@ -585,7 +586,8 @@ class Session:
             ppi.estimate,
             ppi.ci,
             width=width,
-            more=None if total is None else max(0, total - len(labeled)),
+            needed=total,
+            have=len(labeled),
         )
 
     def _raters(self) -> dict[str, Any]:
@@ -630,15 +632,22 @@ def _ends_with_newline(path: Path) -> bool:
 
 
 def _shown(
-    how: str, value: float, ci: Sequence[float], *, width: float | None, more: int | None
+    how: str,
+    value: float,
+    ci: Sequence[float],
+    *,
+    width: float | None,
+    needed: int | None,
+    have: int,
 ) -> dict[str, Any]:
     """The running estimate as the page shows it: how it was made, the value, its interval and
-    width (4 decimals), the target width and how many more labels reach it."""
+    width (4 decimals), the target width and how many more labels reach it (`needed` in all,
+    `have` so far; None when no number of labels does)."""
     return {
         "how": how,
         "value": round(value, 4),
         "ci": [round(ci[0], 4), round(ci[1], 4)],
         "width": round(ci[1] - ci[0], 4),
         "target_width": width,
-        "more": more,
+        "more": None if needed is None else max(0, needed - have),
     }

@@ -47,13 +47,13 @@ ANSWER_DIRECTIONS: Mapping[str, int] = {
 }
 
 
-def directions(names: Sequence[str], table: Mapping[str, int] = ANSWER_DIRECTIONS) -> list[int]:
-    """The direction of each feature in `names`, in order.
+def directions(names: Sequence[str]) -> list[int]:
+    """The direction of each answer feature in `names`, in order.
 
     Raises:
         KeyError: A feature without a direction (a new feature must say which way it points).
     """
-    missing = [n for n in names if n not in table]
+    missing = [n for n in names if n not in ANSWER_DIRECTIONS]
     if missing:
         raise KeyError(f"no direction for the offline feature(s) {', '.join(missing)}")
-    return [table[n] for n in names]
+    return [ANSWER_DIRECTIONS[n] for n in names]

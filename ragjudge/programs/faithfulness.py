@@ -509,7 +509,8 @@ def statement_reason(
 
 def _finding(statement: StatementResult) -> str:
     """What the judge found for a statement it did not find supported: the first clause of its
-    reason (the offline judge leads with the most specific finding), after a colon."""
+    reason (the offline judge leads with what it found wrong where the context contradicts the
+    statement, else with the words the context lacks), after a colon."""
     first = statement.reason.split("; ")[0].strip() if statement.reason else ""
     return f": {_short(first, 120)}" if first else ""
 

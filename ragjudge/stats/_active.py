@@ -36,9 +36,9 @@ import pydantic
 from ragjudge.stats._ppi import (
     bounded_interval,
     guarded_mean,
+    labels_for_width,
     quantile,
     rectifier_ends,
-    z_value,
 )
 
 __all__ = [
@@ -272,11 +272,8 @@ def active_mean(
 
 
 def labels_for_active_width(est: ActiveEstimate, *, width: float) -> int | None:
-    """How many draws (in all) give an interval `width` wide, at the spread measured so far;
-    None when the judge's part alone is wider."""
-    if width <= 0:
-        raise ValueError(f"width must be positive, got {width}")
-    target = (width / 2 / z_value(est.level)) ** 2 - est.fixed_se**2
-    if target <= 0:
-        return None
-    return max(2, math.ceil(est.draw_sd**2 / target))
+    """How many draws (in all) give an interval `width` wide, at the spread measured so far
+    (`labels_for_width` with one draw's spread); None when the judge's part alone is wider."""
+    return labels_for_width(
+        label_sd=est.draw_sd, fixed_se=est.fixed_se, width=width, level=est.level
+    )
