@@ -39,6 +39,7 @@ _EXPORTS = {
     "JudgeResult": "ragjudge.programs",
     "ModifiedJudgeError": "ragjudge.exceptions",
     "NotCompiledError": "ragjudge.exceptions",
+    "ProbeReport": "ragjudge.probe",
     "RagJudgeError": "ragjudge.exceptions",
     "SerializationError": "ragjudge.exceptions",
     "StatementResult": "ragjudge.programs",
@@ -52,6 +53,7 @@ _EXPORTS = {
     "load": "ragjudge.programs",
     "load_gold": "ragjudge.data",
     "offline_lm": "ragjudge.lm",
+    "probe": "ragjudge.probe",
     "register_judge": "ragjudge.programs",
     "resolve_lm": "ragjudge.lm",
 }
@@ -86,6 +88,7 @@ if TYPE_CHECKING:
     from ragjudge.lexical import DeterministicFaithfulness
     from ragjudge.lm import offline_lm, resolve_lm
     from ragjudge.optimize import CompileReport, JudgeOptimizer, compile
+    from ragjudge.probe import ProbeReport, probe
     from ragjudge.programs import (
         AnswerRelevancy,
         Cascade,
@@ -122,6 +125,7 @@ __all__ = [
     "JudgeResult",
     "ModifiedJudgeError",
     "NotCompiledError",
+    "ProbeReport",
     "RagJudgeError",
     "SerializationError",
     "StatementResult",
@@ -136,6 +140,7 @@ __all__ = [
     "load",
     "load_gold",
     "offline_lm",
+    "probe",
     "register_judge",
     "resolve_lm",
 ]

@@ -44,6 +44,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "the faithful rate of a system's rows, from the judge and a few labels (PPI++)",
     ),
     "label": ("ragjudge.cli.label", "a local review page: label the rows that teach the most"),
+    "probe": (
+        "ragjudge.cli.probe",
+        "behavioral tests of a judge, kind by kind, made from your rows",
+    ),
 }
 
 
@@ -162,9 +166,11 @@ PARAM_FLAGS = {
     "max_tokens": "--max-tokens",
     "metric": "--metric",
     "mode": "--mode",
+    "kinds": "--kinds",
     "modes": "--modes",
     "out": "--out",
     "overlap": "--overlap",
+    "per_kind": "--per-kind",
     "port": "--port",
     "repeat": "--repeat",
     "resume": "--resume",

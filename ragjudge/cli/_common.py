@@ -89,6 +89,14 @@ def add_lm_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def allow_several_lms(parser: argparse.ArgumentParser) -> None:
+    """Make `--lm` repeatable: several `--lm` form an ensemble."""
+    for action in parser._actions:
+        if action.dest == "lm":
+            action.__class__ = argparse._AppendAction
+            action.help = (action.help or "") + "; repeat --lm to form an ensemble"
+
+
 def add_cascade_option(parser: argparse.ArgumentParser, *, compiling: bool = False) -> None:
     """`--cascade`: the offline judge on every row, --lm on the rows it finds unclear."""
     tuned = (

@@ -14,6 +14,7 @@ from ragjudge.cli._common import (
     add_data_options,
     add_deterministic_options,
     add_lm_options,
+    allow_several_lms,
     deterministic_options,
     emit,
     examples,
@@ -54,7 +55,7 @@ def add_parser(sub: Any) -> None:
     )
     add_data_options(parser)
     add_lm_options(parser)
-    _allow_several_lms(parser)
+    allow_several_lms(parser)
     add_run_options(parser)
     add_ray_options(parser)
     parser.add_argument("--judge", default=None, help="a saved or compiled judge (.json)")
@@ -101,14 +102,6 @@ def add_parser(sub: Any) -> None:
         "--trust-modified", action="store_true", help="load a hand-edited judge file"
     )
     parser.set_defaults(run=run)
-
-
-def _allow_several_lms(parser: argparse.ArgumentParser) -> None:
-    """Make `--lm` repeatable: several `--lm` form an ensemble."""
-    for action in parser._actions:
-        if action.dest == "lm":
-            action.__class__ = argparse._AppendAction
-            action.help = (action.help or "") + "; repeat --lm to form an ensemble"
 
 
 def _lms(args: argparse.Namespace) -> list[str]:

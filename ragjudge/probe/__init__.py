@@ -16,20 +16,30 @@ Example:
 
 from __future__ import annotations
 
+from ragjudge.probe._gate import check_probe_bounds, parse_probe_bounds
 from ragjudge.probe._generate import KindCount, ProbeSet, generate_probes
 from ragjudge.probe._probe import Expect, Probe, Skip, Variant
 from ragjudge.probe._registry import GENERATORS, Generator, generator, kinds
+from ragjudge.probe._report import KindRow, ProbeOutcome, ProbeReport, SourceCell
+from ragjudge.probe._run import probe
 
 __all__ = [
     "GENERATORS",
     "Expect",
     "Generator",
     "KindCount",
+    "KindRow",
     "Probe",
+    "ProbeOutcome",
+    "ProbeReport",
     "ProbeSet",
     "Skip",
+    "SourceCell",
     "Variant",
+    "check_probe_bounds",
     "generate_probes",
     "generator",
     "kinds",
+    "parse_probe_bounds",
+    "probe",
 ]

@@ -18,6 +18,7 @@ from ragjudge.data._gold import GoldRecord, gold_fingerprint
 from ragjudge.evaluation._evaluate import EvaluationReport, agreement_of, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize._report import CompileReport
+from ragjudge.probe._report import ProbeReport
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.report._data import Variant, variant_from_predictions, worst_disagreements
@@ -272,6 +273,7 @@ def build_report(
     gold_name: str = "",
     max_disagreements: int = 20,
     n_boot: int = 1000,
+    probes: ProbeReport | None = None,
 ) -> str:
     """Render the report as one self-contained HTML document (plotly.js inlined, no network).
 
@@ -293,6 +295,7 @@ def build_report(
         gold_name: What the rows are called (e.g. the file name).
         max_disagreements: How many disagreements to show.
         n_boot: Bootstrap resamples for intervals computed here.
+        probes: A probe run of the judge (`ragjudge.probe`): its kinds x sources table.
 
     Returns:
         The HTML document.
@@ -313,10 +316,10 @@ def build_report(
     report = _compile_report(
         compile_report if compile_report is not None else getattr(judge, "report_", None)
     )
-    if not results and report is None:
+    if not results and report is None and probes is None:
         raise ConfigurationError(
-            "nothing to report: pass `rows` and `results` (from `ragjudge.evaluate`) or a "
-            "compiled judge / `compile_report`"
+            "nothing to report: pass `rows` and `results` (from `ragjudge.evaluate`), a "
+            "compiled judge / `compile_report`, or `probes`"
         )
     params = _judge_params(judge, report)
     judged = _Judged(
@@ -360,6 +363,10 @@ def build_report(
     )
     if cost:
         sections.append(("cost", "LM calls, tokens, time", cost))
+    if probes is not None:
+        from ragjudge.report._probe import probe_section
+
+        sections.append(("probes", "Probes, kind by kind", probe_section(probes)))
     lm = evaluation.lm if evaluation else (report.lm if report else str(params.get("lm") or ""))
     return _page(sections, metric=judged.metric, lm=lm, gold_name=gold_name, title=title)
 
