@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from _cli_helpers import refused, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
