@@ -72,6 +72,9 @@ def add_parser(sub: Any) -> None:
         help="comma-separated kinds to make (default all), or must_fail / must_pass",
     )
     parser.add_argument("--per-kind", type=int, default=None, help="at most N probes of each kind")
+    parser.add_argument(
+        "--per-source", type=int, default=None, help="at most N probes of each kind from one source"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of generation")
     parser.add_argument(
         "--max-lm-calls",
@@ -121,8 +124,9 @@ def _check(args: argparse.Namespace) -> dict[str, float]:
         {"--out": args.out, "--probes": args.probes, "--report": args.report},
         {"--gold": args.gold, "--judge": args.judge},
     )
-    if args.per_kind is not None and args.per_kind < 1:
-        raise ConfigurationError(f"--per-kind must be at least 1, got {args.per_kind}")
+    for flag, cap in (("--per-kind", args.per_kind), ("--per-source", args.per_source)):
+        if cap is not None and cap < 1:
+            raise ConfigurationError(f"{flag} must be at least 1, got {cap}")
     if args.max_lm_calls is not None and args.max_lm_calls < 1:
         raise ConfigurationError(f"--max-lm-calls must be at least 1, got {args.max_lm_calls}")
     if args.concurrency is not None and args.concurrency < 1:
@@ -156,7 +160,13 @@ def run(args: argparse.Namespace) -> int:
         cascade=args.cascade,
     )
     rows = load_rows(args, require={"contexts": "probes"})
-    made = generate_probes(rows, kinds=_kinds(args), per_kind=args.per_kind, seed=args.seed)
+    made = generate_probes(
+        rows,
+        kinds=_kinds(args),
+        per_kind=args.per_kind,
+        per_source=args.per_source,
+        seed=args.seed,
+    )
     if args.probes:
         _write_probes(args.probes, made)
     if not made.probes:

@@ -111,15 +111,24 @@ def _order(rows: Sequence[GoldRecord], *, kind: str, seed: int) -> list[GoldReco
 
 
 def _probes_of(
-    gen: Generator, rows: Sequence[GoldRecord], *, pool: RowPool, seed: int, limit: int | None
+    gen: Generator,
+    rows: Sequence[GoldRecord],
+    *,
+    pool: RowPool,
+    seed: int,
+    limit: int | None,
+    per_source: int | None,
 ) -> tuple[list[Probe], KindCount]:
     count = KindCount(kind=gen.kind, expect=gen.expect, summary=gen.summary)
     skipped: Counter[str] = Counter()
     made: list[Probe] = []
+    from_source: Counter[str] = Counter()
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for row in _order(rows, kind=gen.kind, seed=seed):
         if limit is not None and len(made) >= limit:
             break
+        if per_source is not None and from_source[row.source] >= per_source:
+            continue
         count.tried += 1
         out = gen(row, rng=random.Random(f"{seed}|{gen.kind}|{row.id}"), pool=pool)
         if isinstance(out, Skip):
@@ -131,6 +140,7 @@ def _probes_of(
             skipped["same variant as another row's"] += 1
             continue
         seen.add(key)
+        from_source[row.source] += 1
         made.append(
             Probe(
                 id=f"{row.id}::{gen.kind}",
@@ -157,6 +167,7 @@ def generate_probes(
     *,
     kinds: Sequence[str] | None = None,
     per_kind: int | None = None,
+    per_source: int | None = None,
     seed: int = 0,
 ) -> ProbeSet:
     """Make probes of every kind (or of `kinds`) from `rows`.
@@ -170,6 +181,7 @@ def generate_probes(
         kinds: Kinds to make (`ragjudge.probe.KINDS`), or `must_fail` / `must_pass`;
             None for every kind.
         per_kind: The most probes of one kind; None for as many as the rows allow.
+        per_source: The most probes of one kind from one source (None: no such cap).
         seed: The seed of the order rows are tried in (and of every random choice).
 
     Returns:
@@ -188,15 +200,18 @@ def generate_probes(
     """
     from ragjudge.exceptions import ConfigurationError
 
-    if per_kind is not None and per_kind < 1:
-        raise ConfigurationError(f"`per_kind` must be at least 1, got {per_kind}")
+    for name, cap in (("per_kind", per_kind), ("per_source", per_source)):
+        if cap is not None and cap < 1:
+            raise ConfigurationError(f"`{name}` must be at least 1, got {cap}")
     generators = resolve_kinds(kinds)
     start = time.perf_counter()
     pool = RowPool(rows)
     probes: list[Probe] = []
     counts: list[KindCount] = []
     for gen in generators:
-        made, count = _probes_of(gen, rows, pool=pool, seed=seed, limit=per_kind)
+        made, count = _probes_of(
+            gen, rows, pool=pool, seed=seed, limit=per_kind, per_source=per_source
+        )
         probes += made
         counts.append(count)
     return ProbeSet(

@@ -64,6 +64,7 @@ def probe(
     *,
     kinds: Sequence[str] | None = None,
     per_kind: int | None = None,
+    per_source: int | None = None,
     seed: int = 0,
     max_lm_calls: int | None = None,
     concurrency: int = 1,
@@ -80,6 +81,7 @@ def probe(
         kinds: The kinds to make (`ragjudge.probe.kinds()`, `must_fail`, `must_pass`);
             None for all.
         per_kind: The most probes of one kind (spread over the sources).
+        per_source: The most probes of one kind from one source.
         seed: The seed of generation.
         max_lm_calls: The most LM calls the run may make: probes are judged, the kinds taken
             in turn, only as far as the judge's most calls per row allow.
@@ -111,7 +113,11 @@ def probe(
         )
     if max_lm_calls is not None and max_lm_calls < 1:
         raise ConfigurationError(f"`max_lm_calls` must be at least 1, got {max_lm_calls}")
-    made = rows if isinstance(rows, ProbeSet) else _generate(rows, kinds, per_kind, seed)
+    made = (
+        rows
+        if isinstance(rows, ProbeSet)
+        else _generate(rows, kinds=kinds, per_kind=per_kind, per_source=per_source, seed=seed)
+    )
     spec = judge.compile_spec()
     per_row = spec.own_calls()
     cap = None if max_lm_calls is None or per_row == 0 else max_lm_calls // per_row
@@ -147,10 +153,10 @@ def probe(
     )
 
 
-def _generate(rows: Any, kinds: Sequence[str] | None, per_kind: int | None, seed: int) -> ProbeSet:
+def _generate(rows: Any, **options: Any) -> ProbeSet:
     if not (isinstance(rows, Sequence) and all(isinstance(r, GoldRecord) for r in rows)):
         rows = rows_from(rows)
-    return generate_probes(rows, kinds=kinds, per_kind=per_kind, seed=seed)
+    return generate_probes(rows, **options)
 
 
 def _outcome(p: Probe, result: JudgeResult, unit: float) -> ProbeOutcome:

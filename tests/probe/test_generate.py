@@ -63,3 +63,10 @@ def test_unknown_kinds_and_caps_are_refused() -> None:
 def test_must_fail_and_must_pass_name_a_side() -> None:
     assert generate_probes(_rows(), kinds=["must_pass"]).counts
     assert set(kinds(expect="pass")) >= {"context_sentence"}
+
+
+def test_a_cap_per_source_holds_for_each_source() -> None:
+    made = generate_probes(_rows(), kinds=["context_sentence"], per_source=2)
+    assert sorted(p.source for p in made.probes) == ["a", "a", "b", "b"]
+    with pytest.raises(ConfigurationError, match="per_source"):
+        generate_probes(_rows(), per_source=0)
