@@ -50,7 +50,8 @@ class Generator:
         return self.make(row, rng=rng, pool=pool)
 
 
-#: Every registered generator, by kind, in registration order (must-fail kinds first).
+#: Every registered generator, by kind, in registration order (`kinds()` lists the
+#: must-fail kinds first).
 GENERATORS: dict[str, Generator] = {}
 
 
@@ -78,7 +79,8 @@ def kinds(*, expect: Expect | None = None) -> list[str]:
     """The registered kinds (all generators imported), optionally only those of one `expect`."""
     import ragjudge.probe.generators  # noqa: F401  (registers every generator)
 
-    return [k for k, g in GENERATORS.items() if expect is None or g.expect == expect]
+    ordered = sorted(GENERATORS.values(), key=lambda g: g.expect == "pass")  # stable
+    return [g.kind for g in ordered if expect is None or g.expect == expect]
 
 
 def resolve_kinds(names: Sequence[str] | None) -> list[Generator]:
