@@ -123,7 +123,7 @@ def _probes_of(
     skipped: Counter[str] = Counter()
     made: list[Probe] = []
     from_source: Counter[str] = Counter()
-    seen: set[tuple[str, tuple[str, ...]]] = set()
+    seen: set[tuple[str, str, tuple[str, ...]]] = set()
     for row in _order(rows, kind=gen.kind, seed=seed):
         if limit is not None and len(made) >= limit:
             break
@@ -135,7 +135,8 @@ def _probes_of(
             skipped[out.reason] += 1
             continue
         contexts = list(out.contexts) if out.contexts is not None else list(row.contexts)
-        key = (out.answer, tuple(contexts))
+        question = row.question if out.question is None else out.question
+        key = (question, out.answer, tuple(contexts))
         if key in seen:
             skipped["same variant as another row's"] += 1
             continue
@@ -150,7 +151,7 @@ def _probes_of(
                 source=row.source,
                 group_id=_group(row),
                 language=out.language,
-                question=row.question if out.question is None else out.question,
+                question=question,
                 contexts=contexts,
                 answer=out.answer,
                 before=out.before,
