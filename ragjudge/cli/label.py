@@ -102,9 +102,8 @@ def run(args: argparse.Namespace) -> int:
             )
         port = sock.getsockname()[1]
         url = f"http://{HOST}:{port}/"
-        done = len(session.latest)
         sys.stdout.write(
-            f"ragjudge label: {url} ({len(session.rows)} rows, {done} answered so far, "
+            f"ragjudge label: {url} ({len(session.rows)} rows, {_tally(session)} so far, "
             f"strategy {args.strategy}; answers go to {args.gold}; Ctrl-C stops)\n"
         )
         sys.stdout.flush()
@@ -118,7 +117,11 @@ def run(args: argparse.Namespace) -> int:
             pass
     finally:
         sock.close()
-    sys.stderr.write(
-        f"ragjudge label: stopped; {len(session.latest)} rows answered in {args.gold}\n"
-    )
+    sys.stderr.write(f"ragjudge label: stopped; {_tally(session)} in {args.gold}\n")
     return 0
+
+
+def _tally(session: Any) -> str:
+    """The rows labeled and skipped, as the page counts them."""
+    labeled, skipped = session.tally()
+    return f"{labeled} labeled, {skipped} skipped"
