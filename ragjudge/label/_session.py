@@ -211,17 +211,22 @@ class Session:
             yield
 
     def _settle(self, lapsed: dict[str, str]) -> None:
-        """Settle the draws waiting for a row's answer (`estimate`) once nothing is to come:
+        """Settle what a step left in the holds file when nothing more is to come of it:
 
-        - the row's answer is in the gold file already (a process died after the answer was
-          written and synced, before the holds file's commit): the draws are in that line, and
-          are dropped here so that no later answer counts them twice;
+        - a hold on a row its reviewer answered, and the draws waiting for a row whose answer
+          is in the gold file already (a process died after the answer was written and
+          synced, before the holds file's commit): the draws are in that line, and are dropped
+          here so that no later answer counts them twice;
         - the hold of the reviewer it was shown to lapsed (`lapsed`: row id -> reviewer) and
           no one holds it: the row was shown and never answered, which drops its draws as a
           skip does, so it is written as that reviewer's skip (`review.unanswered`) and
           counted with the skips, on the page and by `estimate`. An answer given later still
           replaces it, with its draws.
         """
+        for who, (row_id, _) in list(self.held.items()):
+            if row_id in self.by_reviewer.get(who, {}):  # answered: the hold ended with it
+                self.holds.release(who, row_id)
+                del self.held[who]
         held = {row_id for row_id, _ in self.held.values()}
         for row_id in self.holds.waiting():
             if row_id not in self.index:
