@@ -57,7 +57,13 @@ def add_parser(sub: Any) -> None:
         help="share of each reviewer's rows that another reviewer labeled first, for "
         "inter-rater agreement (e.g. 0.1)",
     )
-    parser.add_argument("--port", type=int, default=8765, help="the port (0: a free one)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=8765,
+        help="the port (0: a free one); keep it from one start to the next: the browser keeps "
+        "the reviewer's name per address",
+    )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--seed", type=int, default=0, help="seeds the strategy's order")
     parser.add_argument(
