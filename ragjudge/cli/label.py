@@ -57,7 +57,13 @@ def add_parser(sub: Any) -> None:
         help="share of each reviewer's rows that another reviewer labeled first, for "
         "inter-rater agreement (e.g. 0.1)",
     )
-    parser.add_argument("--port", type=int, default=8765, help="the port (0: a free one)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=8765,
+        help="the port (0: a free one); keep it from one start to the next: the browser keeps "
+        "the reviewer's name per address",
+    )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--seed", type=int, default=0, help="seeds the strategy's order")
     parser.add_argument(
@@ -102,9 +108,8 @@ def run(args: argparse.Namespace) -> int:
             )
         port = sock.getsockname()[1]
         url = f"http://{HOST}:{port}/"
-        done = len(session.latest)
         sys.stdout.write(
-            f"ragjudge label: {url} ({len(session.rows)} rows, {done} answered so far, "
+            f"ragjudge label: {url} ({len(session.rows)} rows, {_tally(session)} so far, "
             f"strategy {args.strategy}; answers go to {args.gold}; Ctrl-C stops)\n"
         )
         sys.stdout.flush()
@@ -118,7 +123,11 @@ def run(args: argparse.Namespace) -> int:
             pass
     finally:
         sock.close()
-    sys.stderr.write(
-        f"ragjudge label: stopped; {len(session.latest)} rows answered in {args.gold}\n"
-    )
+    sys.stderr.write(f"ragjudge label: stopped; {_tally(session)} in {args.gold}\n")
     return 0
+
+
+def _tally(session: Any) -> str:
+    """The rows labeled and skipped, as the page counts them."""
+    labeled, skipped = session.tally()
+    return f"{labeled} labeled, {skipped} skipped"

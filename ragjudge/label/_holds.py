@@ -1,8 +1,9 @@
 """What every `ragjudge label` process on one gold file shares beyond the gold file itself:
-which row each reviewer holds, and the draws (`--strategy estimate`) that landed on a row while
-someone held it. Both live in a small SQLite file beside the gold file
-(`<gold>.holds.sqlite`), so that two processes (two terminals, or a server started again while
-a reviewer's hold is live) never hand out the same row at once.
+which row each reviewer holds, the draws (`--strategy estimate`) that landed on a row while
+someone held it, and the notes reviewers typed and have not sent yet. They live in a small
+SQLite file beside the gold file (`<gold>.holds.sqlite`), so that two processes (two
+terminals, or a server started again while a reviewer's hold is live) never hand out the same
+row at once, and a note typed on one page is there on any other.
 
 The file is also the lock: each step of a session (choose a row, append an answer, read the
 figures) runs inside one write transaction on it (`BEGIN IMMEDIATE`), and appends to the gold
@@ -34,6 +35,9 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pending (row_id TEXT PRIMARY KEY, draws TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS drafts "
+    "(reviewer TEXT NOT NULL, row_id TEXT NOT NULL, note TEXT NOT NULL, "
+    "PRIMARY KEY (reviewer, row_id))",
 )
 
 
@@ -46,9 +50,9 @@ def holds_path(gold: str | os.PathLike[str]) -> Path:
 class Holds:
     """The holds file of one gold file.
 
-    The holds and the draws waiting are of one gold file: when that file is deleted or
-    replaced (another file at its path), they are dropped, so that a gold file started afresh
-    gets no draws made for the one before it.
+    The holds, the draws waiting and the unsent notes are of one gold file: when that file
+    is deleted or replaced (another file at its path), they are dropped, so that a gold file
+    started afresh gets no draws made for the one before it.
 
     Args:
         path: The file (`holds_path(gold)`); created when missing.
@@ -106,6 +110,7 @@ class Holds:
         if was is not None:  # deleted or replaced: what was held was for another file
             db.execute("DELETE FROM holds")
             db.execute("DELETE FROM pending")
+            db.execute("DELETE FROM drafts")
             db.execute("DELETE FROM facts WHERE name = 'gold'")
         if now is not None:
             db.execute("INSERT OR REPLACE INTO facts (name, value) VALUES ('gold', ?)", (now,))
@@ -145,13 +150,18 @@ class Holds:
             raise RuntimeError("the holds are read and changed only inside `locked()`")
         return self._db
 
-    def live(self) -> dict[str, tuple[str, float]]:
-        """Every hold that has not lapsed: reviewer -> (row id, when it lapses, epoch seconds).
-        Lapsed holds are removed."""
+    def live(self) -> tuple[dict[str, tuple[str, float]], dict[str, str]]:
+        """Every hold that has not lapsed (reviewer -> (row id, when it lapses, epoch
+        seconds)), and those that lapsed since the last step (row id -> reviewer), which are
+        removed."""
         now = time.time()
+        gone = self.db.execute(
+            "SELECT reviewer, row_id FROM holds WHERE expires <= ?", (now,)
+        ).fetchall()
         self.db.execute("DELETE FROM holds WHERE expires <= ?", (now,))
         rows = self.db.execute("SELECT reviewer, row_id, expires FROM holds").fetchall()
-        return {str(who): (str(row_id), float(expires)) for who, row_id, expires in rows}
+        live = {str(who): (str(row_id), float(expires)) for who, row_id, expires in rows}
+        return live, {str(row_id): str(who) for who, row_id in gone}
 
     def hold(self, reviewer: str, row_id: str) -> float:
         """Give `row_id` to `reviewer` (or renew it) for `seconds`; when it lapses."""
@@ -193,6 +203,10 @@ class Holds:
             (row_id, json.dumps(draws)),
         )
 
+    def waiting(self) -> list[str]:
+        """The rows whose draws wait for an answer."""
+        return [str(r) for (r,) in self.db.execute("SELECT row_id FROM pending").fetchall()]
+
     def take_draws(self, row_id: str) -> list[float]:
         """The draws of `row_id` waiting for its answer; they are removed."""
         found = self.db.execute("SELECT draws FROM pending WHERE row_id = ?", (row_id,)).fetchone()
@@ -200,3 +214,32 @@ class Holds:
             return []
         self.db.execute("DELETE FROM pending WHERE row_id = ?", (row_id,))
         return [float(x) for x in json.loads(found[0])]
+
+    def keep_draft(self, reviewer: str, row_id: str, note: str) -> None:
+        """Keep a note `reviewer` typed on `row_id` and has not sent (an empty one: drop it)."""
+        if note:
+            self.db.execute(
+                "INSERT INTO drafts (reviewer, row_id, note) VALUES (?, ?, ?) "
+                "ON CONFLICT(reviewer, row_id) DO UPDATE SET note = excluded.note",
+                (reviewer, row_id, note),
+            )
+        else:
+            self.drop_draft(reviewer, row_id)
+
+    def draft(self, reviewer: str, row_id: str) -> str | None:
+        """The note `reviewer` typed on `row_id` and has not sent (None: none)."""
+        found = self.db.execute(
+            "SELECT note FROM drafts WHERE reviewer = ? AND row_id = ?", (reviewer, row_id)
+        ).fetchone()
+        return None if found is None else str(found[0])
+
+    def drop_draft(self, reviewer: str, row_id: str) -> None:
+        """Forget `reviewer`'s unsent note on `row_id` (sent with the answer)."""
+        self.db.execute("DELETE FROM drafts WHERE reviewer = ? AND row_id = ?", (reviewer, row_id))
+
+    def reviewers(self) -> list[str]:
+        """The reviewers holding a row or keeping a note."""
+        rows = self.db.execute(
+            "SELECT reviewer FROM holds UNION SELECT reviewer FROM drafts"
+        ).fetchall()
+        return [str(who) for (who,) in rows]

@@ -4,7 +4,8 @@ judge's scores taken from the sidecar file or computed once."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ragjudge.data._gold import load_gold
@@ -17,6 +18,34 @@ from ragjudge.label._strategy import STRATEGIES
 from ragjudge.programs._base import Judge
 
 __all__ = ["open_session"]
+
+
+@contextmanager
+def _as_they_are() -> Iterator[None]:
+    """Errors that suggest a column mapping say what works here instead: `label` reads its
+    files as they are (it has no `mapping`: the gold file it appends to is read as it is by
+    every command, so its columns must be ragjudge's own), so the column is to be renamed.
+
+    Raises:
+        GoldDataError: The error, its mapping said as a rename.
+    """
+    try:
+        yield
+    except GoldDataError as exc:
+        if not exc.suggestion:
+            raise
+        text = str(exc)
+        for field, column in exc.suggestion.items():
+            text = text.replace(
+                f"map {field}={column}, else rename the column",
+                f"rename the column {column!r} to {field!r}, else rename or drop it",
+            )
+            text = text.replace(
+                f"map {field}={column}", f"rename the column {column!r} to {field!r}"
+            )
+        raise GoldDataError(
+            f"{text} (`ragjudge label` reads its files as they are: it has no --map)"
+        ) from None
 
 
 def open_session(
@@ -89,8 +118,9 @@ def open_session(
         {"`rows`": rows_path, "`judge`": judge_file},
     )
     sha = file_sha256(rows_path)
-    records = load_gold(rows_path)
-    read_answers(gold_path)  # refuse a bad gold file before judging anything
+    with _as_they_are():
+        records = load_gold(rows_path)
+        read_answers(gold_path)  # refuse a bad gold file before judging anything
     with Holds(holds_path(gold_path), seconds=hold_seconds, gold=gold_path).locked():
         pass  # and a holds file that cannot be used
     made = load_judge(judge)

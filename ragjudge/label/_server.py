@@ -108,12 +108,37 @@ def make_app(session: Session, *, reviewer: str | None = None) -> Starlette:
         except RagJudgeError as exc:
             return fail(exc)
 
+    async def draft(request: Request) -> JSONResponse:
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "the request is not JSON"}, status_code=400)
+        try:
+            session.keep_draft(
+                reviewer=_reviewer(body.get("reviewer")),
+                row_id=str(body.get("id")),
+                note=str(body.get("note") or "")[:2000],
+            )
+            return JSONResponse({"ok": True})
+        except RagJudgeError as exc:
+            return fail(exc)
+
+    async def reviewers(request: Request) -> JSONResponse:
+        try:
+            return JSONResponse({"reviewers": session.reviewers()})
+        except SessionStoppedError as exc:
+            return stop(request, exc)
+        except RagJudgeError as exc:
+            return fail(exc)
+
     app = Starlette(
         routes=[
             Route("/", index),
             Route("/api/next", next_row),
             Route("/api/row/{row_id:path}", show),
             Route("/api/answer", answer, methods=["POST"]),
+            Route("/api/draft", draft, methods=["POST"]),
+            Route("/api/reviewers", reviewers),
         ]
     )
     app.state.fatal = None
@@ -124,10 +149,16 @@ def make_app(session: Session, *, reviewer: str | None = None) -> Starlette:
 def bind(port: int) -> socket.socket:
     """A listening socket on 127.0.0.1:`port` (0: a free port).
 
+    The port can be bound again at once after a server on it stopped (`SO_REUSEADDR`: the
+    connections it closed wait a minute in TIME_WAIT), so that the command started again
+    serves the page at the same address, where the browser keeps the reviewer's name. A port
+    another process listens on is still refused.
+
     Raises:
         ConfigurationError: The port is in use.
     """
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((HOST, port))
     except OSError:

@@ -206,8 +206,37 @@ class Session:
         process on the gold file shares, after reading what the others appended."""
         with self.lock, self.holds.locked():
             self._sync()
-            self.held = self.holds.live()
+            self.held, lapsed = self.holds.live()
+            self._settle(lapsed)
             yield
+
+    def _settle(self, lapsed: dict[str, str]) -> None:
+        """Settle what a step left in the holds file when nothing more is to come of it:
+
+        - a hold on a row its reviewer answered, and the draws waiting for a row whose answer
+          is in the gold file already (a process died after the answer was written and
+          synced, before the holds file's commit): the draws are in that line, and are dropped
+          here so that no later answer counts them twice;
+        - the hold of the reviewer it was shown to lapsed (`lapsed`: row id -> reviewer) and
+          no one holds it: the row was shown and never answered, which drops its draws as a
+          skip does, so it is written as that reviewer's skip (`review.unanswered`) and
+          counted with the skips, on the page and by `estimate`. An answer given later still
+          replaces it, with its draws.
+        """
+        for who, (row_id, _) in list(self.held.items()):
+            if row_id in self.by_reviewer.get(who, {}):  # answered: the hold ended with it
+                self.holds.release(who, row_id)
+                del self.held[who]
+        held = {row_id for row_id, _ in self.held.values()}
+        for row_id in self.holds.waiting():
+            if row_id not in self.index:
+                continue  # drawn from another rows file: its draws wait for that one
+            if row_id in self.latest:
+                self.holds.take_draws(row_id)
+            elif row_id in lapsed and row_id not in held:
+                draws = self.holds.take_draws(row_id)
+                who = lapsed[row_id]
+                self._append(row_id, None, reviewer=who, note="", draws=draws, unanswered=True)
 
     def _sync(self) -> None:
         """Read the lines appended to the gold file since the last read (by another process:
@@ -406,6 +435,7 @@ class Session:
                 for who, answers in self.by_reviewer.items()
                 if row_id in answers and who != reviewer
             }
+            draft = self.holds.draft(reviewer, row_id)
         index = self.index[row_id]
         row = self.rows[index]
         result = self.results.get(row_id)
@@ -426,6 +456,7 @@ class Session:
             "statements": statement_marks(row, result),
             "answered": None if mine is None else _said(mine.label),
             "note": "" if mine is None else mine.note,
+            "draft": draft,
             "others": {who: _said(label) for who, label in others.items()},
         }
 
@@ -444,14 +475,48 @@ class Session:
             draws = self.holds.take_draws(row_id)  # drawn while it was shown (estimate)
             self._append(row_id, label, reviewer=reviewer, note=note, draws=draws)
             self.holds.release(reviewer, row_id)
+            self.holds.drop_draft(reviewer, row_id)
             if self.held.get(reviewer, ("",))[0] == row_id:
                 del self.held[reviewer]
 
+    def keep_draft(self, *, reviewer: str, row_id: str, note: str) -> None:
+        """Keep a note `reviewer` typed on `row_id` and has not sent yet (in the holds file: it
+        is there again on any page of any process on this gold file, whatever its port).
+
+        Raises:
+            GoldDataError: An unknown row.
+        """
+        if row_id not in self.index:
+            raise GoldDataError(f"no row {row_id!r} in the rows file", file=str(self.rows_path))
+        with self.lock, self.holds.locked():
+            self.holds.keep_draft(reviewer, row_id, note)
+
+    def reviewers(self) -> list[str]:
+        """Everyone who answered in the gold file, holds a row or keeps a note, sorted."""
+        with self._step():
+            return sorted(set(self.by_reviewer) | set(self.holds.reviewers()))
+
+    def tally(self, reviewer: str | None = None) -> tuple[int, int]:
+        """The rows labeled and the rows skipped (each row's last answer; with `reviewer`,
+        that reviewer's last answers): the one count the start line and the page show."""
+        answers = self.latest if reviewer is None else self.by_reviewer.get(reviewer, {})
+        known = [a for a in answers.values() if a.id in self.index]
+        skipped = sum(1 for a in known if a.label is None)
+        return len(known) - skipped, skipped
+
     def _append(
-        self, row_id: str, label: int | None, *, reviewer: str, note: str, draws: list[float]
+        self,
+        row_id: str,
+        label: int | None,
+        *,
+        reviewer: str,
+        note: str,
+        draws: list[float],
+        unanswered: bool = False,
     ) -> None:
         """Append an answer to the gold file and note it (under the lock, after `_sync`: no
-        line of another process's comes between the last read and this one)."""
+        line of another process's comes between the last read and this one); `unanswered`:
+        a skip written for a row shown whose hold lapsed without an answer."""
         previous = self.latest.get(row_id)
         all_draws = (previous.draws if previous is not None else []) + list(draws)
         row = self.rows[self.index[row_id]]
@@ -465,6 +530,8 @@ class Session:
             else self.strategy_name
         )
         meta["review"] = {"strategy": strategy, "note": note, "rows_sha256": self.rows_sha256}
+        if unanswered:
+            meta["review"]["unanswered"] = True
         if all_draws:
             meta["sampling"] = {"strategy": "estimate", "pi": all_draws, "rows": len(self.rows)}
         else:
@@ -507,11 +574,12 @@ class Session:
             if a.label is not None and a.id in self.index
         ]
         n = len(labeled)
+        mine, mine_skipped = self.tally(reviewer)
         out: dict[str, Any] = {
             "labeled": n,
-            "mine": sum(
-                1 for a in self.by_reviewer.get(reviewer, {}).values() if a.label is not None
-            ),
+            "skips": self.tally()[1],
+            "mine": mine,
+            "mine_skips": mine_skipped,
             "rows": len(self.rows),
             "strategy": self.strategy_name,
             "reviewers": sorted(self.by_reviewer),

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -27,8 +28,8 @@ def gold_lines(path: Path) -> list[dict[str, Any]]:
 class Server:
     """`ragjudge label` as a process: its URL, and how to stop it."""
 
-    def __init__(self, proc: subprocess.Popen[str], url: str) -> None:
-        self.proc, self.url = proc, url
+    def __init__(self, proc: subprocess.Popen[str], url: str, line: str = "") -> None:
+        self.proc, self.url, self.line = proc, url, line
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -48,11 +49,19 @@ class Server:
         return self.proc.returncode, err
 
 
-def start_label(*args: str, cwd: Path) -> Server:
-    """Start `ragjudge label ... --port 0 --no-browser` and wait for the URL it prints."""
+def free_port() -> int:
+    """A port free on 127.0.0.1 now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_label(*args: str, cwd: Path, port: int = 0) -> Server:
+    """Start `ragjudge label ... --port PORT --no-browser` and wait for the URL it prints (the
+    line it printed is `Server.line`)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), RAGJUDGE_NO_COLOR="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ragjudge", "label", *args, "--port", "0", "--no-browser"],
+        [sys.executable, "-m", "ragjudge", "label", *args, "--port", str(port), "--no-browser"],
         cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
@@ -70,4 +79,4 @@ def start_label(*args: str, cwd: Path) -> Server:
         proc.kill()
         _, err = proc.communicate()
         raise AssertionError(f"the server did not start: {line!r} {err}")
-    return Server(proc, found.group(0))
+    return Server(proc, found.group(0), line)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from label_helpers import Server, gold_lines, start_label
+from label_helpers import Server, free_port, gold_lines, start_label
 
 from ragjudge.data._gold import load_gold
 
@@ -159,14 +159,19 @@ def test_a_note_not_sent_survives_a_reload(
     page.keyboard.press("n")
     page.keyboard.type("the second passage says 1998")
     page.keyboard.press("Escape")
-    page.reload()  # the page closed before the answer: the note is kept in the browser
+    page.reload()  # the page closed before the answer: the note is kept
     page.wait_for_selector("#row-id")
     assert _row_id(page) == row
     assert page.input_value("#note") == "the second passage says 1998"
     assert page.is_visible("#draft")
     assert gold_lines(gold) == []  # a note kept is not an answer
+    # by the server, once it has it (the browser keeps it only until then): another browser
+    # sees it too
     drafts = "Object.keys(localStorage).filter((k) => k.startsWith('ragjudge-draft:'))"
-    assert len(page.evaluate(drafts)) == 1
+    page.wait_for_function(f"{drafts}.length === 0")
+    elsewhere = _open(browser, server, "ana")
+    assert elsewhere.input_value("#note") == "the second passage says 1998"
+    elsewhere.context.close()
     _answer_key(page, "u")
     line = _wait_lines(gold, 1)[0]
     assert (line["id"], line["faithful"]) == (row, 0)
@@ -297,3 +302,142 @@ def test_skipped_draws_are_shown(
         f"1 drawn row skipped ({draws} draw{'s' if draws != 1 else ''} dropped): "
         "the estimate assumes a skip says nothing about the label"
     )
+
+
+def test_started_again_at_once_the_page_keeps_the_name_and_the_note(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    args = ("--rows", str(traffic), "--gold", str(gold))
+    port = free_port()
+    server = start_label(*args, cwd=tmp_path, port=port)
+    servers.append(server)
+    page = _open(browser, server, "ana")
+    row = _row_id(page)
+    page.keyboard.press("n")
+    page.keyboard.type("passage 2 says 1998")
+    page.keyboard.press("Escape")
+    code, _ = server.stop()  # Ctrl-C: the connections it closed wait in TIME_WAIT
+    assert code == 0
+    again = start_label(*args, cwd=tmp_path, port=port)  # at once, on the same port
+    servers.append(again)
+    assert again.url == server.url
+    page.reload()  # the same address: the browser still knows the reviewer
+    page.wait_for_selector("#row-id")
+    assert page.input_value("#reviewer") == "ana" and _row_id(page) == row
+    assert page.input_value("#note") == "passage 2 says 1998"
+
+    # another port is another origin (nothing the browser kept is there): the names the gold
+    # file knows are one click, and the server kept the note
+    other = start_label(*args, cwd=tmp_path)
+    servers.append(other)
+    fresh = browser.new_context().new_page()
+    fresh.goto(other.url)
+    fresh.click("#known button[data-name='ana']")
+    fresh.wait_for_selector("#row-id")
+    assert _row_id(fresh) == row
+    assert fresh.input_value("#note") == "passage 2 says 1998"
+    assert fresh.is_visible("#draft")
+
+
+def test_no_answer_buttons_without_a_row(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    rows = tmp_path / "two.jsonl"
+    rows.write_text("".join(traffic.read_text().splitlines(keepends=True)[:2]))
+    gold = tmp_path / "gold.jsonl"
+    server = start_label("--rows", str(rows), "--gold", str(gold), cwd=tmp_path)
+    servers.append(server)
+    page = browser.new_context().new_page()
+    page.goto(server.url)
+    page.wait_for_selector("text=Enter your name to start.")
+    answers = ("#faithful", "#unfaithful", "#skip")
+    assert [page.is_visible(b) for b in (*answers, "#back", "#note")] == [False] * 5
+    page.fill("#reviewer", "ana")
+    page.press("#reviewer", "Enter")
+    page.wait_for_selector("#row-id")
+    assert all(page.is_visible(b) for b in answers)
+    _answer_key(page, "f")
+    _answer_key(page, "u")
+    page.wait_for_selector("text=No rows left to label.")
+    assert [page.is_visible(b) for b in answers] == [False] * 3
+    assert page.is_visible("#back")  # the answers given can still be changed
+    page.keyboard.press("f")
+    assert len(_wait_lines(gold, 3)) == 2
+
+
+def test_a_narrow_window_opens_the_next_row_at_its_question(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    server = start_label("--rows", str(traffic), "--gold", str(gold), cwd=tmp_path)
+    servers.append(server)
+    page = _open(browser, server, "ana", viewport={"width": 360, "height": 600})
+    for n in (1, 2):
+        first = _row_id(page)
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # read to the end
+        assert page.evaluate("window.scrollY") > 600
+        page.click("#faithful")
+        page.wait_for_function(
+            f"document.getElementById('row-id').textContent !== {json.dumps(first)}"
+        )
+        box = page.locator("#question").bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 600
+        # the focus left the button: Enter does not answer the row unread
+        assert page.evaluate("document.activeElement.tagName") != "BUTTON"
+        page.keyboard.press("Enter")
+        assert len(_wait_lines(gold, n + 1)) == n
+
+
+def test_an_answer_the_server_did_not_get_says_so_and_is_sent_again(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    args = ("--rows", str(traffic), "--gold", str(gold))
+    port = free_port()
+    server = start_label(*args, cwd=tmp_path, port=port)
+    servers.append(server)
+    page = _open(browser, server, "ana", viewport={"width": 360, "height": 600})
+    first = _row_id(page)
+    server.kill()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.click("#faithful")
+    page.wait_for_function(
+        "document.getElementById('status').dataset.state === 'retrying'", timeout=10_000
+    )
+    said = page.inner_text("#status")
+    assert said.startswith("Not saved") and "Retrying in" in said
+    box = page.locator("#status").bounding_box()  # where the reviewer is, not at the top
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 600
+    assert gold_lines(gold) == [] and _row_id(page) == first
+    again = start_label(*args, cwd=tmp_path, port=port)
+    servers.append(again)
+    page.wait_for_function(
+        "document.getElementById('status').dataset.state === 'saved'", timeout=30_000
+    )
+    assert page.inner_text("#status") == f"Saved: {first} faithful."
+    assert [(x["id"], x["faithful"]) for x in gold_lines(gold)] == [(first, 1)]
+    page.wait_for_function(f"document.getElementById('row-id').textContent !== {json.dumps(first)}")
+
+
+def test_skips_count_the_same_on_the_page_and_at_start(
+    browser: Any, traffic: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    args = ("--rows", str(traffic), "--gold", str(gold))
+    server = start_label(*args, cwd=tmp_path)
+    servers.append(server)
+    page = _open(browser, server, "ana")
+    for key in ("f", "u", "s"):
+        _answer_key(page, key)
+    page.wait_for_function(
+        "document.querySelector(\"dd[data-figure='skipped']\") !== null && "
+        "document.querySelector(\"dd[data-figure='skipped']\").textContent.startsWith('1 ')"
+    )
+    assert _labeled(page).startswith("2 of 30")
+    assert page.inner_text("dd[data-figure='skipped']") == "1 row (you: 1)"
+    code, err = server.stop()
+    assert code == 0 and "2 labeled, 1 skipped in" in err
+    again = start_label(*args, cwd=tmp_path)
+    servers.append(again)
+    assert "30 rows, 2 labeled, 1 skipped so far" in again.line

@@ -70,6 +70,22 @@ def test_a_gold_file_it_cannot_use(
     assert gold.read_bytes() == before
 
 
+@pytest.mark.parametrize("which", ["--gold", "--rows"])
+def test_a_label_column_is_to_be_renamed(
+    traffic: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], which: str
+) -> None:
+    """`label` has no --map (the gold file it appends to is read as it is by every command):
+    a `label` column is to be renamed, and the error says so rather than name --map."""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "answer": "x", "label": 1}\n')
+    files = {"--rows": str(traffic), "--gold": str(tmp_path / "gold.jsonl"), which: str(bad)}
+    code, err = _run(capsys, *[x for item in files.items() for x in item], "--port", "0")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{bad}, row 1, field 'label': has a column 'label' but no 'faithful'" in err
+    assert "rename the column 'label' to 'faithful'" in err
+    assert "--map faithful" not in err and "has no --map" in err
+
+
 def test_a_holds_file_it_cannot_use(
     traffic: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -19,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from label_helpers import Server, gold_lines, start_label
+from label_helpers import ROOT, Server, gold_lines, start_label
 
 from ragjudge.data._gold import load_gold
 from ragjudge.label import open_session
@@ -222,3 +225,38 @@ def test_a_gold_file_started_afresh_gets_nothing_of_the_one_before(
     gold.unlink()  # start over: the holds and draws were for the file deleted
     open_session(rows=traffic, gold=gold, strategy="estimate", seed=1)
     assert left() == (0, 0)
+
+
+def test_a_process_killed_between_an_answer_and_the_commit_leaves_no_draw_behind(
+    traffic: Path, tmp_path: Path
+) -> None:
+    """Killed after the answer is written and synced to the gold file, before the holds file's
+    transaction commits: the holds file rolls back to the draws waiting for that row, which are
+    in the answer's line already; they must not be counted again."""
+    gold = tmp_path / "gold.jsonl"
+    script = (
+        "import os\n"
+        "from ragjudge.label import open_session\n"
+        "from ragjudge.label._holds import Holds\n"
+        f"session = open_session(rows={str(traffic)!r}, gold={str(gold)!r}, "
+        "strategy='estimate', seed=1)\n"
+        "row = session.next_row('ana')\n"
+        "Holds.release = lambda self, *a, **k: os._exit(9)\n"  # the step's last change
+        "session.answer(reviewer='ana', row_id=row, label=1)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", script], env=env, timeout=300, check=False)
+    assert done.returncode == 9
+    [line] = gold_lines(gold)
+    drawn = line["meta"]["sampling"]["pi"]
+    with closing(sqlite3.connect(holds_path(gold))) as db:  # rolled back: the draws wait
+        assert db.execute("SELECT row_id FROM pending").fetchall() == [(line["id"],)]
+
+    session = open_session(rows=traffic, gold=gold, strategy="estimate", seed=1)
+    session.figures("ben")  # any step settles what the killed one left
+    with closing(sqlite3.connect(holds_path(gold))) as db:
+        assert db.execute("SELECT COUNT(*) FROM pending").fetchone()[0] == 0
+        assert db.execute("SELECT COUNT(*) FROM holds").fetchone()[0] == 0  # ana's ended
+    session.answer(reviewer="ana", row_id=line["id"], label=0)  # changed: back, then u
+    last = gold_lines(gold)[-1]
+    assert (last["id"], last["faithful"], last["meta"]["sampling"]["pi"]) == (line["id"], 0, drawn)

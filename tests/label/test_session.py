@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -198,3 +199,41 @@ def test_a_row_answered_past_a_held_one_is_not_handed_out_again(
         seen.append(row_id)
         session.answer(reviewer="ben", row_id=row_id, label=1)
     assert held not in seen and len(set(seen)) == 5
+
+
+def test_a_drawn_row_shown_and_never_answered_counts_as_a_skip(
+    traffic: Path, tmp_path: Path
+) -> None:
+    from ragjudge.estimation._drawn import skipped_in_file
+
+    gold = tmp_path / "gold.jsonl"
+    session = open_session(rows=traffic, gold=gold, strategy="estimate", seed=2, hold_seconds=0.5)
+    shown = session.next_row("ana")
+    assert shown is not None and gold_lines(gold) == []
+    time.sleep(0.6)  # ana left without answering: her hold lapses
+    session.next_row("ben")
+    last = {x["id"]: x for x in gold_lines(gold)}[shown]
+    assert (last["faithful"], last["meta"]["reviewer"]) == (None, "ana")
+    assert last["meta"]["review"]["unanswered"] is True
+    drawn = last["meta"]["sampling"]["pi"]
+    assert drawn
+    # counted as skips are, on the page and by `estimate` (which reads the gold file)
+    figures = session.figures("ben")
+    assert figures["skips"] == 1 and figures["skipped"]["rows"] == 1
+    assert skipped_in_file(gold) == (1, len(drawn))
+    # an answer given after all replaces it, with its draws
+    session.answer(reviewer="ana", row_id=shown, label=1)
+    last = gold_lines(gold)[-1]
+    assert (last["id"], last["faithful"], last["meta"]["sampling"]["pi"]) == (shown, 1, drawn)
+    assert session.figures("ben")["skips"] == 0
+
+
+def test_a_row_shown_and_never_answered_is_shown_again_without_draws(
+    traffic: Path, tmp_path: Path
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    session = open_session(rows=traffic, gold=gold, strategy="uncertain", hold_seconds=0.5)
+    shown = session.next_row("ana")
+    time.sleep(0.6)
+    assert session.next_row("ben") == shown  # not drawn: no draw to drop, no skip written
+    assert gold_lines(gold) == []
