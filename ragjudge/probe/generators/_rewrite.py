@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ragjudge.data._gold import GoldRecord
@@ -31,10 +31,12 @@ class Rule:
     Attributes:
         pattern: The compiled pattern (whole words; see `word_regex`).
         replace: A template or a function of the match.
+        source: The pattern as written, without the word boundaries.
     """
 
     pattern: re.Pattern[str]
     replace: Replace
+    source: str = ""
 
 
 #: The rules of one kind, by language.
@@ -42,15 +44,17 @@ Rules = dict[str, list[Rule]]
 
 
 def word_regex(pattern: str) -> re.Pattern[str]:
-    """`pattern` as whole words, case-insensitive (the driver refuses a match that is
-    capitalized away from the sentence's start)."""
+    """`pattern` as whole words, case kept (the driver also tries the sentence's first word
+    in lowercase, so `many` finds `Many` there and nowhere else)."""
     end = r"(?:(?<=\s)|(?![\w\-]|['’]\w))"
-    return re.compile(rf"(?<![\w'’\-])(?:{pattern}){end}", re.IGNORECASE)
+    return re.compile(rf"(?<![\w'’\-])(?:{pattern}){end}")
 
 
 def rules(table: Mapping[str, Sequence[tuple[str, Replace]]]) -> Rules:
     """Compile `{lang: [(pattern, replace), ...]}` into `Rules`."""
-    return {lang: [Rule(word_regex(p), r) for p, r in pairs] for lang, pairs in table.items()}
+    return {
+        lang: [Rule(word_regex(p), r, source=p) for p, r in pairs] for lang, pairs in table.items()
+    }
 
 
 def keep_case(old: str, new: str) -> str:
@@ -61,12 +65,10 @@ def keep_case(old: str, new: str) -> str:
 
 
 _QUOTES = re.compile(r"[\"“”«»„*#]|(?:^|\s)['‘]|['’](?:\s|$)")
-#: A transcript's speaker tag or filler, or a word said twice: no sentence to edit.
-_SPOKEN = re.compile(
-    r"^[\w .]{1,25}:\s|[A-Z]\w*:\s|(?<!\w)(?:um+|uh+|hmm+|mm+|yeah|gonna|wanna|okay)(?!\w)|"
-    r"(?<!\w)(\w+) \1(?!\w)",
-    re.IGNORECASE,
-)
+#: A transcript's speaker tag, or a word said twice: no sentence to edit.
+_SPOKEN = re.compile(r"^[\w .]{1,25}:\s|[A-Z]\w*:\s|(?<!\w)(\w+) \1(?!\w)", re.IGNORECASE)
+#: An English filler word: a transcript, no sentence to edit.
+_FILLER = re.compile(r"(?<!\w)(?:um+|uh+|hmm+|mm+|yeah|gonna|wanna|okay)(?!\w)", re.IGNORECASE)
 #: A sentence cut short: it ends on a word that cannot end one.
 _CUT = re.compile(r"(?<!\w)(?:be|is|are|was|were|the|a|an|of|to|that|and|or|will|could)\s*[.!]$")
 _VOWEL_SOUND = re.compile(r"(?i)(?!uni|use|eu|one|once)[aeiou]|hour|honest|honou?r")
@@ -81,6 +83,64 @@ def _fix_article(head: str, new: str) -> str:
     return head[: match.start(1)] + keep_case(match.group(1), article) + " "
 
 
+def _matches(
+    pattern: re.Pattern[str], sentence: str, lowered: str, at: int
+) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` in `sentence`, first one at its start with its first word in
+    lowercase (`Many` read as `many`)."""
+    if lowered != sentence:
+        match = pattern.match(lowered, at)
+        if match:
+            yield match
+    yield from pattern.finditer(sentence)
+
+
+#: Per rule list (by identity; the lists are module constants): one pattern for any of them.
+_UNIONS: dict[int, re.Pattern[str]] = {}
+#: Whether a rule list's union finds anything in a sentence, by (list identity, sentence).
+_HITS: dict[tuple[int, str], bool] = {}
+#: Context sentences fit to edit, with their language, by the passages they came from.
+_SENTENCES: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
+
+
+def _union(table: Sequence[Rule]) -> re.Pattern[str]:
+    """One pattern that finds at least what any rule of `table` finds, tried at word starts
+    only (a quick test before the rules, one by one)."""
+    if id(table) not in _UNIONS:
+        joined = "|".join(f"(?:{rule.source or rule.pattern.pattern})" for rule in table)
+        _UNIONS[id(table)] = re.compile(rf"(?<![\w'’\-])(?:{joined or '(?!)'})")
+    return _UNIONS[id(table)]
+
+
+def _hit(table: Sequence[Rule], sentence: str) -> bool:
+    """Whether any rule of `table` may find something in `sentence` (kept: rows share
+    passages, and so sentences)."""
+    key = (id(table), sentence)
+    if key not in _HITS:
+        if len(_HITS) > 200_000:
+            _HITS.clear()
+        _HITS[key] = bool(_union(table).search(sentence[:1].lower() + sentence[1:]))
+    return _HITS[key]
+
+
+def _fit(row: GoldRecord) -> tuple[tuple[str, str], ...]:
+    """The row's context sentences fit to edit, with their language: no question, quote,
+    transcript or sentence cut short (kept per passages: rows often share them)."""
+    key = tuple(row.contexts)
+    if key not in _SENTENCES:
+        if len(_SENTENCES) > 4096:
+            _SENTENCES.clear()
+        fit = []
+        for s in candidate_sentences(row):
+            if "?" in s or _QUOTES.search(s) or _SPOKEN.search(s) or _CUT.search(s):
+                continue
+            lang = language(s)
+            if lang in LANGUAGES and not (lang == "en" and _FILLER.search(s)):
+                fit.append((s, lang))
+        _SENTENCES[key] = tuple(fit)
+    return _SENTENCES[key]
+
+
 def _edit(sentence: str, lang: str, table: Sequence[Rule]) -> tuple[str, str, str, str] | None:
     """The first edit any rule makes in `sentence`: (new sentence, old span, new span, the
     new span with up to two words either side, lowercased: a claim the context must not
@@ -88,11 +148,11 @@ def _edit(sentence: str, lang: str, table: Sequence[Rule]) -> tuple[str, str, st
     found: list[tuple[int, int, str]] = []
     first = re.search(r"\w", sentence)
     start_of_sentence = first.start() if first else 0
+    at = start_of_sentence
+    lowered = sentence[:at] + sentence[at : at + 1].lower() + sentence[at + 1 :]
     for rule in table:
-        for match in rule.pattern.finditer(sentence):
-            text = match.group(0)
-            if match.start() != start_of_sentence and any(c.isupper() for c in text):
-                continue
+        for match in _matches(rule.pattern, sentence, lowered, at):
+            text = sentence[match.start() : match.end()]
             new = match.expand(rule.replace) if isinstance(rule.replace, str) else None
             if callable(rule.replace):
                 new = rule.replace(match)
@@ -135,18 +195,15 @@ def rewrite(
     Returns:
         The edited sentence as the answer, the old and new span as the edit; or a skip.
     """
-    found = [
-        s
-        for s in candidate_sentences(row)
-        if "?" not in s and not _QUOTES.search(s) and not _SPOKEN.search(s) and not _CUT.search(s)
-    ]
+    found = list(_fit(row))
     rng.shuffle(found)
     passages: list[str] = []
-    for sentence in found:
-        lang = language(sentence)
-        if lang not in LANGUAGES or (guard is not None and not guard(sentence, lang)):
-            continue
+    for sentence, lang in found:
         chosen = table.get(lang, []) if isinstance(table, dict) else table(sentence, lang)
+        if not chosen or not _hit(chosen, sentence):
+            continue
+        if guard is not None and not guard(sentence, lang):
+            continue
         made = _edit(sentence, lang, chosen)
         if made is None:
             continue

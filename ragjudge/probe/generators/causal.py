@@ -66,9 +66,16 @@ def _en_causes(match: re.Match[str]) -> str | None:
 
 
 def _fr_object(article: str) -> str:
-    return {"au": "le", "aux": "les", "à la": "la", "à l'": "l'", "à l’": "l'"}.get(
-        " ".join(article.lower().split()), ""
-    )
+    return {
+        "au": "le",
+        "aux": "les",
+        "à la": "la",
+        "à l'": "l'",
+        "à l’": "l'",
+        "à un": "un",
+        "à une": "une",
+        "à des": "des",
+    }.get(" ".join(article.lower().split()), "")
 
 
 def _fr_causes(match: re.Match[str]) -> str:
@@ -78,7 +85,14 @@ def _fr_causes(match: re.Match[str]) -> str:
 
 def _es_causes(match: re.Match[str]) -> str:
     verb = "causan" if match.group(1).lower() in ("están", "son") else "causa"
-    article = {"al": "el", "a la": "la", "a los": "los", "a las": "las"}
+    article = {
+        "al": "el",
+        "a la": "la",
+        "a los": "los",
+        "a las": "las",
+        "a un": "un",
+        "a una": "una",
+    }
     rest = article.get(" ".join(match.group(2).lower().split()), match.group(2))
     return f"{verb} {rest}".rstrip()
 
@@ -105,12 +119,13 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (r"(eine) Korrelation zwischen", r"\1 kausale Beziehung zwischen"),
     ],
     "fr": [
-        (r"(est|sont) (?:associée?s?|liée?s?|corrélée?s?) (au|aux|à la|à l['’])", _fr_causes),
+        (r"(est|sont) (?:associée?s?|liée?s?|corrélée?s?) (au|aux|à la|à l['’]|à une?|à des)",
+         _fr_causes),
         (r"(une) (?:association|corrélation) entre", "un lien de causalité entre"),
     ],
     "es": [
         (r"(está|están|es|son) (?:asociad[oa]s?|relacionad[oa]s?|vinculad[oa]s?) "
-         r"(?:con|a) ?(al|a la|a los|a las|el|la|los|las)", _es_causes),
+         r"(?:con |a )?(al|a la|a los|a las|a una?|el|la|los|las|una?)(?= )", _es_causes),
         (r"(una) (?:asociación|correlación) entre", "una relación causal entre"),
     ],
 }  # fmt: skip

@@ -85,13 +85,17 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         *_opposites("de", "als"),
     ],
     "fr": [
-        (r"(le|la) plus(?= (?!de\b|que\b|en\b|tard\b)[a-zéèê]{3,})", r"\1 deuxième plus"),
+        (r"(?<=est )(le|la) plus(?= (?!de\b|que\b|en\b|tard\b)[a-zéèê]{3,})",
+         r"\1 deuxième plus"),
         (r"(le|la) premi(?:er|ère)(?= [a-zéèê])", r"\1 deuxième"),
         (r"(les) premi(?:ers|ères)(?= [a-zéèê])", r"\1 deuxièmes"),
         (r"deux fois plus", "deux fois moins"),
     ],
     "es": [
         (r"(el|la|los|las) más(?= (?!de\b|que\b)[a-záéíóú]{3,})", _es_second),
+        (r"(el|la) ([a-záéíóúñ]{3,}) más(?= (?!de\b|que\b)[a-záéíóú]{3,})",
+         lambda m: f"{m.group(1)} {'segunda' if m.group(1) == 'la' else 'segundo'} "
+         f"{m.group(2)} más"),
         (r"(el) primer(?:o)?(?= [a-záéíóú])", r"\1 segundo"),
         (r"(la) primera(?= [a-záéíóú])", r"\1 segunda"),
         (r"el doble de", "la mitad de"),

@@ -71,6 +71,10 @@ _NOT_HERE: dict[str, str] = {
     r"gained (?:access|entry|admission|independence|fame|popularity|control|recognition)|"
     r"(?:fell|falling|falls|fallen) (?:in love|ill|asleep|silent|apart|victim|short|under|"
     r"into|through|on|out)|(?:rising|rises|risen) (?:into|up|star)|"
+    r"(?:rise|rose|rises|rising) above|continues (?:above|below)|"
+    r"(?:to|will|would|can|could|may|might|should|must|help|helps|helped) (?:lower|raise)|"
+    r"(?:comment|comments|posted|listed|shown|see|click|link|form|details|read|below|above)"
+    r" (?:above|below)|(?:above|below)(?! (?:\d|[a-z]))|"
     r"dropped (?:out|off|by|in|the|a|an|his|her|their|its)|climbed (?:up|the|a|aboard|into)",
     "de": r"nach (?:Angaben|Ansicht|Meinung|Berlin|Hause|oben|unten)|vor allem|nach wie vor|"
     r"mehr oder weniger|nicht mehr|vor Ort",

@@ -30,8 +30,10 @@ _NEGATIVE = {
     "es": r"no|nunca|jamás|nadie|nada|ningun\w*|ninguna|ni|tampoco|sin|s[oó]lo|solamente|"
     r"únicamente|apenas|salvo|excepto|si",
 }
+#: Contracted negations: en `n't`, fr `n'` before a vowel.
+_CONTRACTED = r"n['’]t(?!\w)|(?<![\w'’])n['’](?=[^\W\d_])"
 _NEGATIVE_RE = {
-    lang: re.compile(rf"(?<![\w'’])(?:{p})(?!\w)|n['’]t(?!\w)", re.IGNORECASE)
+    lang: re.compile(rf"(?<![\w'’])(?:{p})(?!\w)|{_CONTRACTED}", re.IGNORECASE)
     for lang, p in _NEGATIVE.items()
 }
 #: The negations this module removes (a sentence must hold exactly one, and no other word of
@@ -39,7 +41,7 @@ _NEGATIVE_RE = {
 _REMOVABLE = {
     "en": re.compile(r"(?<![\w'’])(?:not|never|no|cannot)(?!\w)|n['’]t(?!\w)", re.IGNORECASE),
     "de": re.compile(r"(?<![\w'’])(?:nicht|kein|keinen|keinem|keines)(?!\w)", re.IGNORECASE),
-    "fr": re.compile(r"(?<![\w'’])(?:ne|n['’]|pas)(?!\w)", re.IGNORECASE),
+    "fr": re.compile(r"(?<![\w'’])(?:ne|pas)(?!\w)|(?<![\w'’])n['’](?=\w)", re.IGNORECASE),
     "es": re.compile(r"(?<![\w'’])no(?!\w)", re.IGNORECASE),
 }
 

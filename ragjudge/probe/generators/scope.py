@@ -31,7 +31,15 @@ _TIME = (
 _PLURAL = rf"(?!{_TIME}\b)(?:[a-z]+[^suí\W]s|people|children|men|women|staff)\b"
 
 
+_NUMBER_WORDS = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+
+
 def _int(text: str) -> int | None:
+    if text.lower() in _NUMBER_WORDS:
+        return _NUMBER_WORDS.index(text.lower()) + 1
     return int(text.replace(",", "")) if re.fullmatch(r"\d{1,3}(?:,\d{3})*|\d+", text) else None
 
 
@@ -70,7 +78,8 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (r"(is|are|was|were) (?:often|sometimes|usually|frequently|occasionally|typically)"
          r"(?= [a-z])", r"\1 always"),
         (r"(?:partly|partially)", "entirely"),
-        (r"(\d[\d,]*) (?:out )?of (?:the |its |their )?(\d[\d,]*)(?: (all|every))?"
+        (rf"(\d[\d,]*|{'|'.join(_NUMBER_WORDS)}) (?:out )?of (?:the |its |their )?(\d[\d,]*)"
+         r"(?: (all|every))?"
          r"(?= [a-z]+s\b)", _part_of_whole),
     ],
     "de": [
