@@ -68,7 +68,10 @@ _QUOTES = re.compile(r"[\"“”«»„*#]|(?:^|\s)['‘]|['’](?:\s|$)")
 #: A transcript's speaker tag, or a word said twice: no sentence to edit.
 _SPOKEN = re.compile(r"^[\w .]{1,25}:\s|[A-Z]\w*:\s|(?<!\w)(\w+) \1(?!\w)", re.IGNORECASE)
 #: An English filler word: a transcript, no sentence to edit.
-_FILLER = re.compile(r"(?<!\w)(?:um+|uh+|hmm+|mm+|yeah|gonna|wanna|okay)(?!\w)", re.IGNORECASE)
+_FILLER = re.compile(
+    r"(?<!\w)(?:um+|uh+|hmm+|mm+|yeah|gonna|wanna|okay|like,|you know|I mean)(?!\w)",
+    re.IGNORECASE,
+)
 #: A sentence cut short: it ends on a word that cannot end one.
 _CUT = re.compile(r"(?<!\w)(?:be|is|are|was|were|the|a|an|of|to|that|and|or|will|could)\s*[.!]$")
 _VOWEL_SOUND = re.compile(r"(?i)(?!uni|use|eu|one|once)[aeiou]|hour|honest|honou?r")

@@ -105,7 +105,7 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
 _RULES = rules(_TABLE)
 
 _REFUSE = {
-    "en": r"not|n['’]t|no|never|without|one of|among|some of|many of|several of|few of|"
+    "en": r"not|n['’]t|no|never|without|one of|one the|among|some of|many of|several of|few of|"
     r"best of|second|third|fourth|fifth|runner-up|"
     r"at least|at most|at best|at first|first time|for the first|if|than ever",
     "de": r"nicht|kein\w*|nie|einer der|eine der|eines der|zweit\w*|dritt\w*",

@@ -27,7 +27,12 @@ _HEDGED_VERBS = (
 #: A base-form verb after a modal (not `have`, which makes a past hedge).
 _BASE = r"(?!have\b|not\b|also\b|well\b|only\b|never\b|be able\b)[a-z]{2,}\b"
 
-_PAST = re.compile(r"(?<!\w)(?:was|were|had|did|[a-z]{3,}ed)(?!\w)", re.IGNORECASE)
+_PAST = re.compile(
+    r"(?<!\w)(?:was|were|had|did|[a-z]{3,}ed|gave|took|came|went|said|made|found|thought|"
+    r"told|knew|saw|became|began|felt|left|brought|held|wrote|stood|heard|met|ran|led|won|"
+    r"lost|sent|spent|built|got|ago)(?!\w)",
+    re.IGNORECASE,
+)
 _MODAL = re.compile(r"(?<!\w)(?:can|could|may|might|would|should)(?!\w)", re.IGNORECASE)
 
 
