@@ -46,6 +46,11 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "Port of Morrow is the fourth studio album by The Shins.",
+            "Port of Morrow is the fifth studio album by The Shins.",
+            "en",
+        ),
+        (
             "Berlin ist die größte Stadt in Deutschland und die Hauptstadt.",
             "Berlin ist die zweitgrößte Stadt in Deutschland und die Hauptstadt.",
             "de",
@@ -83,6 +88,7 @@ def test_a_comparison_is_changed(context: str, answer: str, lang: str) -> None:
         "It is not the largest city in Nigeria by population.",  # a negation
         "For the best part of a decade the mill stood empty.",  # an idiom
         "The team won 11 of its first 12 games in the season.",  # `first` before a count
+        "He was called up in the second world war at the age of 19.",  # a name in lowercase
     ],
 )
 def test_a_comparison_it_cannot_change_safely_is_left(context: str) -> None:

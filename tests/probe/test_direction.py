@@ -46,6 +46,11 @@ def _make(*contexts: str, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "The company has over 1,000 clients in Europe and Asia.",
+            "The company has under 1,000 clients in Europe and Asia.",
+            "en",
+        ),
+        (
             "Die Preise stiegen im letzten Jahr um fünf Prozent.",
             "Die Preise sanken im letzten Jahr um fünf Prozent.",
             "de",

@@ -46,6 +46,11 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "The company reportedly paid the fine in March.",
+            "The company paid the fine in March.",
+            "en",
+        ),
+        (
             "Der neue Plan könnte die Kosten für die Firmen erhöhen.",
             "Der neue Plan wird die Kosten für die Firmen erhöhen.",
             "de",
@@ -77,6 +82,7 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "The drug can potentially reduce the risk of stroke.",  # a modal stays
         "If it rains, the match may be moved to Sunday.",  # a condition
         "Prices might possibly rise again next year in the city.",  # two hedges
+        "Officials allegedly appear to admit the error in the report.",  # `appear` stays
         "The museum opens at nine and closes at five every day.",  # no hedge
     ],
 )

@@ -111,6 +111,9 @@ def test_the_edit_names_the_words_changed() -> None:
         "Nobody knows whether the museum is open on Sundays.",  # a negative word
         "Is the museum open to visitors on Sundays?",  # a question
         'The director said "the museum is open on Sundays" to us.',  # a quote
+        "Marketing: the remote is easy to use for everyone here.",  # a transcript
+        "Um, the remote is easy to use for everyone here.",  # a filler word
+        "The remote is easy to use and it is.",  # cut short
         "Le musée n'est jamais ouvert le dimanche pour les visiteurs.",  # ne ... jamais
         "Das Museum ist nicht nur sonntags geöffnet für die Besucher.",  # nicht nur
         "El museo no solo está abierto los domingos para los visitantes.",  # no solo

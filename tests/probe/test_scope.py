@@ -51,6 +51,16 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "45% of the respondents said they would vote again.",
+            "All of the respondents said they would vote again.",
+            "en",
+        ),
+        (
+            "The majority of the members voted for the new rules.",
+            "All of the members voted for the new rules.",
+            "en",
+        ),
+        (
             "Viele Patienten haben die Studie verlassen.",
             "Alle Patienten haben die Studie verlassen.",
             "de",
@@ -89,6 +99,8 @@ def test_the_scope_is_widened_to_all(context: str, answer: str, lang: str) -> No
         "The crew met several officials in the capital last week.",  # a verb's object
         "There were 30 of 30 pilots present at the trial.",  # no part of a whole
         "Some 300 people attended the opening of the bridge.",  # `some` as `about`
+        "Turnout rose by 45% of voters in the north of the city.",  # a change by a share
+        "Born in the first half of the century, he moved to Paris.",  # `half` of a span
         "Einige Piloten sind nicht müde und das ist gut.",  # de: a negation
     ],
 )

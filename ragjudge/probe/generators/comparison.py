@@ -47,6 +47,24 @@ _OPPOSITES = {
 }  # fmt: skip
 
 
+_ORDINALS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh",
+)  # fmt: skip
+#: A word that ranks: an ordinal or a superlative (a sentence may hold one; two is a trap:
+#: `the largest city and the second largest port`).
+_RANK = re.compile(
+    rf"(?<![\w\-])(?:{'|'.join(_ORDINALS)}|{'|'.join(_SUPERLATIVES)}|most|runner-up|"
+    r"\d+(?:st|nd|rd|th))(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def _next_ordinal(match: re.Match[str]) -> str:
+    """`the fourth` -> `the fifth`."""
+    return f"{match.group(1)} {_ORDINALS[_ORDINALS.index(match.group(2).lower()) + 1]}"
+
+
 def _opposites(lang: str, than: str) -> list[tuple[str, Replace]]:
     out: list[tuple[str, Replace]] = []
     for a, b in _OPPOSITES[lang]:
@@ -71,6 +89,9 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
          r"class\b|aid\b|name\b|person\b|language\b|cousin\b|floor\b|place\b|sight\b|"
          r"hand\b|step\b|priority\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|"
          r"ten\b|few\b|couple\b)[a-z])", r"\1 second"),
+        (rf"({_OWNER}) ({'|'.join(_ORDINALS[1:-1])})(?= (?!half\b|quarter\b|cousin\b|"
+         r"of\b|and\b|or\b|place\b|time\b|world\b|nature\b|hand\b|is\b|was\b)[a-z])",
+         _next_ordinal),
         (r"twice as", "half as"),
         (r"half as(?= [a-z]+ as\b)", "twice as"),
         (r"(?:twice|double) the(?= (?:size|number|amount|rate|price|length|height|weight|"
@@ -106,8 +127,7 @@ _RULES = rules(_TABLE)
 
 _REFUSE = {
     "en": r"not|n['’]t|no|never|without|one of|one the|among|some of|many of|several of|few of|"
-    r"best of|second|third|fourth|fifth|runner-up|"
-    r"at least|at most|at best|at first|first time|for the first|if|than ever",
+    r"best of|at least|at most|at best|at first|first time|for the first|if|than ever",
     "de": r"nicht|kein\w*|nie|einer der|eine der|eines der|zweit\w*|dritt\w*",
     "fr": r"ne|n['’]|pas|jamais|un des|une des|l['’]un des|l['’]une des|deuxième|second\w*",
     "es": r"no|nunca|uno de|una de|segund\w*|tercer\w*",
@@ -119,8 +139,10 @@ _REFUSE_RE = {
 
 
 def _safe(sentence: str, lang: str) -> bool:
-    """No negation, no rank within a group (`one of the largest`), no second rank already."""
-    return not _REFUSE_RE[lang].search(sentence)
+    """No negation, no rank within a group (`one of the largest`), one rank at most."""
+    if _REFUSE_RE[lang].search(sentence):
+        return False
+    return lang != "en" or len(_RANK.findall(sentence)) <= 1
 
 
 @generator(

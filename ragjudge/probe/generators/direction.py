@@ -33,7 +33,9 @@ _PAIRS: dict[str, Sequence[tuple[str, str]]] = {
         ("went up", "went down"), ("goes up", "goes down"), ("north of", "south of"),
         ("east of", "west of"), ("northern", "southern"), ("eastern", "western"),
         ("northward", "southward"), ("boosted", "reduced"),
-        ("raised", "lowered"),
+        ("raised", "lowered"), ("surged", "plunged"), ("soared", "plummeted"),
+        ("jumped", "slumped"), ("over", "under"), ("at least", "at most"),
+        ("maximum", "minimum"),
     ),
     "de": (
         ("stieg", "sank"), ("stiegen", "sanken"), ("steigt", "sinkt"), ("steigen", "sinken"),
@@ -100,6 +102,9 @@ _CONTEXT: dict[str, str] = {
     "gained": r"(?:\d|(?:about|nearly|almost|more than|over|around|some|roughly) \d|"
     r"(?:weight|ground|value|points|seats|votes|momentum|market share)\b)",
     "climbed": r"(?:to\b|by\b|from\b|\d)",
+    "over": r"(?:[$£€]?\d)",
+    "at least": r"(?:[$£€]?\d)",
+    "maximum": r"(?:of [$£€]?\d|[$£€]?\d)",
     "rising": r"(?:to\b|by\b|from\b|\d|(?!star)[a-z]{3,}s\b)",
     "grew": r"(?:to\b|by\b|from\b|\d|(?:about|nearly|almost|roughly|more than) \d)",
     "raised": r"(?:(?:the|its|their|his|her) (?:price|prices|rate|rates|tax|taxes|limit|"
@@ -107,7 +112,10 @@ _CONTEXT: dict[str, str] = {
 }
 for _a, _b in (("after", "before"), ("less", "more"), ("fewer", "more"), ("lost", "gained"),
                ("dropped", "climbed"), ("lowered", "raised"),
-               ("shrank", "grew"), ("falling", "rising")):  # fmt: skip
+               ("shrank", "grew"), ("falling", "rising"), ("surged", "climbed"),
+               ("plunged", "climbed"), ("soared", "climbed"), ("plummeted", "climbed"),
+               ("jumped", "climbed"), ("slumped", "climbed"), ("under", "over"),
+               ("at most", "at least"), ("minimum", "maximum")):  # fmt: skip
     _CONTEXT[_a] = _CONTEXT[_b]
 #: Plural or countable nouns take `fewer`, not `less`: `more people` stays unswapped.
 _NEGATION = {

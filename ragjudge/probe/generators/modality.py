@@ -33,7 +33,10 @@ _PAST = re.compile(
     r"lost|sent|spent|built|got|ago)(?!\w)",
     re.IGNORECASE,
 )
-_MODAL = re.compile(r"(?<!\w)(?:can|could|may|might|would|should)(?!\w)", re.IGNORECASE)
+_MODAL = re.compile(
+    r"(?<!\w)(?:can|could|may|might|would|should|appears?|seems?|appeared|seemed)(?!\w)",
+    re.IGNORECASE,
+)
 
 
 def _will(match: re.Match[str]) -> str | None:
@@ -58,6 +61,9 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (r"(?:is|are) (?:likely|expected) to(?= [a-z])", "will"),
         (r"(?:possibly|perhaps|potentially|presumably) ", _unhedge("")),
         (r"probably", _unhedge("certainly")),
+        (r"most likely", _unhedge("certainly")),
+        (r"(?:reportedly|allegedly|apparently|supposedly|seemingly) ", _unhedge("")),
+        (r"(?<=will )likely ", _unhedge("")),
         (r"(it is) (?:possible|likely|probable) that", r"\1 certain that"),
         (r"suggests? that", lambda m: "proves that" if m.group(0)[7] == "s" else "prove that"),
     ],

@@ -56,6 +56,22 @@ def _group_all(match: re.Match[str]) -> str | None:
     return "all" if not head.strip() or last in _LEAD else None
 
 
+def _share_all(match: re.Match[str]) -> str | None:
+    """`45% of the voters` -> `all of the voters`; `45% of voters` -> `all voters`, where the
+    share leads a clause (not `by 45% of`, `over 45% of`, `the 45% of`)."""
+    if _group_all(match) is None:
+        return None
+    return "all of the " if match.group(0).rstrip().endswith(" the") else "all "
+
+
+def _group_all_of(match: re.Match[str]) -> str | None:
+    """`the majority of the voters` / `half of the voters` -> `all of the voters` where it
+    leads a clause."""
+    if _group_all(match) is None:
+        return None
+    return "all of the" if match.group(0).endswith("the") else "all of"
+
+
 def _part_of_whole(match: re.Match[str]) -> str | None:
     """`9 of the 30` -> `all 30`; `9 of 30` -> `all 30`."""
     if match.group(3):
@@ -72,6 +88,10 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
          "all of the"),
         (rf"(?:some|many|most|several)(?= {_PLURAL})", _group_all),
         (r"(?:almost|nearly|virtually|practically) (?=all\b|every\b|always\b)", ""),
+        (r"(?:the|a) majority of(?= the [a-z]+s\b)", _group_all_of),
+        (r"half of the(?= [a-z]+s\b)", _group_all_of),
+        (r"\d{1,2}(?:\.\d+)? ?(?:%|percent|per cent) of (?:the )?"
+         r"(?=(?!his\b|its\b|this\b|us\b|was\b)[a-z]+s\b)", _share_all),
         (r"(?<!most )(?<!more )(?<!very )(?<!less )(?<!quite )"
          r"(?:often|sometimes|usually|frequently|occasionally|typically|generally)"
          r"(?= (?:be|is|are|was|were|has|have|had|[a-z]{3,}(?:s|ed)\b))", "always"),
