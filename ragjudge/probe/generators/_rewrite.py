@@ -73,6 +73,7 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 #: A sentence cut short: it ends on a word that cannot end one.
+_DEBRIS = re.compile(r"(?<![\w'’])(?:of|than|the|a|an|to|at|by|with|from)\s*[,;:]")
 _CUT = re.compile(r"(?<!\w)(?:be|is|are|was|were|the|a|an|of|to|that|and|or|will|could)\s*[.!]$")
 _VOWEL_SOUND = re.compile(r"(?i)(?!uni|use|eu|one|once)[aeiou]|hour|honest|honou?r")
 
@@ -128,14 +129,20 @@ def _hit(table: Sequence[Rule], sentence: str) -> bool:
 
 def _fit(row: GoldRecord) -> tuple[tuple[str, str], ...]:
     """The row's context sentences fit to edit, with their language: no question, quote,
-    transcript or sentence cut short (kept per passages: rows often share them)."""
+    transcript (a passage with fillers: its sentences are seldom well formed) or sentence
+    cut short (kept per passages: rows often share them)."""
     key = tuple(row.contexts)
     if key not in _SENTENCES:
         if len(_SENTENCES) > 4096:
             _SENTENCES.clear()
+        spoken = [" ".join(p.split()) for p in row.contexts if len(_FILLER.findall(p)) >= 2]
         fit = []
         for s in candidate_sentences(row):
+            if any(s in p for p in spoken):
+                continue
             if "?" in s or _QUOTES.search(s) or _SPOKEN.search(s) or _CUT.search(s):
+                continue
+            if _DEBRIS.search(s):
                 continue
             lang = language(s)
             if lang in LANGUAGES and not (lang == "en" and _FILLER.search(s)):

@@ -59,7 +59,7 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (rf"(?:may|might)(?= {_BASE})", _will),
         (rf"could(?= (?:{_HEDGED_VERBS})\b)", _will),
         (r"(?:is|are) (?:likely|expected) to(?= [a-z])", "will"),
-        (r"(?:possibly|perhaps|potentially|presumably) ", _unhedge("")),
+        (r"(?:possibly|perhaps|potentially|presumably|arguably) ", _unhedge("")),
         (r"probably", _unhedge("certainly")),
         (r"most likely", _unhedge("certainly")),
         (r"(?:reportedly|allegedly|apparently|supposedly|seemingly) ", _unhedge("")),

@@ -159,7 +159,7 @@ _AFTER_NOT = (
 
 _NOT_AFTER = (
     r"(?!not|no|also|only|just|even|still|always|merely|simply|first|there|never|yet|then|"
-    r"often|sometimes|usually|now|already|"
+    r"often|sometimes|usually|now|already|kind|sort|like|"
     r"[a-z]+ly\b)"
 )
 
