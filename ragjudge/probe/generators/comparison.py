@@ -126,7 +126,8 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
 _RULES = rules(_TABLE)
 
 _REFUSE = {
-    "en": r"not|n['’]t|no|never|without|one of|one the|among|some of|many of|several of|few of|"
+    "en": r"not|n['’]t|no|never|cannot|without|one of|one the|among|some of|many of|"
+    r"several of|few of|"
     r"best of|be the first|at least|at most|at best|at first|first time|for the first|if|than ever",
     "de": r"nicht|kein\w*|nie|einer der|eine der|eines der|zweit\w*|dritt\w*",
     "fr": r"ne|n['’]|pas|jamais|un des|une des|l['’]un des|l['’]une des|deuxième|second\w*",

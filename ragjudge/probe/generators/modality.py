@@ -88,7 +88,7 @@ _RULES = rules(_TABLE)
 
 _REFUSE = {
     "en": r"not|n['’]t|['’]d|no|never|cannot|if|unless|whether|while|although|though|even|"
-    r"may have|might have|could have|"
+    r"may have|might have|could have|than (?:you|one|we|I) (?:might|may|could)|"
     r"would|as well|may or may not|whatever|however|wherever|whoever|as it may|be that as",
     "de": r"nicht|kein\w*|nie|ob|wenn|falls",
     "fr": r"ne|n['’]|pas|jamais|si",
