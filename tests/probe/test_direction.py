@@ -51,6 +51,11 @@ def _make(*contexts: str, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "The storm strengthened overnight near the coast.",
+            "The storm weakened overnight near the coast.",
+            "en",
+        ),
+        (
             "Die Preise stiegen im letzten Jahr um fünf Prozent.",
             "Die Preise sanken im letzten Jahr um fünf Prozent.",
             "de",

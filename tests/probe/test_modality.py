@@ -51,6 +51,11 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "The wreck is believed to be from the 17th century.",
+            "The wreck is known to be from the 17th century.",
+            "en",
+        ),
+        (
             "Der neue Plan könnte die Kosten für die Firmen erhöhen.",
             "Der neue Plan wird die Kosten für die Firmen erhöhen.",
             "de",

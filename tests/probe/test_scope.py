@@ -61,6 +61,11 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "Many young people left the village after the war.",
+            "All young people left the village after the war.",
+            "en",
+        ),
+        (
             "Viele Patienten haben die Studie verlassen.",
             "Alle Patienten haben die Studie verlassen.",
             "de",
@@ -99,6 +104,7 @@ def test_the_scope_is_widened_to_all(context: str, answer: str, lang: str) -> No
         "The crew met several officials in the capital last week.",  # a verb's object
         "There were 30 of 30 pilots present at the trial.",  # no part of a whole
         "Some 300 people attended the opening of the bridge.",  # `some` as `about`
+        "Some good news came this week from the town hall.",  # `news` is no group
         "Turnout rose by 45% of voters in the north of the city.",  # a change by a share
         "Born in the first half of the century, he moved to Paris.",  # `half` of a span
         "Einige Piloten sind nicht müde und das ist gut.",  # de: a negation

@@ -83,7 +83,8 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
     "en": [
         (rf"({_OWNER}) ({'|'.join(_SUPERLATIVES)})(?= (?!part\b|way\b|interests?\b)[a-z])",
          r"\1 second-\2"),
-        (rf"({_OWNER}) most(?= [a-z]+(?:al|ic|ive|ous|ful|ar|ent|ant|ble|ed|ing)\b)",
+        (rf"({_OWNER}) most(?= (?:[a-z]+(?:al|ic|ive|ous|ful|ar|ent|ant|ble|ed|ing)|common|"
+         r"recent|likely|frequent|prominent|senior|difficult|expensive)\b)",
          r"\1 second most"),
         (rf"({_OWNER}) first(?= (?!of\b|time\b|and\b|half\b|quarter\b|lady\b|minister\b|"
          r"class\b|aid\b|name\b|person\b|language\b|cousin\b|floor\b|place\b|sight\b|"

@@ -35,7 +35,8 @@ _PAIRS: dict[str, Sequence[tuple[str, str]]] = {
         ("northward", "southward"), ("boosted", "reduced"),
         ("raised", "lowered"), ("surged", "plunged"), ("soared", "plummeted"),
         ("jumped", "slumped"), ("over", "under"), ("at least", "at most"),
-        ("maximum", "minimum"),
+        ("maximum", "minimum"), ("strengthened", "weakened"), ("improved", "worsened"),
+        ("accelerated", "slowed"),
     ),
     "de": (
         ("stieg", "sank"), ("stiegen", "sanken"), ("steigt", "sinkt"), ("steigen", "sinken"),
@@ -104,6 +105,9 @@ _CONTEXT: dict[str, str] = {
     r"(?:weight|ground|value|points|seats|votes|momentum|market share)\b)",
     "climbed": r"(?:to\b|by\b|from\b|\d)",
     "over": r"(?:[$£€]?\d)",
+    "improved": r"(?:to\b|by\b|from\b|\d|(?:significantly|markedly|slightly|dramatically|"
+    r"steadily|further)\b|[.,;])",
+    "accelerated": r"(?:to\b|by\b|from\b|\d|[.,;]|in\b)",
     "at least": r"(?:[$£€]?\d)",
     "maximum": r"(?:of [$£€]?\d|[$£€]?\d)",
     "rising": r"(?:to\b|by\b|from\b|\d|(?!star)[a-z]{3,}s\b)",
@@ -116,7 +120,8 @@ for _a, _b in (("after", "before"), ("less", "more"), ("fewer", "more"), ("lost"
                ("shrank", "grew"), ("falling", "rising"), ("surged", "climbed"),
                ("plunged", "climbed"), ("soared", "climbed"), ("plummeted", "climbed"),
                ("jumped", "climbed"), ("slumped", "climbed"), ("under", "over"),
-               ("at most", "at least"), ("minimum", "maximum")):  # fmt: skip
+               ("at most", "at least"), ("minimum", "maximum"), ("worsened", "improved"),
+               ("slowed", "accelerated")):  # fmt: skip
     _CONTEXT[_a] = _CONTEXT[_b]
 #: Plural or countable nouns take `fewer`, not `less`: `more people` stays unswapped.
 _NEGATION = {

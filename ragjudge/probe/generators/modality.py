@@ -65,6 +65,9 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (r"(?:reportedly|allegedly|apparently|supposedly|seemingly) ", _unhedge("")),
         (r"(?<=will )likely ", _unhedge("")),
         (r"(it is) (?:possible|likely|probable) that", r"\1 certain that"),
+        (r"it is (?:believed|thought) that", "it is known that"),
+        (r"(is|are|was|were) (?:believed|thought) to(?= (?:be|have)\b)", r"\1 known to"),
+        (r"indicates? that", lambda m: "proves that" if m.group(0)[8] == "s" else "prove that"),
         (r"suggests? that", lambda m: "proves that" if m.group(0)[7] == "s" else "prove that"),
     ],
     "de": [

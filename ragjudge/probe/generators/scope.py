@@ -25,7 +25,13 @@ __all__ = ["quantifier"]
 _TIME = (
     r"(?:seconds|minutes|hours|days|weeks|months|years|decades|centuries|times|occasions|"
     r"moments|ways|things|others|people's|aspects|respects|reasons|factors|kinds|types|sorts|"
-    r"tens|dozens|hundreds|thousands|millions|billions|issues|problems)"
+    r"tens|dozens|hundreds|thousands|millions|billions|issues|problems|news|physics|"
+    r"mathematics|economics|politics|means|series|lens|bus|gas)"
+)
+#: One word that may stand between a quantifier and its noun (`many young people`).
+_ADJECTIVE = (
+    r"(?!more\b|less\b|fewer\b|such\b|very\b|of\b|other\b|times\b|the\b|different\b|"
+    r"various\b|numerous\b|good\b)[a-z]{3,}"
 )
 #: A plural noun (a lowercase word ending in `s`, not `ss`/`us`/`is`), or `people`.
 _PLURAL = rf"(?!{_TIME}\b)(?:[a-z]+[^suí\W]s|people|children|men|women|staff)\b"
@@ -86,7 +92,7 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
     "en": [
         (r"(?:some|many|most|several|a few) of the(?= (?!best|worst|most|\w+est\b)[a-z])",
          "all of the"),
-        (rf"(?:some|many|most|several)(?= {_PLURAL})", _group_all),
+        (rf"(?:some|many|most|several)(?= (?:{_ADJECTIVE} )?{_PLURAL})", _group_all),
         (r"(?:almost|nearly|virtually|practically) (?=all\b|every\b|always\b)", ""),
         (r"(?:the|a) majority of(?= the [a-z]+s\b)", _group_all_of),
         (r"half of the(?= [a-z]+s\b)", _group_all_of),
