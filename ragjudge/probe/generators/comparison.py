@@ -1,13 +1,13 @@
 """Must-fail kind `comparison`: a comparison changed (largest -> second-largest, twice -> half).
 
 A rank moves one place (`the largest` -> `the second-largest`, `the most popular` -> `the
-second most popular`, `the first` -> `the second`), a multiple turns over (`twice as` ->
-`half as`), or a comparative takes its opposite before `than` (`older than` -> `younger
-than`); de `der größte` -> `der zweitgrößte`, `doppelt so` -> `halb so`; fr `le plus grand`
--> `le deuxième plus grand`, `premier` -> `deuxième`; es `el más grande` -> `el segundo más
-grande`, `primera` -> `segunda`. `more than X` is the `direction` kind's. A rank inside a
-group (`one of the largest`), a sentence with a second rank already, or a negation is
-skipped.
+second most popular`, `the first` -> `the second`, `the fourth` -> `the fifth`), a multiple
+turns over (`twice as` -> `half as`), or a comparative takes its opposite before `than`
+(`older than` -> `younger than`); de `der größte` -> `der zweitgrößte`, `doppelt so` ->
+`halb so`; fr `le plus grand` -> `le deuxième plus grand`, `premier` -> `deuxième`; es `el
+más grande` -> `el segundo más grande`, `primera` -> `segunda`. `more than X` is the
+`direction` kind's. A rank inside a group (`one of the largest`), a title (`the first
+lady`), a sentence with two ranks, or a negation is skipped.
 """
 
 from __future__ import annotations

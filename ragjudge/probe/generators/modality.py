@@ -2,9 +2,11 @@
 
 A hedged claim becomes a certain one where the verb form stays right: `may`, `might` and a
 hedging `could` before a base verb become `will`; `is likely to` becomes `will`; `possibly`,
-`probably` and `perhaps` go, or become `certainly`; `suggests` becomes `proves` (de `kann`,
-`könnte` -> `wird`; fr `peut`, `pourrait` -> `va`; es `puede`, `podría` -> `va a`). Past
-hedges (`may have been`), negated hedges and questions are skipped.
+`probably`, `perhaps`, `reportedly`, `allegedly` go, or become `certainly`, unless another
+modal stays; `suggests`/`indicates that` becomes `proves that`; `is believed to` becomes `is
+known to` (de `kann`, `könnte` -> `wird`; fr `peut`, `pourrait` -> `va`; es `puede`,
+`podría` -> `va a`). Past hedges (`may have been`), a `could` or `might` told in the past,
+negated or conditional hedges, a sentence with two hedges and questions are skipped.
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
 """Must-fail kind `quantifier`: a claim's scope widened to all (some / most / "9 of 30" -> all).
 
 A part becomes the whole where the grammar stays right: `some`, `many`, `most`, `several`
-before a plural noun or `of the` become `all`; `9 of the 30 pilots` becomes `all 30 pilots`;
-`often`, `sometimes`, `usually` become `always`; `partly` becomes `entirely`; `almost all`
-loses its hedge (de `einige`/`viele` -> `alle`, `oft` -> `immer`; fr `certains` -> `tous
-les`, `souvent` -> `toujours`; es `algunos` -> `todos los`, `a menudo` -> `siempre`). A
-sentence with a negation or an `all` of its own is skipped, and so are time spans (`many
-years` is no group of years the sentence speaks of).
+before a plural noun or `of the` become `all` (where they lead a clause or follow a
+preposition, never as a verb's object); `9 of the 30 pilots` becomes `all 30 pilots`, `45%
+of voters` and `the majority of the voters` become `all (of the) voters`; `often`,
+`sometimes`, `usually` become `always`; `partly` becomes `entirely`; `almost all` loses its
+hedge (de `einige`/`viele` -> `alle`, `oft` -> `immer`; fr `certains` -> `tous les`,
+`souvent` -> `toujours`; es `algunos` -> `todos los`, `a menudo` -> `siempre`). A sentence
+with a negation or an `all` of its own is skipped, and so are time spans (`many years` is no
+group of years the sentence speaks of).
 """
 
 from __future__ import annotations
