@@ -121,10 +121,24 @@ def _hit(table: Sequence[Rule], sentence: str) -> bool:
     passages, and so sentences)."""
     key = (id(table), sentence)
     if key not in _HITS:
-        if len(_HITS) > 200_000:
+        if len(_HITS) > 500_000:
             _HITS.clear()
         _HITS[key] = bool(_union(table).search(sentence[:1].lower() + sentence[1:]))
     return _HITS[key]
+
+
+#: The row's passages as lowercased words, by the passages.
+_PASSAGES: dict[tuple[str, ...], list[str]] = {}
+
+
+def _passages(row: GoldRecord) -> list[str]:
+    """The row's passages as lowercased words joined by spaces (kept, as `_fit`)."""
+    key = tuple(row.contexts)
+    if key not in _PASSAGES:
+        if len(_PASSAGES) > 50_000:
+            _PASSAGES.clear()
+        _PASSAGES[key] = [" ".join(words(p)).lower() for p in row.contexts]
+    return _PASSAGES[key]
 
 
 def _fit(row: GoldRecord) -> tuple[tuple[str, str], ...]:
@@ -133,7 +147,7 @@ def _fit(row: GoldRecord) -> tuple[tuple[str, str], ...]:
     cut short (kept per passages: rows often share them)."""
     key = tuple(row.contexts)
     if key not in _SENTENCES:
-        if len(_SENTENCES) > 4096:
+        if len(_SENTENCES) > 50_000:
             _SENTENCES.clear()
         spoken = [" ".join(p.split()) for p in row.contexts if len(_FILLER.findall(p)) >= 2]
         fit = []
@@ -149,6 +163,24 @@ def _fit(row: GoldRecord) -> tuple[tuple[str, str], ...]:
                 fit.append((s, lang))
         _SENTENCES[key] = tuple(fit)
     return _SENTENCES[key]
+
+
+#: The edit a rule list (and its guard) makes of a sentence, by their identities and the
+#: sentence: rows share passages, so the same sentence is tried again and again.
+_EDITS: dict[tuple[int, int, str], tuple[str, str, str, str] | None] = {}
+
+
+def _guarded_edit(
+    sentence: str, lang: str, table: Sequence[Rule], guard: Callable[[str, str], bool] | None
+) -> tuple[str, str, str, str] | None:
+    """`_edit` where `guard` lets the sentence be edited, else None (kept)."""
+    key = (id(table), id(guard), sentence)
+    if key not in _EDITS:
+        if len(_EDITS) > 500_000:
+            _EDITS.clear()
+        ok = guard is None or guard(sentence, lang)
+        _EDITS[key] = _edit(sentence, lang, table) if ok else None
+    return _EDITS[key]
 
 
 def _edit(sentence: str, lang: str, table: Sequence[Rule]) -> tuple[str, str, str, str] | None:
@@ -212,15 +244,13 @@ def rewrite(
         chosen = table.get(lang, []) if isinstance(table, dict) else table(sentence, lang)
         if not chosen or not _hit(chosen, sentence):
             continue
-        if guard is not None and not guard(sentence, lang):
-            continue
-        made = _edit(sentence, lang, chosen)
+        made = _guarded_edit(sentence, lang, chosen, guard)
         if made is None:
             continue
         new_sentence, old, new, window = made
         if new_sentence == sentence:
             continue
-        passages = passages or [" ".join(words(p)).lower() for p in row.contexts]
+        passages = passages or _passages(row)
         if any(window in p for p in passages):
             continue
         return Variant(answer=new_sentence, before=old, after=new, language=lang)

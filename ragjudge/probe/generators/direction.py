@@ -132,12 +132,23 @@ _NEGATION = {
 }
 
 
+#: A compass adjective names a direction before a place or a part of one, not in a name
+#: (`northern silky oak`) or a group (`Western officials`).
+_COMPASS = {"northern", "southern", "eastern", "western"}
+_PLACE = re.compile(
+    r"(?:hemisphere|region|border|coast|edge|tip|end|side|half|part|suburbs?|province|state|"
+    r"city|shore|bank|slopes?|flank|outskirts|districts?|areas?|parts)\b|[A-Z]"
+)
+
+
 def _swap(old: str, new: str, lang: str) -> Replace:
     follow = _CONTEXT.get(old.lower()) if lang == "en" else None
 
     def replace(match: re.Match[str]) -> str | None:
-        tail = match.string[match.end() :].lstrip().lower()
-        if follow is not None and not re.match(follow, tail):
+        rest = match.string[match.end() :].lstrip()
+        if follow is not None and not re.match(follow, rest.lower()):
+            return None
+        if lang == "en" and old.lower() in _COMPASS and not _PLACE.match(rest):
             return None
         return new
 

@@ -140,7 +140,8 @@ _RULES = rules(_TABLE)
 _REFUSE = {
     "en": r"not|n['’]t|no|never|none|neither|nor|without|all|every|always|each|entire|entirely|"
     r"whole|only|except|how|as many|so many|too many|the most|at most|most of all|most likely|"
-    r"some \d|many of whom|some of whom|most of whom|one another|any",
+    r"some \d|many of whom|some of whom|most of whom|one another|any|"
+    r"result\w* in (?:some|many|several|most)",
     "de": r"nicht|kein\w*|nie|alle\w*|immer|jede[rsnm]?|nur|außer|ganz\w*|vollständig",
     "fr": r"ne|n['’]|pas|jamais|tous|toutes|tout|toujours|chaque|seulement|sauf|entièrement",
     "es": r"no|nunca|todos|todas|todo|toda|siempre|cada|s[oó]lo|salvo|excepto|totalmente",
