@@ -89,6 +89,7 @@ def test_a_comparison_is_changed(context: str, answer: str, lang: str) -> None:
         "For the best part of a decade the mill stood empty.",  # an idiom
         "The team won 11 of its first 12 games in the season.",  # `first` before a count
         "He was called up in the second world war at the age of 19.",  # a name in lowercase
+        "It is the end of journalism and the first amendment.",  # a name in lowercase
     ],
 )
 def test_a_comparison_it_cannot_change_safely_is_left(context: str) -> None:

@@ -88,10 +88,11 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
          r"\1 second most"),
         (rf"({_OWNER}) first(?= (?!of\b|time\b|and\b|half\b|quarter\b|lady\b|minister\b|"
          r"class\b|aid\b|name\b|person\b|language\b|cousin\b|floor\b|place\b|sight\b|"
-         r"hand\b|step\b|priority\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|"
+         r"hand\b|step\b|priority\b|amendment\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|"
          r"ten\b|few\b|couple\b)[a-z])", r"\1 second"),
         (rf"({_OWNER}) ({'|'.join(_ORDINALS[1:-1])})(?= (?!half\b|quarter\b|cousin\b|"
-         r"of\b|and\b|or\b|place\b|time\b|world\b|nature\b|hand\b|is\b|was\b)[a-z])",
+         r"of\b|and\b|or\b|place\b|time\b|world\b|nature\b|hand\b|is\b|was\b|amendment\b)"
+         r"[a-z])",
          _next_ordinal),
         (r"twice as", "half as"),
         (r"half as(?= [a-z]+ as\b)", "twice as"),

@@ -92,7 +92,7 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
 _RULES = rules(_TABLE)
 
 _REFUSE = {
-    "en": r"not|n['’]t|['’]d|no|never|cannot|if|unless|whether|while|although|though|even|"
+    "en": r"not|n['’]t|no|never|be wrong|cannot|if|unless|whether|while|although|though|even|"
     r"may have|might have|could have|than (?:you|one|we|I) (?:might|may|could)|"
     r"would|as well|may or may not|whatever|however|wherever|whoever|as it may|be that as",
     "de": r"nicht|kein\w*|nie|ob|wenn|falls",
@@ -100,7 +100,7 @@ _REFUSE = {
     "es": r"no|nunca|si|que\s+\w+\s+pueda",
 }
 _REFUSE_RE = {
-    lang: re.compile(rf"(?<![\w'’])(?:{p})(?!\w)|n['’]t(?!\w)", re.IGNORECASE)
+    lang: re.compile(rf"(?<![\w'’])(?:{p})(?!\w)|n['’]t(?!\w)|['’]d(?!\w)", re.IGNORECASE)
     for lang, p in _REFUSE.items()
 }
 
