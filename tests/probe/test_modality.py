@@ -89,6 +89,7 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "Prices might possibly rise again next year in the city.",  # two hedges
         "There are fewer of these shops around than you might think.",  # a figure of speech
         "I may be wrong, but the plan seems sound to me.",  # a politeness hedge
+        "He was seen as the most likely figure to lead the party.",  # `most likely` as a rank
         "You'd probably say the plan is sound and cheap.",  # `would` stays
         "Officials allegedly appear to admit the error in the report.",  # `appear` stays
         "The museum opens at nine and closes at five every day.",  # no hedge

@@ -123,6 +123,13 @@ def test_a_sentence_it_cannot_negate_safely_is_skipped(context: str) -> None:
     assert _make(context) == Skip("no clause safe to negate")
 
 
+def test_a_transcript_passage_gives_no_sentence() -> None:
+    show = "Welcome to a new episode of the show. The remote is easy to use for everyone here."
+    assert _make(show) == Skip("no clause safe to negate")
+    made = _make("The remote is easy to use for everyone here.")
+    assert isinstance(made, Variant)
+
+
 def test_do_support_is_undone_only_for_a_verb_it_can_inflect() -> None:
     assert _make("The team did not stop the game for the storm.") == Skip(
         "no clause safe to negate"

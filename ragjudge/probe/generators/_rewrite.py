@@ -141,6 +141,15 @@ def _passages(row: GoldRecord) -> list[str]:
     return _PASSAGES[key]
 
 
+#: What a spoken show says of itself.
+_SHOW = re.compile(r"(?<!\w)(?:podcast|episode|you(?:['’]re| are) listening)(?!\w)", re.IGNORECASE)
+
+
+def _spoken(passage: str) -> bool:
+    """Whether `passage` is a transcript: two fillers, or a show that names itself."""
+    return len(_FILLER.findall(passage)) >= 2 or bool(_SHOW.search(passage))
+
+
 def _fit(row: GoldRecord) -> tuple[tuple[str, str], ...]:
     """The row's context sentences fit to edit, with their language: no question, quote,
     transcript (a passage with fillers: its sentences are seldom well formed) or sentence
@@ -149,7 +158,7 @@ def _fit(row: GoldRecord) -> tuple[tuple[str, str], ...]:
     if key not in _SENTENCES:
         if len(_SENTENCES) > 50_000:
             _SENTENCES.clear()
-        spoken = [" ".join(p.split()) for p in row.contexts if len(_FILLER.findall(p)) >= 2]
+        spoken = [" ".join(p.split()) for p in row.contexts if _spoken(p)]
         fit = []
         for s in candidate_sentences(row):
             if any(s in p for p in spoken):

@@ -75,6 +75,7 @@ _NOT_HERE: dict[str, str] = {
     r"(?:fell|falling|falls|fallen) (?:in love|ill|asleep|silent|apart|victim|short|under|"
     r"into|through|on|out)|(?:rising|rises|risen) (?:into|up|star)|"
     r"(?:fell|falling|falls|fallen|lost|losing|loses) to (?-i:[A-Z])|"
+    r"(?:lost|gained|won|drew) \d+\s*[-–:]\s*\d|"
     r"(?:rise|rose|rises|rising) above|continues (?:above|below)|(?:higher|lower) (?:up|down)|"
     r"(?:lower|higher|raise) (?:the|a|an|your|its|their|his|her|our|my|this|that|these|those)\b|"
     r"(?:head|scroll|go|look|read|watch|listen|find|check|continue|video|click|"

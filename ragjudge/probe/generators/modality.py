@@ -36,7 +36,8 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _MODAL = re.compile(
-    r"(?<!\w)(?:can|could|may|might|would|should|appears?|seems?|appeared|seemed)(?!\w)",
+    r"(?<!\w)(?:can|could|may|might|would|should|appears?|seems?|appeared|seemed|likely|"
+    r"unlikely)(?!\w)",
     re.IGNORECASE,
 )
 
@@ -63,7 +64,8 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (r"(?:is|are) (?:likely|expected) to(?= [a-z])", "will"),
         (r"(?:possibly|perhaps|potentially|presumably|arguably) ", _unhedge("")),
         (r"probably", _unhedge("certainly")),
-        (r"most likely", _unhedge("certainly")),
+        (r"(?<!the )most likely(?= (?:will|would|is|was|are|were|be|has|had|have|[a-z]+ed)\b)",
+         _unhedge("certainly")),
         (r"(?:reportedly|allegedly|apparently|supposedly|seemingly) ", _unhedge("")),
         (r"(?<=will )likely ", _unhedge("")),
         (r"(it is) (?:possible|likely|probable) that", r"\1 certain that"),
