@@ -109,6 +109,7 @@ def test_the_edit_names_the_words_changed() -> None:
         "The museum is never closed and does not charge visitors.",  # two negations
         "Visitors cannot enter without a ticket from the office.",  # `without` beside it
         "Nobody knows whether the museum is open on Sundays.",  # a negative word
+        "The firm declined to say how long the plant will be idle.",  # an indirect question
         "Is the museum open to visitors on Sundays?",  # a question
         'The director said "the museum is open on Sundays" to us.',  # a quote
         "Marketing: the remote is easy to use for everyone here.",  # a transcript

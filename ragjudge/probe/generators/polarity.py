@@ -24,7 +24,8 @@ _NEGATIVE = {
     "en": r"not|n['’]t|no|never|none|nobody|nothing|nowhere|neither|nor|without|cannot|"
     r"hardly|barely|scarcely|rarely|seldom|only|except|unless|fail\w*|lack\w*|unable|"
     r"refus\w*|den(?:y|ies|ied)|prevent\w*|avoid\w*|unlikely|impossible|whether|doubt\w*|"
-    r"unclear|nor|rather|instead|neither|few|little|lest|if",
+    r"unclear|nor|rather|instead|neither|few|little|lest|if|how|know when|know what|"
+    r"forecast|predict|ask\w*|wonder\w*",
     "de": r"nicht|kein\w*|nie|niemals|niemand|nichts|weder|noch|ohne|nur|kaum|außer|ob|wenn|falls",
     "fr": r"ne|n['’]|pas|jamais|rien|personne|aucun\w*|ni|sans|seulement|guère|plus|sauf|si",
     "es": r"no|nunca|jamás|nadie|nada|ningun\w*|ninguna|ni|tampoco|sin|s[oó]lo|solamente|"
