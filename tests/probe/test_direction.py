@@ -82,7 +82,7 @@ def test_a_direction_is_reversed(context: str, answer: str, lang: str) -> None:
     "context",
     [
         "The discovery gave rise to a new field of research.",  # idiom
-        "The street was named after the first mayor of the town.",  # idiom
+        "The square was named after the war by the town council.",  # idiom
         "He grew up in a small village near the coast.",  # `grew up` is no growth
         "She rose to fame after her first album in 2001.",  # idiom
         "The rate rose in 2019 and fell in 2020 in the region.",  # both sides here

@@ -105,6 +105,7 @@ def test_the_scope_is_widened_to_all(context: str, answer: str, lang: str) -> No
         "There were 30 of 30 pilots present at the trial.",  # no part of a whole
         "Some 300 people attended the opening of the bridge.",  # `some` as `about`
         "Some good news came this week from the town hall.",  # `news` is no group
+        "The ambush ended in 1920, resulting in several deaths.",  # a verb's object
         "Turnout rose by 45% of voters in the north of the city.",  # a change by a share
         "Born in the first half of the century, he moved to Paris.",  # `half` of a span
         "Einige Piloten sind nicht müde und das ist gut.",  # de: a negation
