@@ -115,6 +115,7 @@ def test_the_edit_names_the_words_changed() -> None:
         "Marketing: the remote is easy to use for everyone here.",  # a transcript
         "Um, the remote is easy to use for everyone here.",  # a filler word
         "The remote is easy to use and it is.",  # cut short
+        "MOST POPULAR LATEST NEWS The museum is open on Sundays.",  # page furniture
         "Le musée n'est jamais ouvert le dimanche pour les visiteurs.",  # ne ... jamais
         "Das Museum ist nicht nur sonntags geöffnet für die Besucher.",  # nicht nur
         "El museo no solo está abierto los domingos para los visitantes.",  # no solo

@@ -73,7 +73,10 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 #: A sentence cut short: it ends on a word that cannot end one.
-_DEBRIS = re.compile(r"(?<![\w'’])(?:of|than|the|a|an|to|at|by|with|from)\s*[,;:]")
+_DEBRIS = re.compile(
+    r"(?<![\w'’])(?:of|than|the|a|an|to|at|by|with|from)\s*[,;:]|"
+    r"(?<!\w)[A-Z]{2,}(?:\s+[A-Z]{2,}){2,}(?!\w)|\[\w+\]"
+)
 _CUT = re.compile(r"(?<!\w)(?:be|is|are|was|were|the|a|an|of|to|that|and|or|will|could)\s*[.!]$")
 _VOWEL_SOUND = re.compile(r"(?i)(?!uni|use|eu|one|once)[aeiou]|hour|honest|honou?r")
 
