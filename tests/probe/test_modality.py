@@ -56,6 +56,11 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "Lead poisoning can cause seizures in young children.",
+            "Lead poisoning will cause seizures in young children.",
+            "en",
+        ),
+        (
             "Der neue Plan könnte die Kosten für die Firmen erhöhen.",
             "Der neue Plan wird die Kosten für die Firmen erhöhen.",
             "de",
@@ -83,6 +88,7 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
     [
         "The fire may have started in the kitchen of the hotel.",  # a past hedge
         "As a boy he could swim across the lake and back.",  # `could` as `was able to`
+        "The museum can be reached by bus from the station.",  # `can be`: no hedge
         "The plan may not reduce costs for small firms.",  # a negated hedge
         "The drug can potentially reduce the risk of stroke.",  # a modal stays
         "If it rains, the match may be moved to Sunday.",  # a condition

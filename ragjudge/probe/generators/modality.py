@@ -1,12 +1,13 @@
 """Must-fail kind `modality`: a hedge made certain (`may` -> `will`, `possibly` dropped).
 
 A hedged claim becomes a certain one where the verb form stays right: `may`, `might` and a
-hedging `could` before a base verb become `will`; `is likely to` becomes `will`; `possibly`,
-`probably`, `perhaps`, `reportedly`, `allegedly` go, or become `certainly`, unless another
-modal stays; `suggests`/`indicates that` becomes `proves that`; `is believed to` becomes `is
-known to` (de `kann`, `könnte` -> `wird`; fr `peut`, `pourrait` -> `va`; es `puede`,
-`podría` -> `va a`). Past hedges (`may have been`), a `could` or `might` told in the past,
-negated or conditional hedges, a sentence with two hedges and questions are skipped.
+hedging `could` or `can` before a base verb become `will`; `is likely to` becomes `will`;
+`possibly`, `probably`, `perhaps`, `reportedly`, `allegedly` go, or become `certainly`,
+unless another modal stays; `suggests`/`indicates that` becomes `proves that`; `is believed
+to` becomes `is known to` (de `kann`, `könnte` -> `wird`; fr `peut`, `pourrait` -> `va`; es
+`puede`, `podría` -> `va a`). Past hedges (`may have been`), a `could` or `might` told in
+the past, negated or conditional hedges, a sentence with two hedges and questions are
+skipped.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
     "en": [
         (rf"(?:may|might)(?= {_BASE})", _will),
         (rf"could(?= (?:{_HEDGED_VERBS})\b)", _will),
+        (rf"can(?= (?!be\b)(?:{_HEDGED_VERBS})\b)", _will),
         (r"(?:is|are) (?:likely|expected) to(?= [a-z])", "will"),
         (r"(?:possibly|perhaps|potentially|presumably|arguably) ", _unhedge("")),
         (r"probably", _unhedge("certainly")),
