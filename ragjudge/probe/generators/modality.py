@@ -28,7 +28,10 @@ _HEDGED_VERBS = (
     r"improve|harm|damage|prevent|explain|contribute|raise|lower|allow|pose|delay"
 )
 #: A base-form verb after a modal (not `have`, which makes a past hedge).
-_BASE = r"(?!have\b|not\b|also\b|well\b|only\b|never\b|be able\b)[a-z]{2,}\b"
+_BASE = (
+    r"(?!have\b|not\b|also\b|well\b|only\b|never\b|be able\b|on\b|in\b|at\b|of\b|to\b|"
+    r"for\b|with\b|by\b|from\b|the\b|an?\b)[a-z]{2,}\b"
+)
 
 _PAST = re.compile(
     r"(?<!\w)(?:was|were|had|did|[a-z]{3,}ed|gave|took|came|went|said|made|found|thought|"
