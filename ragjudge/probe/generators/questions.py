@@ -332,8 +332,10 @@ def _other_value(row: GoldRecord, value: str, rng: random.Random) -> str | Skip:
     return choose(rng, found)
 
 
-_NOT_NAMES = {"what", "which", "who", "when", "where", "how", "why", "is", "are", "was", "were",
-              "did", "do", "does", "the", "in", "according", "american", "english", "british"}  # fmt: skip
+_NOT_NAMES = {
+    "what", "which", "who", "when", "where", "how", "why", "is", "are", "was", "were", "did",
+    "do", "does", "the", "in", "according", "american", "english", "british",
+}  # fmt: skip
 
 
 def _other_option(question: str, value: str) -> str | None:

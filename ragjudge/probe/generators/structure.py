@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 import re
 
@@ -97,17 +98,18 @@ def _has_word(text: str, vocabulary: set[str]) -> bool:
 _TIES = {
     "en": {"that", "which", "who", "whom", "whose", "where", "when", "while", "because",
            "although", "though", "if", "unless", "after", "before", "until", "since", "and",
-           "or", "but", "as", "whereas", "whilst", "so", "thus", "therefore", "however", "yet", "versus", "vs", "compared", "mentions", "mentioned", "notes", "noted", "claims",
-           "believes", "believed", "thinks", "argues", "argued", "announced", "said", "says", "say", "told", "stated", "reported", "according",
-           "claimed", "not", "n't", "never", "no", "nor", "only", "also", "even", "then",
-           "respectively", "than"},
+           "or", "but", "as", "whereas", "whilst", "so", "thus", "therefore", "however", "yet",
+           "versus", "vs", "compared", "mentions", "mentioned", "notes", "noted", "claims",
+           "believes", "believed", "thinks", "argues", "argued", "announced", "said", "says",
+           "say", "told", "stated", "reported", "according", "claimed", "not", "n't", "never",
+           "no", "nor", "only", "also", "even", "then", "respectively", "than"},
     "de": {"dass", "der", "die", "das", "welche", "welcher", "wenn", "als", "weil", "obwohl",
            "und", "oder", "aber", "nicht", "nie", "kein", "keine", "nur", "auch", "laut",
            "sagte"},
     "fr": {"que", "qui", "dont", "où", "quand", "lorsque", "parce", "si", "mais", "et", "ou",
            "ne", "pas", "jamais", "aussi", "seulement", "selon", "dit", "comme", "puis"},
-    "es": {"que", "quien", "donde", "cuando", "porque", "si", "pero", "y", "o", "no",
-           "nunca", "sólo", "solo", "también", "según", "dijo", "como", "luego"},
+    "es": {"que", "quien", "donde", "cuando", "porque", "si", "pero", "y", "o", "no", "nunca",
+           "sólo", "solo", "también", "según", "dijo", "como", "luego"},
 }  # fmt: skip
 
 #: Personal pronouns: one in a main clause may no longer point where it did once a phrase
@@ -173,8 +175,9 @@ _LINKS = re.compile(
     r"^(?:in (?:fact|addition|contrast|particular|general|other words|short|turn|total|"
     r"practice|summary|conclusion|the meantime|the end|this|that|these|those|such|it|"
     r"which|its|his|her|their)|on (?:the other hand|the contrary|this|that|average)|"
-    r"at (?:the same time|least|most|first|last|times|this|that)|once (?:again|more)|in a (?:sense|way|word|nutshell)|by (?:contrast|the way|"
-    r"then|now)|after (?:all|that|this)|before (?:that|this)|since (?:then|that)|"
+    r"at (?:the same time|least|most|first|last|times|this|that)|once (?:again|more)|"
+    r"in a (?:sense|way|word|nutshell)|by (?:contrast|the way|then|now)|"
+    r"after (?:all|that|this)|before (?:that|this)|since (?:then|that)|"
     r"en (?:effet|outre|revanche|fait|particulier|général|plus|bref|somme|ce)|"
     r"en (?:efecto|cambio|general|particular|resumen|realidad|concreto|este|esta))\b",
     re.IGNORECASE,
@@ -331,7 +334,7 @@ _SHARED_SUBJECT_VERBS = {
     "released", "married", "lived", "went", "made", "took", "began", "started", "graduated",
     "studied", "worked", "served", "played", "spent", "retired", "appeared", "published",
     "produced", "directed", "earned", "attended", "led", "remained", "continued", "signed",
-    "created", "developed", "built", "taught", "toured", "recorded", "settled", "founded",
+    "created", "developed", "built", "taught", "toured", "recorded", "settled",
 }  # fmt: skip
 _AUXILIARIES = {
     "was", "were", "is", "are", "has", "have", "had", "will", "would", "can", "could", "may",
@@ -393,6 +396,15 @@ def _split(sentence: str, *, lang: str) -> str | None:
     return f"{first.strip()}. {subject} {second}"
 
 
+def _opens_with_subject(text: str, *, lang: str, context: str) -> bool:
+    """Whether `text` opens with a subject: a common opener (`The`, `He`) or a name (a word
+    the context writes capitalized inside a sentence)."""
+    first = words(text)[0]
+    if first.lower() in _COMMON_OPENERS[lang] | _SUBJECTS[lang]:
+        return True
+    return first[0].isupper() and bool(re.search(rf"[a-z,] {re.escape(first)}\b", context))
+
+
 def _splittable(first: str, *, lang: str) -> bool:
     return len(words(first)) >= 4 and not _has_word(first, _SCOPE[lang]) and ";" not in first
 
@@ -403,7 +415,7 @@ def _merges(row: GoldRecord, *, lang: str, fit: set[str], context: str) -> list[
     out: list[tuple[str, str]] = []
     for passage in row.contexts:
         parts = sentences(" ".join(passage.split()))
-        for a, b in zip(parts, parts[1:]):
+        for a, b in itertools.pairwise(parts):
             if a not in fit or b not in fit or not (_plain(a) and _plain(b)):
                 continue
             if (
@@ -418,12 +430,9 @@ def _merges(row: GoldRecord, *, lang: str, fit: set[str], context: str) -> list[
             if rest is None:
                 continue
             opener = words(b)[0]
-            subject = opener.lower() in _COMMON_OPENERS[lang] or rest.startswith(opener)
-            if (
-                not subject
-                or "," in a
-                or opener.lower() in _CONNECTORS
-                or _has_word(a, _SCOPE[lang])
+            subject = _opens_with_subject(b, lang=lang, context=context)
+            if not (subject and _opens_with_subject(a, lang=lang, context=context)) or (
+                "," in a or opener.lower() in _CONNECTORS or _has_word(a, _SCOPE[lang])
             ):
                 out.append((f"{a} {b}", f"{a[:-1]}; {rest}"))
             else:
@@ -431,3 +440,287 @@ def _merges(row: GoldRecord, *, lang: str, fit: set[str], context: str) -> list[
                 out.append((f"{a} {b}", f"{a[:-1]}{joined}{rest}"))
                 out.append((f"{a} {b}", f"{a[:-1]}; {rest}"))
     return out
+
+
+# --- synonym -------------------------------------------------------------------------------
+
+#: Safe synonyms, per language: `(form, replacement)`, each a word form with its inflection
+#: (`purchased` -> `bought`), one way only, chosen where the replacement means the same in
+#: any sentence. A form may carry a regex guard on what follows (`attempted(?= to )`).
+SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (
+        ("purchased", "bought"), ("purchasing", "buying"), ("(?<=to )purchase", "buy"),
+        ("began", "started"), ("begun", "started"), ("begins", "starts"),
+        ("commenced", "started"), ("approximately", "about"),
+        ("roughly(?= [\\d$£€]| half| a | one | two | three | ten )", "about"),
+        ("numerous", "many"), ("frequently", "often"), ("rapidly", "quickly"),
+        ("sufficient", "enough"), ("currently", "now"), ("subsequently", "later"),
+        ("completed", "finished"), ("occurred(?! to )", "happened"),
+        ("occurs(?! to )", "happens"), ("assisted", "helped"), ("(?<=to )assist", "help"),
+        ("attempted(?= to )", "tried"), ("attempts(?= to )", "tries"), ("resided", "lived"),
+        ("resides", "lives"), ("constructed", "built"), ("(?<=to )construct", "build"),
+        ("enormous", "huge"), ("nearly", "almost"), ("entire", "whole"),
+        ("stated(?= that )", "said"), ("prior to", "before"),
+        ("due to(?= (?:the|a|an|his|her|its|their|this|that|these|those)\\b)", "because of"),
+        ("commonly(?! (?:known|called|referred|named)\\b)", "often"),
+        ("physician", "doctor"), ("physicians", "doctors"), ("automobile", "car"),
+        ("automobiles", "cars"), ("movie", "film"), ("movies", "films"),
+        ("famous", "well-known"), ("annual", "yearly"), ("shortly after", "soon after"),
+        ("utilized", "used"), ("(?<=to )utilize", "use"), ("utilizes", "uses"),
+        ("inhabitants", "residents"), ("difficult", "hard"), ("mostly", "mainly"),
+        ("(?<!at )(?<!by and )large(?! (?:intestine|number|numbers|amount|amounts|part|"
+         "parts|extent|majority|scale|print|cap|hadron)\\b)", "big"),
+        ("(?<=to )obtain", "get"), ("in order to", "to"),
+        ("extremely", "very"), ("requires", "needs"), ("required(?= to )", "needed"),
+        ("initially", "at first"), ("permitted(?= to )", "allowed"),
+    ),
+    "de": (
+        ("ungefähr", "etwa"), ("circa", "etwa"), ("zahlreiche", "viele"),
+        ("zahlreichen", "vielen"), ("häufig", "oft"), ("beinahe", "fast"),
+        ("derzeit", "zurzeit"), ("erhielt", "bekam"), ("erhielten", "bekamen"),
+        ("rasch", "schnell"), ("Arzt", "Doktor"), ("Automobil", "Auto"),
+        ("beginnt", "startet"), ("jährlich", "jedes Jahr"),
+    ),
+    "fr": (
+        ("environ", "à peu près"), ("fréquemment", "souvent"), ("rapidement", "vite"),
+        ("actuellement", "à présent"), ("presque", "quasiment"), ("médecin", "docteur"),
+        ("débuta", "commença"), ("acheta", "acquit"), ("immédiatement", "tout de suite"),
+    ),
+    "es": (
+        ("aproximadamente", "alrededor de"), ("comenzó", "empezó"),
+        ("comenzaron", "empezaron"), ("comienza", "empieza"), ("frecuentemente", "a menudo"),
+        ("rápidamente", "deprisa"), ("actualmente", "hoy en día"), ("automóvil", "coche"),
+        ("compró", "adquirió"), ("inmediatamente", "enseguida"), ("casi", "prácticamente"),
+    ),
+}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=8)
+def _synonym_patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple(
+        (re.compile(rf"(?<![\w\-]){form}(?![\w\-])", re.IGNORECASE), new)
+        for form, new in SYNONYMS[lang]
+    )
+
+
+@generator(
+    kind="synonym",
+    expect="pass",
+    summary="a context sentence with one word replaced by a safe synonym (purchased -> bought)",
+)
+def synonym(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
+    """One word of a context sentence replaced by a synonym from a short curated list,
+    inflection kept; never inside a name or a quote."""
+    context = _context_text(row)
+    lang = language(context[:3000])
+    made: list[tuple[str, str, str, str]] = []
+    for sentence in _sentences(row):
+        if not _plain(sentence):
+            continue
+        for pattern, new in _synonym_patterns(lang):
+            for match in pattern.finditer(sentence):
+                old = match.group(0)
+                if not _free_word(sentence, match.start(), match.end(), lang=lang):
+                    continue
+                replaced = new[0].upper() + new[1:] if old[0].isupper() else new
+                after = sentence[: match.start()] + replaced + sentence[match.end() :]
+                if lang == "en":
+                    after = _article(after, match.start())
+                made.append((sentence, after, old, replaced))
+    if not made:
+        return Skip("no word with a safe synonym")
+    _, after, old, new = made[rng.randrange(len(made))]
+    return Variant(answer=after, before=old, after=new, language=lang)
+
+
+def _article(sentence: str, at: int) -> str:
+    """`a` / `an` before the word at `at` made to agree with it (`an enormous` -> `a huge`)."""
+    head = re.search(r"\b([Aa]n?) $", sentence[:at])
+    if not head:
+        return sentence
+    vowel = sentence[at : at + 1].lower() in "aeiou"
+    article = head.group(1)[0] + ("n" if vowel else "")
+    return sentence[: head.start(1)] + article + sentence[head.end(1) :]
+
+
+def _free_word(sentence: str, start: int, end: int, *, lang: str) -> bool:
+    """Whether `sentence[start:end]` is a plain word, not a piece of a name: lowercase (or
+    the sentence's first word; German nouns aside), no capitalized word right next to it."""
+    old = sentence[start:end]
+    if old[0].isupper() and start != _first_letter(sentence) and lang != "de":
+        return False
+    if old.isupper() and len(old) > 1:
+        return False
+    before, after = sentence[:start].split()[-1:], sentence[end:].split()[:1]
+    return not (after and after[0][0].isupper() and lang != "de") and not (
+        before
+        and before[0][0].isupper()
+        and start != _first_letter(sentence)
+        and lang != "de"
+        and old[0].isupper()
+    )
+
+
+def _first_letter(text: str) -> int:
+    return next((i for i, ch in enumerate(text) if ch.isalpha()), 0)
+
+
+# --- list_subset ---------------------------------------------------------------------------
+
+#: Words that count, bound or close a list, or make its members act together: a list near
+#: one of them may not lose a member (`the three members are A, B and C`, `A, B and C
+#: founded the band`, `between A, B and C`).
+_COUNTED = {
+    "en": {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "both",
+           "all", "each", "every", "only", "none", "neither", "either", "respectively",
+           "between", "among", "consist", "consists", "consisted", "comprise", "comprises",
+           "comprised", "comprising", "composed", "together", "jointly", "formed", "founded",
+           "co-founded", "merged", "combined", "married", "members", "member", "total",
+           "altogether", "sole", "exclusively", "entire", "whole", "trio", "duo", "quartet",
+           "pair", "couple", "namely", "following", "first", "last", "second", "third", "than",
+           "versus", "vs", "or", "nor", "not", "no", "never"},
+    "de": {"zwei", "drei", "vier", "fünf", "beide", "beiden", "alle", "jeder", "nur",
+           "zwischen", "bestehen", "besteht", "bestand", "gemeinsam", "zusammen", "gründeten",
+           "mitglieder", "sowohl", "oder", "nicht"},
+    "fr": {"deux", "trois", "quatre", "cinq", "tous", "toutes", "chaque", "seulement", "seuls",
+           "seules", "entre", "composé", "composée", "comprend", "ensemble", "fondé",
+           "fondèrent", "membres", "ou", "ne", "pas"},
+    "es": {"dos", "tres", "cuatro", "cinco", "ambos", "ambas", "todos", "todas", "cada", "solo",
+           "sólo", "únicamente", "entre", "compuesto", "compuesta", "consiste", "juntos",
+           "fundaron", "miembros", "o", "no"},
+}  # fmt: skip
+_LIST_AND = {"en": ("and",), "de": ("und",), "fr": ("et",), "es": ("y", "e")}
+#: Function words: a lowercase list member holds none (`like your age` is no member).
+_LIST_STOP = {
+    "the", "a", "an", "with", "for", "of", "to", "in", "on", "by", "at", "from", "as", "such",
+    "like", "including", "especially", "particularly", "mainly", "mostly", "e", "g", "your",
+    "our", "their", "his", "her", "its", "my", "this", "that", "these", "those", "which", "who",
+    "is", "are", "was", "were", "be", "and", "or", "but", "not", "also", "then", "there", "it",
+    "they", "he", "she", "we", "you", "i", "has", "have", "had", "him", "them", "me", "us",
+    "before", "after", "into", "over", "under", "about", "through", "during", "without",
+    "within", "again", "so", "very", "too", "concerning", "regarding", "involving", "using",
+    "following", "according", "containing", "featuring", "der", "die", "das", "und", "mit",
+    "von", "le", "la", "les", "et", "de", "des", "du", "el", "los", "las", "y", "con", "por",
+    "para", "en", "que",
+}  # fmt: skip
+_NAME_JOINERS = {"of", "the", "de", "la", "le", "van", "von", "der", "del", "da", "du", "y"}
+
+
+def _shape(item: str) -> str:
+    """`name` (capitalized words), `word` (one to three lowercase words) or `` (neither)."""
+    parts = item.split()
+    if not parts or not all(re.fullmatch(r"[^\W\d_][\w'’\-]*", p) for p in parts):
+        return ""
+    if parts[0][0].isupper() and parts[-1][0].isupper():
+        if all(p[0].isupper() or p in _NAME_JOINERS for p in parts) and len(parts) <= 4:
+            return "name"
+        return ""
+    if all(p.islower() for p in parts) and len(parts) <= 3 and not _LIST_STOP & set(parts):
+        return "word"
+    return ""
+
+
+@generator(
+    kind="list_subset",
+    expect="pass",
+    summary="a list 'A, B and C' of a context sentence shortened to 'A and C' (nothing counts it)",
+)
+def list_subset(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
+    """A middle member dropped from a list of names or of words (`Paris, London and Rome` ->
+    `Paris and Rome`) in a sentence where nothing counts, bounds or closes the list and no
+    copula makes it the whole of something."""
+    context = _context_text(row)
+    lang = language(context[:3000])
+    made: list[tuple[str, str, str]] = []
+    for sentence in _sentences(row):
+        if "," not in sentence or not _plain(sentence) or re.search(r"[:;()?]", sentence):
+            continue
+        capitals = [w for w in words(sentence) if w[0].isupper()]
+        if len(capitals) * 2 > len(words(sentence)):
+            continue  # a title or a heading: its commas may be part of a name
+        if _has_word(sentence, _COUNTED[lang]) or re.search(r"\d", _without_years(sentence)):
+            continue
+        for conj in _LIST_AND[lang]:
+            made += _shortened(sentence, conj)
+    if not made:
+        return Skip("no list that may lose a member")
+    before, after, _ = made[rng.randrange(len(made))]
+    return Variant(answer=after, before=before, after=after, language=lang)
+
+
+def _without_years(text: str) -> str:
+    return re.sub(r"\b1[5-9]\d\d\b|\b20\d\d\b", "", text)
+
+
+def _shortened(sentence: str, conj: str) -> list[tuple[str, str, str]]:
+    """Each way of dropping one middle member of the list that ends in `, conj C`."""
+    out: list[tuple[str, str, str]] = []
+    for match in re.finditer(rf",? {conj} ", sentence):
+        head, tail = sentence[: match.start()], sentence[match.end() :]
+        segments = head.split(",")
+        if len(segments) < 2:
+            continue
+        middle: list[str] = []
+        for seg in reversed(segments[1:]):
+            if not _shape(seg.strip()):
+                break
+            middle.insert(0, seg.strip())
+        if not middle:
+            continue
+        shape = _shape(middle[0])
+        if any(_shape(m) != shape for m in middle):
+            continue
+        if shape == "word" and len({len(m.split()) for m in middle}) > 1:
+            continue  # "a gruesome, disgusting meal, bizarre mannerisms": no even list
+        first_seg = segments[len(segments) - len(middle) - 1].strip()
+        if not first_seg or not _same_tail(first_seg, shape):
+            continue
+        if shape == "name" and re.search(r"\b(?:of|the|for|of the)\s+\S+$", first_seg):
+            continue  # "... of the Environment, Food and Rural Affairs": one long name
+        last = _head_item(tail, shape)
+        after_last = tail[len(last) :]
+        if re.match(rf"\s*(?:,\s*(?!(?:{_CLAUSE_GOES_ON})\b)|{conj} )", after_last) or re.search(
+            rf"\b(?:{conj}|or) \S+$", first_seg
+        ):
+            continue  # "colleges and universities, hospitals and clinics, ...": pairs in a list
+        if re.search(rf"\b(?:{_COPULA}|from|to|of|as)\s+(?:\S+\s+){{0,3}}\S+$", first_seg) or (
+            re.match(rf"\s+(?:{_COPULA})\s+(?:the|all|only|both|its|his|her|their)\b", after_last)
+        ):
+            continue  # "the colours are red, white and blue": the list is the whole of it
+        if not last or (shape == "name" and "," in after_last):
+            continue  # "Springfield, Illinois and Dayton, Ohio"; "Brian Jean, Leader and MLA, said"
+        oxford = match.group(0).startswith(",")
+        for i, dropped in enumerate(middle):
+            kept = middle[:i] + middle[i + 1 :]
+            prefix = ",".join(segments[: len(segments) - len(middle)])
+            listed = "".join(f", {m}" for m in kept)
+            joiner = f", {conj} " if oxford and kept else f" {conj} "
+            out.append((sentence, f"{prefix}{listed}{joiner}{tail}", dropped))
+    return out
+
+
+_COPULA = (
+    "is|are|was|were|be|been|being|became|become|remain|remained|ist|sind|war|waren|"
+    "est|sont|était|étaient|es|son|era|eran|fue|fueron"
+)
+_CLAUSE_GOES_ON = "and|but|while|which|who|as|thereby|so|or|whereas|with|when|before|after"
+
+
+def _same_tail(segment: str, shape: str) -> bool:
+    """Whether the first member (the end of `segment`) has the list's shape."""
+    last = segment.split()[-1]
+    if shape == "name":
+        return last[0].isupper() and last.isalpha()
+    return last.islower() and last.isalpha() and last not in _LIST_STOP
+
+
+def _head_item(tail: str, shape: str) -> str:
+    """The last member, at the start of `tail`: a name run, or (for words) one to three
+    lowercase words that end the sentence or the clause."""
+    if shape == "name":
+        match = re.match(
+            r"(?:[A-Z][\w'’\-]*)(?: (?:of |the |de |la |van |von )?[A-Z][\w'’\-]*)*", tail
+        )
+        return match.group(0) if match else ""
+    match = re.match(r"([a-z][\w\-]*(?: [a-z][\w\-]*){0,2})(?=[.,!?]|$)", tail)
+    return match.group(1) if match else ""
