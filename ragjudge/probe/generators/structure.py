@@ -133,6 +133,10 @@ def _sentences(row: GoldRecord) -> tuple[str, ...]:
     return _row_sentences(tuple(row.contexts))
 
 
+#: A sentence that ends on a word (not an abbreviation like `D.C.`).
+_ENDS_CLEAN = r"(?:[^\W_]{2}|[^\W_]%)\.$"
+
+
 def _plain(sentence: str) -> bool:
     """No quotes, no tokenized spacing (`word ,`), no debris: a sentence to rewrite."""
     return not re.search(r"[\"“”#*<>]| [,.;:!?)]| 's\b|\( |'\w{4,}|www|http| - ", sentence)
@@ -188,6 +192,18 @@ _SECOND_CLAUSE = re.compile(
     r"(?:and|et|y)\b|\b(?:and|et|y) (?:he|she|it|they|we|I|you|there|il|elle|ils|ellos)\b"
 )
 
+_NOT_GERUNDS = {
+    "building", "buildings", "morning", "evening", "during", "nothing", "something",
+    "anything", "everything", "ceiling", "spring", "string", "thing", "things", "king",
+    "wing", "ring", "wedding", "clothing", "housing", "funding", "ending", "beginning",
+}  # fmt: skip
+
+
+def _gerund(word: str) -> bool:
+    """A word in `-ing` that may be a verb (`trying`, `reminding`), a few nouns aside."""
+    return word.islower() and word.endswith("ing") and len(word) > 5 and word not in _NOT_GERUNDS
+
+
 #: Openers of a phrase (not a clause): what follows them up to the comma has no verb.
 _PREPOSITIONS = {"in", "on", "at", "during", "by", "en", "pendant", "durante", "dès"}
 _SUBJECTS = {
@@ -222,7 +238,7 @@ def clause_order(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
         return Skip("German word order")
     made: list[tuple[str, str]] = []
     for sentence in _sentences(row):
-        if not _plain(sentence) or not re.search(r"[a-z0-9%]{2}\.$", sentence):
+        if not _plain(sentence) or not re.search(_ENDS_CLEAN, sentence):
             continue
         if "," not in sentence and f" {_BECAUSE[lang]} " not in sentence:
             continue
@@ -248,10 +264,8 @@ def _fronted_last(sentence: str, *, lang: str, context: str) -> str | None:
         return None
     if not 3 <= len(words(main)) <= 14 or _has_word(main, _TIES[lang]) or "(" in main:
         return None
-    if _negated(main, lang) or re.search(
-        r"\w+ing\b|\bto (?!(?:the|a|an|his|her|their|its|this)\b)[a-z]+", main
-    ):
-        return None  # a gerund or an infinitive offers the moved phrase a second home
+    if _negated(main, lang) or any(_gerund(w) for w in words(main)):
+        return None  # a gerund offers the moved phrase a second home
     if opener in _PREPOSITIONS and (
         len(words(front)) > 8 or _has_word(front, _TIES[lang] | _SUBJECTS[lang])
     ):
@@ -356,7 +370,7 @@ def split_merge(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant |
     candidate_sentences_set = set(found)
     made: list[tuple[str, str]] = []
     for sentence in found:
-        if _plain(sentence) and re.search(r"[a-z0-9%]{2}\.$", sentence):
+        if _plain(sentence) and re.search(_ENDS_CLEAN, sentence):
             after = _split(sentence, lang=lang)
             if after:
                 made.append((sentence, after))
@@ -418,11 +432,7 @@ def _merges(row: GoldRecord, *, lang: str, fit: set[str], context: str) -> list[
         for a, b in itertools.pairwise(parts):
             if a not in fit or b not in fit or not (_plain(a) and _plain(b)):
                 continue
-            if (
-                not re.search(r"[a-z0-9%]{2}\.$", a)
-                or b[-1] not in ".!"
-                or re.search("[;:?]", a + b)
-            ):
+            if not re.search(_ENDS_CLEAN, a) or b[-1] not in ".!" or re.search("[;:?]", a + b):
                 continue
             if len(words(a)) + len(words(b)) > 40:
                 continue
@@ -636,7 +646,7 @@ def list_subset(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant |
         if "," not in sentence or not _plain(sentence) or re.search(r"[:;()?]", sentence):
             continue
         capitals = [w for w in words(sentence) if w[0].isupper()]
-        if len(capitals) * 2 > len(words(sentence)):
+        if lang != "de" and len(capitals) * 2 > len(words(sentence)):
             continue  # a title or a heading: its commas may be part of a name
         if _has_word(sentence, _COUNTED[lang]) or re.search(r"\d", _without_years(sentence)):
             continue
@@ -671,10 +681,15 @@ def _shortened(sentence: str, conj: str) -> list[tuple[str, str, str]]:
         if any(_shape(m) != shape for m in middle):
             continue
         if shape == "word" and len({len(m.split()) for m in middle}) > 1:
-            continue  # "a gruesome, disgusting meal, bizarre mannerisms": no even list
+            continue  # "disgusting meal, bizarre mannerisms, paranoia": no even list
         first_seg = segments[len(segments) - len(middle) - 1].strip()
         if not first_seg or not _same_tail(first_seg, shape):
             continue
+        size = len(middle[0].split())
+        if shape == "word" and (
+            len(first_seg.split()) < size or _LIST_STOP & set(first_seg.lower().split()[-size:])
+        ):
+            continue  # "a gruesome, disgusting meal, bizarre mannerisms": no first member
         if shape == "name" and re.search(r"\b(?:of|the|for|of the)\s+\S+$", first_seg):
             continue  # "... of the Environment, Food and Rural Affairs": one long name
         last = _head_item(tail, shape)
