@@ -10,6 +10,7 @@ import pytest
 from ragjudge.data import GoldRecord
 from ragjudge.probe import Skip, Variant, generate_probes
 from ragjudge.probe._generate import RowPool
+from ragjudge.probe._registry import Make
 from ragjudge.probe.generators.structure import clause_order, list_subset, split_merge, synonym
 
 
@@ -17,12 +18,12 @@ def _row(*passages: str, rid: str = "r1") -> GoldRecord:
     return GoldRecord(id=rid, question="", contexts=list(passages), answer="x")
 
 
-def _make(make, *passages: str, seed: int = 0) -> Variant | Skip:
+def _make(make: Make, *passages: str, seed: int = 0) -> Variant | Skip:
     row = _row(*passages)
     return make(row, rng=random.Random(seed), pool=RowPool([row]))
 
 
-def _after(make, *passages: str) -> str:
+def _after(make: Make, *passages: str) -> str:
     out = _make(make, *passages)
     assert isinstance(out, Variant), out
     return out.answer
@@ -171,7 +172,7 @@ def test_merge_joins_two_adjacent_sentences(passage: str, merged: set[str]) -> N
     assert seen <= merged and seen
 
 
-def _row_variant(make, passage: str, seed: int) -> Variant:
+def _row_variant(make: Make, passage: str, seed: int) -> Variant:
     out = _make(make, passage, seed=seed)
     assert isinstance(out, Variant)
     return out
