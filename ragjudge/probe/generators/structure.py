@@ -6,6 +6,7 @@ import functools
 import itertools
 import random
 import re
+from dataclasses import dataclass
 
 from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._probe import Skip, Variant
@@ -15,7 +16,6 @@ from ragjudge.probe._text import (
     language,
     names,
     sentences,
-    word_pattern,
     words,
 )
 
@@ -50,7 +50,7 @@ _COMMON_OPENERS = {
 }  # fmt: skip
 
 
-def _lower_first(text: str, *, lang: str, context: str) -> str | None:
+def _lower_first(text: str, *, lang: str, known: _Known) -> str | None:
     """`text` with its first word lowercased when that word is no name (a common opener, or
     a word the context also writes lowercase); kept when the context writes it capitalized
     inside a sentence (a name); None when it cannot tell."""
@@ -60,22 +60,17 @@ def _lower_first(text: str, *, lang: str, context: str) -> str | None:
     word = first[0]
     if word.islower() or word == "I":
         return text
-    second = words(text)[1:2]
-    if second and second[0][0].isupper():
-        return (
-            text
-            if re.search(rf"[a-z,] {re.escape(word)} {re.escape(second[0])}", context)
-            else None
-        )
     lowered = word[0].lower() + word[1:]
+    common = word.lower() in _COMMON_OPENERS.get(lang, set())
+    second = words(text)[1:2]
+    if second and second[0][0].isupper() and not common:
+        return text if (word, second[0]) in known.inner_pairs else None
     if word.isupper() and len(word) > 1:
-        return text if re.search(rf"[a-z,] {re.escape(word)}\b", context) else None
-    if lowered in _COMMON_OPENERS.get(lang, set()) or (
-        lowered.islower() and word_pattern(lowered).search(context)
-    ):
+        return text if word in known.inner else None
+    if common or (lowered.islower() and lowered in known.lower):
         at = text.index(word)
         return text[:at] + lowered + text[at + len(word) :]
-    if re.search(rf"[a-z,] {re.escape(word)}\b", context):
+    if word in known.inner:
         return text  # written capitalized inside a sentence: a name
     return None
 
@@ -83,10 +78,6 @@ def _lower_first(text: str, *, lang: str, context: str) -> str | None:
 def _upper_first(text: str) -> str:
     at = next((i for i, ch in enumerate(text) if ch.isalpha()), None)
     return text if at is None else text[:at] + text[at].upper() + text[at + 1 :]
-
-
-def _context_text(row: GoldRecord) -> str:
-    return " ".join(" ".join(p.split()) for p in row.contexts)
 
 
 def _has_word(text: str, vocabulary: set[str]) -> bool:
@@ -123,14 +114,51 @@ _PRONOUNS = {
 }  # fmt: skip
 
 
-@functools.lru_cache(maxsize=2048)
-def _row_sentences(contexts: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(candidate_sentences(GoldRecord(id="", answer="", contexts=list(contexts))))
+@dataclass(frozen=True)
+class _Known:
+    """What the row's passages say about words, worked out once for every kind here.
+
+    Attributes:
+        lang: The passages' language.
+        sentences: The sentences fit to answer with (`candidate_sentences`).
+        plain: Those of them fit to rewrite (`_plain`).
+        passages: Every passage cut into sentences, in order.
+        lower: The words the passages write in lowercase.
+        inner: The capitalized words the passages write inside a sentence (names).
+        inner_pairs: Two such words in a row (`Lake Ferto`).
+    """
+
+    lang: str
+    sentences: tuple[str, ...]
+    plain: frozenset[str]
+    passages: tuple[tuple[str, ...], ...]
+    lower: frozenset[str]
+    inner: frozenset[str]
+    inner_pairs: frozenset[tuple[str, str]]
 
 
-def _sentences(row: GoldRecord) -> tuple[str, ...]:
-    """The row's candidate sentences, worked out once for all the kinds of this module."""
-    return _row_sentences(tuple(row.contexts))
+_INNER = re.compile(r"(?<=[a-z,] )([A-Z][\w'’\-]*)(?: ([A-Z][\w'’\-]*))?")
+
+
+@functools.lru_cache(maxsize=16384)
+def _known_of(contexts: tuple[str, ...]) -> _Known:
+    text = " ".join(" ".join(p.split()) for p in contexts)
+    inner = _INNER.findall(text)
+    fit = tuple(candidate_sentences(GoldRecord(id="", answer="", contexts=list(contexts))))
+    return _Known(
+        lang=language(text[:1000]),
+        sentences=fit,
+        plain=frozenset(s for s in fit if _plain(s)),
+        passages=tuple(tuple(sentences(" ".join(p.split()))) for p in contexts),
+        lower=frozenset(w for w in words(text) if w.islower()),
+        inner=frozenset(first for first, _ in inner),
+        inner_pairs=frozenset((a, b) for a, b in inner if b),
+    )
+
+
+def _known(row: GoldRecord) -> _Known:
+    """The row's `_Known`, worked out once for all the kinds of this module."""
+    return _known_of(tuple(row.contexts))
 
 
 #: A sentence that ends on a word (not an abbreviation like `D.C.`).
@@ -204,6 +232,21 @@ def _gerund(word: str) -> bool:
     return word.islower() and word.endswith("ing") and len(word) > 5 and word not in _NOT_GERUNDS
 
 
+#: Words of time: a fronted phrase with one (or a number) is a time, and a time moved last
+#: still dates the whole clause.
+_TIMES = {
+    "year", "years", "century", "centuries", "decade", "decades", "month", "months", "week",
+    "weeks", "day", "days", "morning", "evening", "night", "afternoon", "season", "era",
+    "period", "age", "war", "summer", "winter", "spring", "autumn", "fall", "time", "times",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "jahr", "jahren", "année", "ans", "siècle", "mois",
+    "semaine", "jour", "año", "años", "siglo", "mes", "semana", "día", "guerra", "guerre",
+    "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+    "octobre", "novembre", "décembre", "enero", "febrero", "marzo", "abril", "mayo", "junio",
+    "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
+}  # fmt: skip
+
 #: Openers of a phrase (not a clause): what follows them up to the comma has no verb.
 _PREPOSITIONS = {"in", "on", "at", "during", "by", "en", "pendant", "durante", "dès"}
 _SUBJECTS = {
@@ -232,18 +275,18 @@ def clause_order(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
     """`In 2019, X did Y.` -> `X did Y in 2019.`; `Because Y, X.` -> `X because Y.`;
     `X because Y.` -> `Because Y, X.` (English, French, Spanish; German word order is left
     alone: a moved phrase there moves the verb too)."""
-    context = _context_text(row)
-    lang = language(context[:3000])
+    known = _known(row)
+    lang = known.lang
     if lang == "de":
         return Skip("German word order")
     made: list[tuple[str, str]] = []
-    for sentence in _sentences(row):
-        if not _plain(sentence) or not re.search(_ENDS_CLEAN, sentence):
+    for sentence in known.sentences:
+        if sentence not in known.plain or not re.search(_ENDS_CLEAN, sentence):
             continue
         if "," not in sentence and f" {_BECAUSE[lang]} " not in sentence:
             continue
         for move in (_fronted_last, _because_first):
-            after = move(sentence, lang=lang, context=context)
+            after = move(sentence, lang=lang, known=known)
             if after:
                 made.append((sentence, after))
     if not made:
@@ -252,7 +295,7 @@ def clause_order(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
     return Variant(answer=after, before=before, after=after, language=lang)
 
 
-def _fronted_last(sentence: str, *, lang: str, context: str) -> str | None:
+def _fronted_last(sentence: str, *, lang: str, known: _Known) -> str | None:
     """`In 2019, X did Y.` -> `X did Y in 2019.`: one comma, after a phrase that opens with
     a word of `_FRONTED`; the main clause simple (no tie, no negation, no second clause)."""
     if sentence.count(",") != 1 or ";" in sentence or ":" in sentence:
@@ -270,17 +313,21 @@ def _fronted_last(sentence: str, *, lang: str, context: str) -> str | None:
         len(words(front)) > 8 or _has_word(front, _TIES[lang] | _SUBJECTS[lang])
     ):
         return None  # the comma does not close a phrase
+    if opener in _PREPOSITIONS and not (re.search(r"\d", front) or _has_word(front, _TIMES)):
+        return None  # "In Ottawa, ... to the Red Cross": a place moved last may attach to a noun
+    if opener == "by" and _has_word(main, {"was", "were", "is", "are", "been", "be"}):
+        return None  # "routed by the end of the day": read as the agent
     if _has_word(main, _PRONOUNS[lang]) or (names(front) and _has_word(main, _POSSESSIVES[lang])):
         return None  # "After John left, he ..." -> "He ... after John left": he is no longer John
     if not (words(main)[0][0].isupper() or words(main)[0].lower() in _COMMON_OPENERS[lang]):
         return None  # "..., president of Magdalen.": the comma closes no fronted phrase
-    moved = _lower_first(main, lang=lang, context=context)
+    moved = _lower_first(main, lang=lang, known=known)
     if moved is None:
         return None
     return f"{_upper_first(moved)} {front[0].lower()}{front[1:]}."
 
 
-def _because_first(sentence: str, *, lang: str, context: str) -> str | None:
+def _because_first(sentence: str, *, lang: str, known: _Known) -> str | None:
     """`X because Y.` -> `Because Y, X.` (`parce que`, `porque`): one `because`, at most the
     comma before it, X simple and not negated."""
     word = _BECAUSE[lang]
@@ -294,17 +341,17 @@ def _because_first(sentence: str, *, lang: str, context: str) -> str | None:
         return None
     if _negated(main, lang) or len(words(main)) > 16 or _has_word(main, {"reason", "why"}):
         return None
-    if not (words(main)[0][0].isupper() and _lower_first(main, lang=lang, context=context)):
+    if not (words(main)[0][0].isupper() and _lower_first(main, lang=lang, known=known)):
         return None
-    if words(main)[0].lower() not in _COMMON_OPENERS[lang] | _SUBJECTS[lang] and not re.search(
-        rf"[a-z,] {re.escape(words(main)[0])}\b", context
+    if words(main)[0].lower() not in _COMMON_OPENERS[lang] | _SUBJECTS[lang] and (
+        words(main)[0] not in known.inner
     ):
         return None  # "Definitely better to know ...": no subject opens the main clause
     if _SECOND_CLAUSE.search(reason) or _has_word(reason, {"and", "et", "y", "und"}):
         return None  # "because Y but Z": Z may not belong to the reason
     if _has_word(main, _PRONOUNS[lang]) and names(reason, skip_first=False):
         return None
-    moved = _lower_first(main, lang=lang, context=context)
+    moved = _lower_first(main, lang=lang, known=known)
     if moved is None:
         return None
     return f"{_upper_first(word)} {reason}, {moved}."
@@ -364,17 +411,16 @@ _AUXILIARIES = {
 def split_merge(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
     """`A, and he B.` -> `A. He B.`; `He A and died B.` -> `He A. He died B.` (English);
     `A. B.` -> `A, and B.` or `A; B.` (two sentences that stand next to each other)."""
-    context = _context_text(row)
-    lang = language(context[:3000])
-    found = sorted(set(_sentences(row)))
-    candidate_sentences_set = set(found)
+    known = _known(row)
+    lang = known.lang
+    found = sorted(set(known.sentences))
     made: list[tuple[str, str]] = []
     for sentence in found:
-        if _plain(sentence) and re.search(_ENDS_CLEAN, sentence):
+        if sentence in known.plain and re.search(_ENDS_CLEAN, sentence):
             after = _split(sentence, lang=lang)
             if after:
                 made.append((sentence, after))
-    merges = _merges(row, lang=lang, fit=candidate_sentences_set, context=context)
+    merges = _merges(lang=lang, known=known)
     if merges:
         made.append(merges[rng.randrange(len(merges))])
     if not made:
@@ -410,38 +456,37 @@ def _split(sentence: str, *, lang: str) -> str | None:
     return f"{first.strip()}. {subject} {second}"
 
 
-def _opens_with_subject(text: str, *, lang: str, context: str) -> bool:
+def _opens_with_subject(text: str, *, lang: str, known: _Known) -> bool:
     """Whether `text` opens with a subject: a common opener (`The`, `He`) or a name (a word
     the context writes capitalized inside a sentence)."""
     first = words(text)[0]
     if first.lower() in _COMMON_OPENERS[lang] | _SUBJECTS[lang]:
         return True
-    return first[0].isupper() and bool(re.search(rf"[a-z,] {re.escape(first)}\b", context))
+    return first[0].isupper() and first in known.inner
 
 
 def _splittable(first: str, *, lang: str) -> bool:
     return len(words(first)) >= 4 and not _has_word(first, _SCOPE[lang]) and ";" not in first
 
 
-def _merges(row: GoldRecord, *, lang: str, fit: set[str], context: str) -> list[tuple[str, str]]:
+def _merges(*, lang: str, known: _Known) -> list[tuple[str, str]]:
     """`A. B.` -> `A, and B.` / `A; B.` for two sentences that stand next to each other in a
     passage, both fit to answer with, 40 words at most together."""
     out: list[tuple[str, str]] = []
-    for passage in row.contexts:
-        parts = sentences(" ".join(passage.split()))
+    for parts in known.passages:
         for a, b in itertools.pairwise(parts):
-            if a not in fit or b not in fit or not (_plain(a) and _plain(b)):
+            if a not in known.plain or b not in known.plain:
                 continue
             if not re.search(_ENDS_CLEAN, a) or b[-1] not in ".!" or re.search("[;:?]", a + b):
                 continue
             if len(words(a)) + len(words(b)) > 40:
                 continue
-            rest = _lower_first(b, lang=lang, context=context)
+            rest = _lower_first(b, lang=lang, known=known)
             if rest is None:
                 continue
             opener = words(b)[0]
-            subject = _opens_with_subject(b, lang=lang, context=context)
-            if not (subject and _opens_with_subject(a, lang=lang, context=context)) or (
+            subject = _opens_with_subject(b, lang=lang, known=known)
+            if not (subject and _opens_with_subject(a, lang=lang, known=known)) or (
                 "," in a or opener.lower() in _CONNECTORS or _has_word(a, _SCOPE[lang])
             ):
                 out.append((f"{a} {b}", f"{a[:-1]}; {rest}"))
@@ -477,7 +522,8 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("automobiles", "cars"), ("movie", "film"), ("movies", "films"),
         ("famous", "well-known"), ("annual", "yearly"), ("shortly after", "soon after"),
         ("utilized", "used"), ("(?<=to )utilize", "use"), ("utilizes", "uses"),
-        ("inhabitants", "residents"), ("difficult", "hard"), ("mostly", "mainly"),
+        ("inhabitants", "residents"), ("mostly", "mainly"),
+        ("(?<!more )(?<!most )(?<!less )difficult", "hard"),
         ("(?<!at )(?<!by and )large(?! (?:intestine|number|numbers|amount|amounts|part|"
          "parts|extent|majority|scale|print|cap|hadron)\\b)", "big"),
         ("(?<=to )obtain", "get"), ("in order to", "to"),
@@ -506,11 +552,20 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
 
 
 @functools.lru_cache(maxsize=8)
-def _synonym_patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple(
-        (re.compile(rf"(?<![\w\-]){form}(?![\w\-])", re.IGNORECASE), new)
-        for form, new in SYNONYMS[lang]
-    )
+def _synonym_pattern(lang: str) -> re.Pattern[str]:
+    """One pattern for every form of `lang` (group `s<i>` for `SYNONYMS[lang][i]`)."""
+    forms = "|".join(f"(?P<s{i}>{form})" for i, (form, _) in enumerate(SYNONYMS[lang]))
+    return re.compile(rf"(?<![\w\-])(?:{forms})(?![\w\-])", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8)
+def _synonym_triggers(lang: str) -> frozenset[str]:
+    """The longest word of every form of `lang`: a sentence with none is passed over."""
+    found = set()
+    for form, _ in SYNONYMS[lang]:
+        bare = re.sub(r"^(?:\(\?<[=!][^()]*\))+", "", form).split("(")[0]
+        found.add(max(re.findall(r"[^\W\d_]+", bare), key=len).lower())
+    return frozenset(found)
 
 
 @generator(
@@ -521,22 +576,24 @@ def _synonym_patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 def synonym(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
     """One word of a context sentence replaced by a synonym from a short curated list,
     inflection kept; never inside a name or a quote."""
-    context = _context_text(row)
-    lang = language(context[:3000])
+    known = _known(row)
+    lang = known.lang
     made: list[tuple[str, str, str, str]] = []
-    for sentence in _sentences(row):
-        if not _plain(sentence):
+    for sentence in known.sentences:
+        if sentence not in known.plain or not _synonym_triggers(lang) & {
+            w.lower() for w in words(sentence)
+        }:
             continue
-        for pattern, new in _synonym_patterns(lang):
-            for match in pattern.finditer(sentence):
-                old = match.group(0)
-                if not _free_word(sentence, match.start(), match.end(), lang=lang):
-                    continue
-                replaced = new[0].upper() + new[1:] if old[0].isupper() else new
-                after = sentence[: match.start()] + replaced + sentence[match.end() :]
-                if lang == "en":
-                    after = _article(after, match.start())
-                made.append((sentence, after, old, replaced))
+        for match in _synonym_pattern(lang).finditer(sentence):
+            new = SYNONYMS[lang][int(str(match.lastgroup)[1:])][1]
+            old = match.group(0)
+            if not _free_word(sentence, match.start(), match.end(), lang=lang):
+                continue
+            replaced = new[0].upper() + new[1:] if old[0].isupper() else new
+            after = sentence[: match.start()] + replaced + sentence[match.end() :]
+            if lang == "en":
+                after = _article(after, match.start())
+            made.append((sentence, after, old, replaced))
     if not made:
         return Skip("no word with a safe synonym")
     _, after, old, new = made[rng.randrange(len(made))]
@@ -639,11 +696,11 @@ def list_subset(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant |
     """A middle member dropped from a list of names or of words (`Paris, London and Rome` ->
     `Paris and Rome`) in a sentence where nothing counts, bounds or closes the list and no
     copula makes it the whole of something."""
-    context = _context_text(row)
-    lang = language(context[:3000])
+    known = _known(row)
+    lang = known.lang
     made: list[tuple[str, str, str]] = []
-    for sentence in _sentences(row):
-        if "," not in sentence or not _plain(sentence) or re.search(r"[:;()?]", sentence):
+    for sentence in known.sentences:
+        if "," not in sentence or sentence not in known.plain or re.search(r"[:;()?]", sentence):
             continue
         capitals = [w for w in words(sentence) if w[0].isupper()]
         if lang != "de" and len(capitals) * 2 > len(words(sentence)):
