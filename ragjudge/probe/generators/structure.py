@@ -522,7 +522,7 @@ SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("automobiles", "cars"), ("movie", "film"), ("movies", "films"),
         ("famous", "well-known"), ("annual", "yearly"), ("shortly after", "soon after"),
         ("utilized", "used"), ("(?<=to )utilize", "use"), ("utilizes", "uses"),
-        ("inhabitants", "residents"), ("mostly", "mainly"),
+        ("inhabitants", "residents"),
         ("(?<!more )(?<!most )(?<!less )difficult", "hard"),
         ("(?<!at )(?<!by and )large(?! (?:intestine|number|numbers|amount|amounts|part|"
          "parts|extent|majority|scale|print|cap|hadron)\\b)", "big"),
