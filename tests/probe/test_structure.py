@@ -60,6 +60,12 @@ def _after(make: Make, *passages: str) -> str:
             "El partido se suspendió porque el campo estaba inundado.",
             "Porque el campo estaba inundado, el partido se suspendió.",
         ),
+        ("The company was founded in May 1990.", "In May 1990, the company was founded."),
+        (
+            "Le pont a ouvert à la circulation en 1932.",
+            "En 1932, le pont a ouvert à la circulation.",
+        ),
+        ("El puente se abrió al tráfico en 1932.", "En 1932, el puente se abrió al tráfico."),
     ],
 )
 def test_clause_order_moves_a_phrase_and_keeps_the_words(sentence: str, moved: str) -> None:
@@ -81,6 +87,9 @@ def test_clause_order_moves_a_phrase_and_keeps_the_words(sentence: str, moved: s
         "The match was not cancelled because the pitch was flooded.",  # not ... because
         "In fact, the museum opened a new wing.",  # a link to the sentence before
         "In 2019, visitors kept trying to enter the closed wing.",  # a gerund: a second home
+        "In Ottawa, the government matched all donations to the Red Cross.",  # a place, no time
+        "The company bought the house built in 1990.",  # the date is the house's
+        "The company bought the house and the barn in 1990.",  # and: two homes for the date
     ],
 )
 def test_clause_order_skips_what_could_change_the_claim(sentence: str) -> None:

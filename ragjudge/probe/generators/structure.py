@@ -284,8 +284,9 @@ def clause_order(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
         if sentence not in known.plain or not re.search(_ENDS_CLEAN, sentence):
             continue
         if "," not in sentence and f" {_BECAUSE[lang]} " not in sentence:
-            continue
-        for move in (_fronted_last, _because_first):
+            if not re.search(r"\d\d\d\d\.$", sentence):
+                continue
+        for move in (_fronted_last, _because_first, _date_first):
             after = move(sentence, lang=lang, known=known)
             if after:
                 made.append((sentence, after))
@@ -325,6 +326,61 @@ def _fronted_last(sentence: str, *, lang: str, known: _Known) -> str | None:
     if moved is None:
         return None
     return f"{_upper_first(moved)} {front[0].lower()}{front[1:]}."
+
+
+_YEAR_AT_END = {
+    "en": re.compile(
+        r"^(?P<main>[^,;:]+?) (?P<when>(?:in|on) (?:(?:\d{1,2} )?(?:January|February|March|April|"
+        r"May|June|July|August|September|October|November|December) (?:\d{1,2}, )?)?"
+        r"(?:1[5-9]|20)\d\d)\.$"
+    ),
+    "fr": re.compile(
+        r"^(?P<main>[^,;:]+?) (?P<when>en (?:(?:janvier|février|mars|avril|mai|juin|juillet|"
+        r"août|septembre|octobre|novembre|décembre) )?(?:1[5-9]|20)\d\d)\.$"
+    ),
+    "es": re.compile(
+        r"^(?P<main>[^,;:]+?) (?P<when>en (?:(?:enero|febrero|marzo|abril|mayo|junio|julio|"
+        r"agosto|septiembre|octubre|noviembre|diciembre) de )?(?:1[5-9]|20)\d\d)\.$"
+    ),
+}
+#: A past participle right before the date, per language: `the house built in 1990` dates the
+#: house, not the clause, unless an auxiliary makes it the verb (`was built in 1990`).
+_PARTICIPLE = {
+    "en": re.compile(r"(?:ed|en|built|made|held|born|set|put|shot|sold|won|bought|found|"
+                     r"led|left|lost|paid|said|sent|spent|taken|told|written|begun)$"),
+    "fr": re.compile(r"(?:é|ée|és|ées|it|ite|u|ue|us|ues|is|ise)$"),
+    "es": re.compile(r"(?:ado|ada|ados|adas|ido|ida|idos|idas|cho|cha|to|ta)$"),
+}  # fmt: skip
+_AUX_BEFORE = {
+    "en": {"was", "were", "is", "are", "been", "be", "had", "has", "have"},
+    "fr": {"est", "sont", "été", "était", "étaient", "a", "ont", "avait", "fut"},
+    "es": {"fue", "fueron", "es", "son", "sido", "ha", "han", "había", "era"},
+}
+
+
+def _date_first(sentence: str, *, lang: str, known: _Known) -> str | None:
+    """`X did Y in 2019.` -> `In 2019, X did Y.`: one year, at the very end, after a simple
+    clause (no comma, no tie, no negation), and no bare participle right before it."""
+    pattern = _YEAR_AT_END.get(lang)
+    match = pattern.match(sentence) if pattern else None
+    if match is None or len(re.findall(r"\b(?:1[5-9]|20)\d\d\b", sentence)) != 1:
+        return None
+    main, when = match.group("main"), match.group("when")
+    parts = words(main)
+    if not 3 <= len(parts) <= 14 or _has_word(main, _TIES[lang]) or _negated(main, lang):
+        return None
+    if any(_gerund(w) for w in parts) or "(" in main or re.search(r"\d", main):
+        return None
+    if _PARTICIPLE[lang].search(parts[-1]) and (
+        len(parts) < 2 or parts[-2].lower() not in _AUX_BEFORE[lang]
+    ):
+        return None  # "the company bought the house built in 1990"
+    if not (parts[0].lower() in _COMMON_OPENERS[lang] | _SUBJECTS[lang] or parts[0] in known.inner):
+        return None  # no subject opens the clause
+    moved = _lower_first(main, lang=lang, known=known)
+    if moved is None:
+        return None
+    return f"{_upper_first(when)}, {moved}."
 
 
 def _because_first(sentence: str, *, lang: str, known: _Known) -> str | None:
