@@ -140,7 +140,7 @@ class _Known:
 _INNER = re.compile(r"(?<=[a-z,] )([A-Z][\w'’\-]*)(?: ([A-Z][\w'’\-]*))?")
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=4096)
 def _known_of(contexts: tuple[str, ...]) -> _Known:
     text = " ".join(" ".join(p.split()) for p in contexts)
     inner = _INNER.findall(text)
