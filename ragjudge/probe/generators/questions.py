@@ -23,8 +23,10 @@ __all__ = [
     "abstention",
     "false_abstention",
     "is_question",
+    "is_yes_no_question",
     "short_answer_right",
     "short_answer_wrong",
+    "yes_no",
 ]
 
 #: Ways to say the context does not give the answer, per language.
