@@ -371,6 +371,8 @@ def _date_first(sentence: str, *, lang: str, known: _Known) -> str | None:
         return None
     if any(_gerund(w) for w in parts) or "(" in main or re.search(r"\d", main):
         return None
+    if re.search(r"\b(?:of|de|des|du|del)\b", main):
+        return None  # "the completion of a move on 5 March 1963": the date may be the move's
     if _PARTICIPLE[lang].search(parts[-1]) and (
         len(parts) < 2 or parts[-2].lower() not in _AUX_BEFORE[lang]
     ):
