@@ -4,13 +4,15 @@ fail where it has it) and short answers right or wrong (English, German, French,
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
-from ragjudge.data import GoldRecord
+from ragjudge.data import GoldRecord, load_gold
 from ragjudge.probe import Skip, Variant, generate_probes
 from ragjudge.probe._generate import RowPool
 from ragjudge.probe._registry import Make
+from ragjudge.probe._text import content_words, words
 from ragjudge.probe.generators.questions import (
     ABSTENTIONS,
     abstention,
@@ -309,3 +311,25 @@ def test_question_kinds_are_seeded_and_deterministic() -> None:
         "short_answer_right": "pass",
         "short_answer_wrong": "fail",
     }
+
+
+def test_on_real_rows_question_kinds_keep_their_promises(gold_dir: Path) -> None:
+    rows = {r.id: r for r in load_gold(gold_dir / "sample.jsonl")}
+    kinds = ["abstention", "false_abstention", "short_answer_right", "short_answer_wrong"]
+    made = generate_probes(list(rows.values()), kinds=kinds, seed=0)
+    assert all(count.made for count in made.counts)
+    for probe in made.probes:
+        row = rows[probe.row_id]
+        assert is_question(probe.question) and probe.question == row.question
+        if probe.kind == "abstention":
+            assert probe.answer in ABSTENTIONS[probe.language]
+            asked = content_words(f"{row.question} {row.answer}")
+            assert not asked & content_words(" ".join(probe.contexts))
+        elif probe.kind == "false_abstention":
+            assert probe.answer in ABSTENTIONS[probe.language]
+            assert probe.contexts == row.contexts and row.faithful == 1
+        else:
+            assert row.faithful == 1 and len(words(probe.answer)) <= 4
+            assert probe.contexts == row.contexts
+            if probe.kind == "short_answer_wrong":
+                assert probe.answer.lower() != row.answer.strip(" .").lower()

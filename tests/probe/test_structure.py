@@ -4,13 +4,16 @@ split and merge, a safe synonym, a subset of a list (English, German, French, Sp
 from __future__ import annotations
 
 import random
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from ragjudge.data import GoldRecord
+from ragjudge.data import GoldRecord, load_gold
 from ragjudge.probe import Skip, Variant, generate_probes
 from ragjudge.probe._generate import RowPool
 from ragjudge.probe._registry import Make
+from ragjudge.probe._text import sentences, words
 from ragjudge.probe.generators.structure import clause_order, list_subset, split_merge, synonym
 
 
@@ -281,3 +284,31 @@ def test_the_same_seed_makes_the_same_probes() -> None:
     assert [p.model_dump() for p in first.probes] == [p.model_dump() for p in again.probes]
     assert {p.kind for p in first.probes} == set(kinds)
     assert all(p.expect == "pass" for p in first.probes)
+
+
+def _bag(text: str, *, drop: frozenset[str] = frozenset()) -> list[str]:
+    return sorted(w.lower() for w in words(text) if w.lower() not in drop)
+
+
+def test_on_real_rows_each_edit_keeps_the_words(gold_dir: Path) -> None:
+    rows = {r.id: r for r in load_gold(gold_dir / "sample.jsonl")}
+    kinds = ["clause_order", "split_merge", "synonym", "list_subset"]
+    made = generate_probes(list(rows.values()), kinds=kinds, seed=0)
+    assert all(count.made for count in made.counts)
+    joiners = frozenset({"and", "und", "et", "y", "he", "she", "they", "we", "i"})
+    for probe in made.probes:
+        context = " ".join(" ".join(p.split()) for p in rows[probe.row_id].contexts)
+        if probe.kind == "clause_order":
+            assert _bag(probe.answer) == _bag(probe.before) and probe.before in context
+        elif probe.kind == "split_merge":
+            assert _bag(probe.answer, drop=joiners) == _bag(probe.before, drop=joiners)
+            assert probe.before in context and probe.answer != probe.before
+        elif probe.kind == "synonym":
+            articles = frozenset({"a", "an"})
+            back = Counter(_bag(probe.answer, drop=articles)) - Counter(_bag(probe.after))
+            back += Counter(_bag(probe.before))
+            assert back in [Counter(_bag(s, drop=articles)) for s in sentences(context)]
+        else:
+            assert probe.before in context
+            assert not Counter(_bag(probe.answer)) - Counter(_bag(probe.before))
+            assert len(words(probe.answer)) < len(words(probe.before))
