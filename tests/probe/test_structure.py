@@ -241,6 +241,10 @@ def test_synonym_skips_words_whose_synonym_would_shift(sentence: str) -> None:
     ("sentence", "shorter"),
     [
         ("He has lived in Paris, London and Rome.", "He has lived in Paris and Rome."),
+        (
+            "The plant adds to air pollution, safety risks, and health concerns.",
+            "The plant adds to air pollution and health concerns.",
+        ),
         ("The shop sells apples, pears, and plums.", "The shop sells apples and plums."),
         ("Der Maler lebte in Paris, London und Rom.", "Der Maler lebte in Paris und Rom."),
         ("Le peintre a vécu à Paris, Londres et Rome.", "Le peintre a vécu à Paris et Rome."),
@@ -263,6 +267,10 @@ def test_list_subset_drops_a_middle_member(sentence: str, shorter: str) -> None:
         "Les trois fondateurs sont Anna, Ben et Carl.",
         "Los tres fundadores fueron Ana, Beto y Carlos.",
         "It has a gruesome, disgusting meal, bizarre mannerisms, and splatter.",  # no even list
+        "It is found everywhere except Albania, Andorra and Monaco.",  # an exception
+        "The paint is a mixture of oil, water and chalk.",  # what it is made of
+        "The range runs from Paris, Lyon and Nice.",  # a bound
+        "When gardening, wear gloves and boots.",  # the comma closes a clause, not a member
     ],
 )
 def test_list_subset_skips_lists_that_are_counted_or_closed(sentence: str) -> None:

@@ -714,6 +714,18 @@ _COUNTED = {
            "sólo", "únicamente", "entre", "compuesto", "compuesta", "consiste", "juntos",
            "fundaron", "miembros", "o", "no"},
 }  # fmt: skip
+#: Words that make a list an exception or a bound: a member dropped from it would now be
+#: included (`everywhere except A, B and C`).
+_EXCEPT = {"except", "excluding", "exception", "apart", "without", "besides", "other", "but",
+           "mixture", "blend", "combination", "mix", "made", "consisting", "containing",
+           "außer", "ausgenommen", "ohne", "sauf", "excepté", "hormis", "sans", "excepto",
+           "salvo", "menos", "sin"}  # fmt: skip
+_OPENS_CLAUSE = {
+    "when", "if", "after", "before", "while", "although", "though", "because", "since", "as",
+    "once", "unless", "until", "in", "on", "at", "during", "for", "to", "with", "by",
+    "wenn", "als", "weil", "obwohl", "nachdem", "quand", "si", "lorsque", "après", "avant",
+    "cuando", "aunque", "después", "antes", "en", "durante",
+}  # fmt: skip
 _LIST_AND = {"en": ("and",), "de": ("und",), "fr": ("et",), "es": ("y", "e")}
 #: Function words: a lowercase list member holds none (`like your age` is no member).
 _LIST_STOP = {
@@ -763,7 +775,9 @@ def list_subset(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant |
         capitals = [w for w in words(sentence) if w[0].isupper()]
         if lang != "de" and len(capitals) * 2 > len(words(sentence)):
             continue  # a title or a heading: its commas may be part of a name
-        if _has_word(sentence, _COUNTED[lang]) or re.search(r"\d", _without_years(sentence)):
+        if _has_word(sentence, _COUNTED[lang] | _EXCEPT) or re.search(
+            r"\d", _without_years(sentence)
+        ):
             continue
         for conj in _LIST_AND[lang]:
             made += _shortened(sentence, conj)
@@ -797,9 +811,12 @@ def _shortened(sentence: str, conj: str) -> list[tuple[str, str, str]]:
             continue
         if shape == "word" and len({len(m.split()) for m in middle}) > 1:
             continue  # "disgusting meal, bizarre mannerisms, paranoia": no even list
-        first_seg = segments[len(segments) - len(middle) - 1].strip()
+        at = len(segments) - len(middle) - 1
+        first_seg = segments[at].strip()
         if not first_seg or not _same_tail(first_seg, shape):
             continue
+        if at == 0 and words(first_seg)[0].lower() in _OPENS_CLAUSE:
+            continue  # "When gardening, wear gloves and shoes.": that comma closes a clause
         size = len(middle[0].split())
         if shape == "word" and (
             len(first_seg.split()) < size or _LIST_STOP & set(first_seg.lower().split()[-size:])
@@ -813,7 +830,7 @@ def _shortened(sentence: str, conj: str) -> list[tuple[str, str, str]]:
             rf"\b(?:{conj}|or) \S+$", first_seg
         ):
             continue  # "colleges and universities, hospitals and clinics, ...": pairs in a list
-        if re.search(rf"\b(?:{_COPULA}|from|to|of|as)\s+(?:\S+\s+){{0,3}}\S+$", first_seg) or (
+        if re.search(rf"\b(?:{_COPULA}|from|between|of)\s+(?:\S+\s+){{0,3}}\S+$", first_seg) or (
             re.match(rf"\s+(?:{_COPULA})\s+(?:the|all|only|both|its|his|her|their)\b", after_last)
         ):
             continue  # "the colours are red, white and blue": the list is the whole of it
