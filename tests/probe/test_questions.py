@@ -19,6 +19,7 @@ from ragjudge.probe.generators.questions import (
     false_abstention,
     is_question,
     is_yes_no_question,
+    question_language,
     short_answer_right,
     short_answer_wrong,
     yes_no,
@@ -107,6 +108,22 @@ def test_questions_and_yes_no_questions(text: str, asks: bool, yes_or_no: bool) 
 )
 def test_yes_no_answers(answer: str, said: tuple[str, str] | None) -> None:
     assert yes_no(answer) == said
+
+
+@pytest.mark.parametrize(
+    ("question", "lang"),
+    [
+        ("When did Marilyn Monroe die?", "en"),  # "die" is no German here
+        ("Is La Scala in Milan?", "en"),
+        ("Was ist die Hauptstadt von Frankreich?", "de"),
+        ("Wann wurde die Brücke eröffnet?", "de"),
+        ("Quand le pont a-t-il ouvert ?", "fr"),
+        ("Est-ce que le pont est ouvert ?", "fr"),
+        ("¿Cuándo se abrió el puente?", "es"),
+    ],
+)
+def test_the_language_of_a_question(question: str, lang: str) -> None:
+    assert question_language(question) == lang
 
 
 # --- abstention

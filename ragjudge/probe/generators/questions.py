@@ -14,7 +14,15 @@ import re
 from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._probe import Skip, Variant
 from ragjudge.probe._registry import Pool, generator
-from ragjudge.probe._text import choose, content_words, language, names, word_pattern, words
+from ragjudge.probe._text import (
+    choose,
+    content_words,
+    language,
+    language_counts,
+    names,
+    word_pattern,
+    words,
+)
 
 __all__ = [
     "ABSTENTIONS",
@@ -24,6 +32,7 @@ __all__ = [
     "false_abstention",
     "is_question",
     "is_yes_no_question",
+    "question_language",
     "short_answer_right",
     "short_answer_wrong",
     "yes_no",
@@ -102,6 +111,23 @@ def is_question(text: str) -> bool:
     return any(first in _WH[lang] or first in _AUX[lang] for lang in _WH)
 
 
+def question_language(question: str) -> str:
+    """The language of a question: the one its first word belongs to alone (`Wann`,
+    `Quand`, `¿Cuándo`), else the one whose function words it uses most, by two words at
+    least over English (a short English question may hold a `die` or a `la`)."""
+    first = _first_words(question.strip().lstrip("¿"), 1)
+    if question.strip().startswith("¿"):
+        return "es"
+    owners = [lang for lang in _WH if first in _WH[lang] or first in _AUX[lang]]
+    if len(owners) == 1:
+        return owners[0]
+    lang = language(question)
+    if lang == "en":
+        return lang
+    counts = language_counts(question)
+    return lang if counts[lang] - counts["en"] >= 2 else "en"
+
+
 def _first_words(text: str, n: int) -> str:
     return " ".join(w.lower() for w in words(text)[:n])
 
@@ -110,7 +136,7 @@ def is_yes_no_question(question: str) -> bool:
     """Whether `question` asks for yes or no: it opens with a verb (`Is`, `Did`, `Ist`,
     `Est-ce`, or in Spanish any non-question word before `?`), asks no question word and
     offers no alternatives (`A or B?`)."""
-    lang = language(question)
+    lang = question_language(question)
     lowered = question.lower()
     if re.search(r"\b(?:or|oder|ou|o)\b", lowered):
         return False
@@ -180,7 +206,7 @@ def abstention(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | 
     other = pool.unrelated(row, rng)
     if other is None:
         return Skip("no unrelated context found")
-    lang = language(row.question)
+    lang = question_language(row.question)
     answer = choose(rng, ABSTENTIONS[lang])
     return Variant(
         answer=answer,
@@ -207,7 +233,7 @@ def false_abstention(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Vari
         return Skip("a dialogue turn is no answer to its question")
     if yes_no(row.answer) is None and not _answered_from_context(row):
         return Skip("the answer's words are not in the context")
-    lang = language(row.question)
+    lang = question_language(row.question)
     answer = choose(rng, ABSTENTIONS[lang])
     return Variant(answer=answer, before=row.answer, after=answer, language=lang)
 
@@ -272,7 +298,7 @@ def short_answer_right(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Va
     if isinstance(value, Skip):
         return value
     what, answer = value
-    lang = language(row.question)
+    lang = question_language(row.question)
     if what in ("yes", "no"):
         said = yes_no(answer)
         lang = said[0] if said and said[0] != "en" else lang
@@ -298,7 +324,7 @@ def short_answer_wrong(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Va
     if isinstance(value, Skip):
         return value
     what, answer = value
-    lang = language(row.question)
+    lang = question_language(row.question)
     if what in ("yes", "no"):
         said = yes_no(answer)
         lang = said[0] if said and said[0] != "en" else lang

@@ -146,7 +146,7 @@ def _known_of(contexts: tuple[str, ...]) -> _Known:
     inner = _INNER.findall(text)
     fit = tuple(candidate_sentences(GoldRecord(id="", answer="", contexts=list(contexts))))
     return _Known(
-        lang=language(text[:1000]),
+        lang=language(" ".join(fit[:20]) if fit else text[:1000]),
         sentences=fit,
         plain=frozenset(s for s in fit if _plain(s)),
         passages=tuple(tuple(sentences(" ".join(p.split()))) for p in contexts),
