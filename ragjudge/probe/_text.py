@@ -18,6 +18,7 @@ __all__ = [
     "choose",
     "content_words",
     "language",
+    "language_counts",
     "names",
     "replace_once",
     "sentences",
@@ -142,3 +143,9 @@ def choose(rng: random.Random, items: Sequence[str] | Iterable[str]) -> str:
     order a set was built in)."""
     ordered = sorted(items)
     return ordered[rng.randrange(len(ordered))]
+
+
+def language_counts(text: str) -> dict[str, int]:
+    """How many function words of each covered language `text` uses (what `language` weighs)."""
+    lowered = [w.lower() for w in words(text)]
+    return {lang: sum(w in stop for w in lowered) for lang, stop in _STOPWORDS.items()}
