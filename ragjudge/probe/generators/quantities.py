@@ -1,0 +1,376 @@
+"""Kinds about quantities: a number's value or unit changed (must fail), the same number
+written another way or a figure computed from stated ones (must pass)."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ragjudge.data._gold import GoldRecord
+from ragjudge.probe._probe import Skip, Variant
+from ragjudge.probe._registry import Pool, generator
+from ragjudge.probe._text import candidate_sentences, language, replace_once
+from ragjudge.probe.generators._numbers import (
+    ANY_NUMBER,
+    NUMBER_WORDS,
+    Number,
+    bound_before,
+    flat,
+    fmt,
+    has_negation,
+    in_passages,
+    number_words,
+    numbers,
+    safe,
+)
+
+#: Unit ladders per language: each rung is a unit's forms (singular, plural[, German dative
+#: plural]); a swap moves one rung up or down a ladder and keeps the form. Percent is left out
+#: (percent and percentage points differ in meaning, not in unit), and so are units one letter
+#: long (`m` is metres or million).
+UNIT_LADDERS: dict[str, list[list[tuple[str, ...]]]] = {
+    "en": [
+        [("second", "seconds"), ("minute", "minutes"), ("hour", "hours"), ("day", "days"),
+         ("week", "weeks"), ("month", "months"), ("year", "years")],
+        [("millimeter", "millimeters"), ("centimeter", "centimeters"), ("meter", "meters"),
+         ("kilometer", "kilometers"), ("mile", "miles")],
+        [("millimetre", "millimetres"), ("centimetre", "centimetres"), ("metre", "metres"),
+         ("kilometre", "kilometres"), ("mile", "miles")],
+        [("mm", "mm"), ("cm", "cm")],
+        [("km", "km"), ("mile", "miles")],
+        [("inch", "inches"), ("foot", "feet"), ("yard", "yards"), ("mile", "miles")],
+        [("milligram", "milligrams"), ("gram", "grams"), ("kilogram", "kilograms"),
+         ("tonne", "tonnes")],
+        [("mg", "mg"), ("kg", "kg")],
+        [("milliliter", "milliliters"), ("liter", "liters"), ("gallon", "gallons")],
+        [("millilitre", "millilitres"), ("litre", "litres"), ("gallon", "gallons")],
+        [("thousand", "thousand"), ("million", "million"), ("billion", "billion"),
+         ("trillion", "trillion")],
+        [("dollar", "dollars"), ("euro", "euros")],
+        [("acre", "acres"), ("hectare", "hectares")],
+        [("KB", "KB"), ("MB", "MB"), ("GB", "GB"), ("TB", "TB")],
+        [("kilobyte", "kilobytes"), ("megabyte", "megabytes"), ("gigabyte", "gigabytes"),
+         ("terabyte", "terabytes")],
+        [("watt", "watts"), ("kilowatt", "kilowatts"), ("megawatt", "megawatts"),
+         ("gigawatt", "gigawatts")],
+    ],
+    "de": [
+        [("Sekunde", "Sekunden", "Sekunden"), ("Minute", "Minuten", "Minuten"),
+         ("Stunde", "Stunden", "Stunden"), ("Tag", "Tage", "Tagen"),
+         ("Woche", "Wochen", "Wochen"), ("Monat", "Monate", "Monaten"),
+         ("Jahr", "Jahre", "Jahren")],
+        [("Millimeter",), ("Zentimeter",), ("Meter",), ("Kilometer",)],
+        [("mm",), ("cm",)],
+        [("Milligramm",), ("Gramm",), ("Kilogramm",), ("Tonne", "Tonnen", "Tonnen")],
+        [("mg",), ("kg",)],
+        [("Milliliter",), ("Liter",)],
+        [("Million", "Millionen", "Millionen"), ("Milliarde", "Milliarden", "Milliarden"),
+         ("Billion", "Billionen", "Billionen")],
+        [("Dollar",), ("Euro",)],
+    ],
+    "fr": [
+        [("seconde", "secondes"), ("minute", "minutes"), ("heure", "heures"),
+         ("jour", "jours"), ("semaine", "semaines"), ("mois", "mois"), ("an", "ans")],
+        [("millimètre", "millimètres"), ("centimètre", "centimètres"), ("mètre", "mètres"),
+         ("kilomètre", "kilomètres")],
+        [("mm", "mm"), ("cm", "cm")],
+        [("milligramme", "milligrammes"), ("gramme", "grammes"),
+         ("kilogramme", "kilogrammes"), ("tonne", "tonnes")],
+        [("mg", "mg"), ("kg", "kg")],
+        [("millilitre", "millilitres"), ("litre", "litres")],
+        [("million", "millions"), ("milliard", "milliards")],
+        [("dollar", "dollars"), ("euro", "euros")],
+    ],
+    "es": [
+        [("segundo", "segundos"), ("minuto", "minutos"), ("hora", "horas"), ("día", "días"),
+         ("semana", "semanas"), ("mes", "meses"), ("año", "años")],
+        [("milímetro", "milímetros"), ("centímetro", "centímetros"), ("metro", "metros"),
+         ("kilómetro", "kilómetros")],
+        [("mm", "mm"), ("cm", "cm")],
+        [("miligramo", "miligramos"), ("gramo", "gramos"), ("kilogramo", "kilogramos"),
+         ("tonelada", "toneladas")],
+        [("mg", "mg"), ("kg", "kg")],
+        [("mililitro", "mililitros"), ("litro", "litros")],
+        [("millón", "millones"), ("mil millones", "mil millones"), ("billón", "billones")],
+        [("dólar", "dólares"), ("euro", "euros")],
+    ],
+}  # fmt: skip
+
+#: Currency signs a swap may trade for one another (`$3` -> `€3`).
+CURRENCY_SIGNS = ("$", "€", "£")
+
+#: Words after a unit that make it a rate (`24 hours a day`): a swap could make it nonsense.
+_RATE = re.compile(
+    r"^\s*(?:a|an|per|each|every|/|pro|je|par|por|al|à|la|de cada)(?![^\W_])", re.IGNORECASE
+)
+#: Words before a time quantity that make it a duration: a shorter one may read as entailed.
+_DURATION = re.compile(
+    r"(?<![^\W_])(?:for|over|spanning|lasting|lasted|seit|während|pendant|depuis|durante|desde"
+    r"|hace)\s+(?:[^\W\d_]+\s+)?$",
+    re.IGNORECASE,
+)
+_PERCENT_AFTER = re.compile(r"^\s?(?:%|percent\b|per cent\b|Prozent\b|pour cent\b|por ciento\b)")
+_PERCENT_WORDS = {"en": "percent", "de": "Prozent", "fr": "pour cent", "es": "por ciento"}
+
+#: Magnitude words a number may be written out with, per language: (pattern, power of ten).
+_MAGNITUDES: dict[str, tuple[tuple[str, int], ...]] = {
+    "en": (("million", 6), ("billion", 9)),
+    "de": (("Millionen", 6), ("Million", 6), ("Milliarden", 9), ("Milliarde", 9)),
+    "fr": (("millions", 6), ("million", 6), ("milliards", 9), ("milliard", 9)),
+    "es": (("mil millones", 9), ("millones", 6), ("millón", 6)),
+}
+
+
+@dataclass(frozen=True)
+class _Spot:
+    """A number found in a context sentence, with the sentence and its language."""
+
+    sentence: str
+    number: Number
+    lang: str
+
+
+def _spots(row: GoldRecord, *, must_fail: bool) -> list[_Spot]:
+    """Every safe number of every candidate sentence of `row` (statements only; for a
+    must-fail kind, no sentence with a negation)."""
+    found: list[_Spot] = []
+    for sentence in candidate_sentences(row):
+        if "?" in sentence or not ANY_NUMBER.search(sentence):
+            continue
+        lang = language(sentence)
+        if must_fail and has_negation(sentence, lang):
+            continue
+        for number in numbers(sentence, lang):
+            if safe(sentence, number):
+                found.append(_Spot(sentence, number, lang))
+    return found
+
+
+def _window(sentence: str, start: int, end: int, new: str) -> tuple[str, str]:
+    """The edited span with a word either side, before and after the edit."""
+    left = re.search(r"(?:\S+\s+)?$", sentence[:start])
+    right = re.match(r"(?:\s*\S+)?", sentence[end:])
+    lead = left.group(0) if left else ""
+    tail = right.group(0) if right else ""
+    return lead + sentence[start:end] + tail, lead + new + tail
+
+
+def _variant(spot: _Spot, start: int, end: int, new: str) -> Variant:
+    before, after = _window(spot.sentence, start, end, new)
+    answer = replace_once(spot.sentence, start, end, new)
+    answer = answer[0].upper() + answer[1:]
+    return Variant(answer=answer, before=before, after=after, language=spot.lang)
+
+
+def _representable(value: Decimal, decimals: int) -> bool:
+    return value > 0 and value == value.quantize(Decimal(1).scaleb(-decimals))
+
+
+def _new_values(spot: _Spot, bound: str | None) -> list[Decimal]:
+    """Values `spot`'s number may become: written in its own form, at least a third away (half
+    for an estimate), on the side a bound leaves unentailed, no year, no percent over 100."""
+    n = spot.number
+    value = n.value
+    if n.word:
+        pool = [Decimal(v) for v in set(NUMBER_WORDS[n.lang].values())]
+        pool = [v for v in pool if (v <= 12) == (value <= 12)]
+    else:
+        pool = [value * f for f in (Decimal("0.5"), Decimal("1.5"), Decimal(2), Decimal(3))]
+        if value <= 12 and n.decimals == 0:
+            pool += [value + d for d in (-4, -3, -2, 2, 3, 4)]
+        if n.decimals:
+            pool += [value + d for d in (-2, -1, 1, 2)]
+    percent = bool(_PERCENT_AFTER.match(spot.sentence[n.end :]))
+    ratio = Decimal("1.5") if bound == "about" else Decimal("1.3")
+    out = []
+    for new in sorted(set(pool)):
+        if not _representable(new, n.decimals) or new == value or new == 1 or value == 1:
+            continue
+        if max(new, value) / min(new, value) < ratio:
+            continue
+        if (bound == "low" and new < value) or (bound == "high" and new > value):
+            continue
+        if (percent and new > 100 >= value) or (not n.grouped and 1000 <= new <= 2099):
+            continue
+        out.append(new)
+    return out
+
+
+def _spellings(value: Decimal, like: Number) -> list[str]:
+    """Ways `value` may stand in a passage: as `like` writes it, plain digits, number words."""
+    out = [fmt(value, like=like), f"{value.normalize():f}"]
+    if value == value.to_integral_value():
+        out += [f"{int(value):,}"] + number_words(int(value), like.lang)
+    return out
+
+
+def _write(value: Decimal, like: Number) -> str:
+    if like.word:
+        word = number_words(int(value), like.lang)[0]
+        return word.capitalize() if like.text[0].isupper() else word
+    return fmt(value, like=like)
+
+
+@generator(
+    kind="number_value",
+    expect="fail",
+    summary="a number's value changed (not a year; the new value in no passage)",
+)
+def number_value(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
+    """A context sentence with one number's value changed, written as before (`24` -> `36`,
+    `1.5 million` -> `2.5 million`, `nine` -> `six`). A bound moves it the unentailed way
+    (`more than 30` -> `more than 45`); a sentence with a negation is left alone."""
+    spots = _spots(row, must_fail=True)
+    if not spots:
+        return Skip("no sentence with a plain number")
+    text = flat(row.contexts)
+    rng.shuffle(spots)
+    for spot in spots:
+        if spot.sentence.count(spot.number.text) > 1:
+            continue
+        bound = bound_before(spot.sentence, spot.number)
+        if bound == "window":
+            continue
+        values = [
+            v
+            for v in _new_values(spot, bound)
+            if not in_passages(text, *_spellings(v, spot.number))
+        ]
+        if values:
+            new = values[rng.randrange(len(values))]
+            return _variant(spot, spot.number.start, spot.number.end, _write(new, spot.number))
+    return Skip("no number whose new value is absent from the passages")
+
+
+def _units(lang: str) -> dict[str, list[tuple[int, list[tuple[str, ...]], int]]]:
+    """Each unit form of `lang` -> (form index, ladder, rung) of every ladder it is on."""
+    table: dict[str, list[tuple[int, list[tuple[str, ...]], int]]] = {}
+    for ladder in UNIT_LADDERS.get(lang, []):
+        for rung, forms in enumerate(ladder):
+            for index, form in enumerate(forms):
+                entry = (index if forms.count(form) == 1 else -1, ladder, rung)
+                if entry not in table.setdefault(form, []):
+                    table[form].append(entry)
+    return table
+
+
+_UNIT_TABLES = {lang: _units(lang) for lang in UNIT_LADDERS}
+
+
+def _unit_after(spot: _Spot) -> tuple[int, int, list[str]] | None:
+    """The unit word right after `spot`'s number: its span and the units it may become."""
+    table = _UNIT_TABLES.get(spot.lang, _UNIT_TABLES["en"])
+    after = spot.sentence[spot.number.end :]
+    for form in sorted(table, key=len, reverse=True):
+        match = re.match(rf" {re.escape(form)}(?![\w/²³\-])", after)
+        if not match or (form.islower() and not after[1:].startswith(form)):
+            continue
+        rest = after[match.end() :]
+        if _RATE.match(rest):
+            return None
+        targets: list[str] = []
+        steps = (-1, 1)
+        if table[form][0][1] is UNIT_LADDERS[spot.lang][0] and _DURATION.search(
+            spot.sentence[: spot.number.start]
+        ):
+            steps = (1,)  # for 11 years -> for 11 months may read as entailed
+        for index, ladder, rung in table[form]:
+            for step in steps:
+                if 0 <= rung + step < len(ladder):
+                    forms = ladder[rung + step]
+                    if index < 0:  # a form both singular and plural (`km`): the number tells
+                        index = 0 if spot.number.value == 1 else 1
+                    target = forms[min(index, len(forms) - 1)]
+                    if target != form and target not in targets:
+                        targets.append(target)
+        start = spot.number.end + 1
+        return start, start + len(form), targets
+    return None
+
+
+@generator(
+    kind="unit",
+    expect="fail",
+    summary="a quantity's unit swapped within its family, the number kept (months -> weeks)",
+)
+def unit(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
+    """A context sentence with one quantity's unit moved one step along its family (`24 months`
+    -> `24 weeks`, `km` -> `miles`, `million` -> `billion`, `$` -> `€`). Not under a bound
+    (`at least 3 years` -> `at least 3 months` is entailed), not in a rate (`24 hours a day`),
+    not in a sentence with a negation; the new quantity stands in no passage."""
+    spots = _spots(row, must_fail=True)
+    text = flat(row.contexts)
+    rng.shuffle(spots)
+    for spot in spots:
+        if bound_before(spot.sentence, spot.number) in ("low", "high", "window"):
+            continue
+        found = _unit_after(spot)
+        if found:
+            start, end, targets = found
+            targets = [
+                t for t in targets
+                if not in_passages(text, f"{spot.number.text} {t}")
+            ]  # fmt: skip
+            if targets:
+                return _variant(spot, start, end, targets[rng.randrange(len(targets))])
+        sign = spot.sentence[max(0, spot.number.start - 1) : spot.number.start]
+        ahead = spot.sentence[: max(0, spot.number.start - 1)]
+        if sign in CURRENCY_SIGNS and not re.search(r"[^\W_]$", ahead):
+            signs = [
+                s for s in CURRENCY_SIGNS
+                if s != sign and not in_passages(text, s + spot.number.text)
+                and s not in text
+            ]  # fmt: skip
+            if signs:
+                new = signs[rng.randrange(len(signs))]
+                return _variant(spot, spot.number.start - 1, spot.number.start, new)
+    return Skip("no quantity with a unit to swap")
+
+
+def _formats(spot: _Spot) -> list[tuple[int, int, str]]:
+    """Other ways to write `spot`'s number, each as (start, end, new text) of the sentence."""
+    n, sentence = spot.number, spot.sentence
+    out: list[tuple[int, int, str]] = []
+    plain = Number(n.start, n.end, n.text, n.value, n.decimals, grouped=False, lang=n.lang)
+    grouped = Number(n.start, n.end, n.text, n.value, n.decimals, grouped=True, lang=n.lang)
+    if n.word:
+        out.append((n.start, n.end, fmt(n.value, like=plain)))
+    elif n.grouped and not 1000 <= n.value <= 2099:
+        out.append((n.start, n.end, fmt(n.value, like=plain)))
+    elif not n.grouped and n.value >= 10000:
+        out.append((n.start, n.end, fmt(n.value, like=grouped)))
+    percent = _PERCENT_AFTER.match(sentence[n.end :])
+    if percent and not n.word:
+        word = _PERCENT_WORDS.get(spot.lang, "percent")
+        if "%" in percent.group(0):
+            out.append((n.end, n.end + len(percent.group(0)), f" {word}"))
+        else:
+            out.append((n.end, n.end + len(percent.group(0)), "%" if spot.lang == "en" else " %"))
+    for name, power in _MAGNITUDES.get(spot.lang, ()):
+        match = re.match(rf" {name}(?![^\W_])", sentence[n.end :])
+        if match and not n.word:
+            whole = n.value.scaleb(power)
+            if whole == whole.to_integral_value():
+                full = Number(n.start, n.end, n.text, whole, 0, grouped=True, lang=n.lang)
+                out.append((n.start, n.end + match.end(), fmt(whole, like=full)))
+            break
+    return out
+
+
+@generator(
+    kind="number_format",
+    expect="pass",
+    summary="a number written another way, the same value (1,000 / 1000; 5% / 5 percent)",
+)
+def number_format(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
+    """A context sentence with one number written another way that states the same value
+    exactly: thousands grouped or not, `%` or `percent`, `3.5 million` or `3,500,000`, `nine`
+    or `9`."""
+    spots = _spots(row, must_fail=False)
+    options = [(spot, edit) for spot in spots for edit in _formats(spot)]
+    if not options:
+        return Skip("no number to write another way")
+    spot, (start, end, new) = options[rng.randrange(len(options))]
+    return _variant(spot, start, end, new)
