@@ -22,6 +22,7 @@ __all__ = [
     "fmt",
     "has_negation",
     "in_passages",
+    "is_year",
     "numbers",
     "number_words",
     "safe",
@@ -147,7 +148,7 @@ _NOT_ALONE = (
 )
 #: What after a number makes it the first end of a range (`10 days to two weeks`, `2-3`).
 _RANGE_AFTER = (
-    r"\s*(?:%|per cent|[^\W\d_]+)?\s*(?:-|–|to|or|bis|à|ou|o|oder|a)\s*[$€£]?(?:\d|(?:"
+    r"\s*(?:%\s*|per cent\s+|[^\W\d_]+\s+)?(?:[-–]|(?:to|or|bis|à|ou|o|oder|a)\s)\s*[$€£]?(?:\d|(?:"
     + "|".join(sorted({w for ws in NUMBER_WORDS.values() for w in ws}))
     + r")(?![^\W_]))"
 )
@@ -294,11 +295,10 @@ def safe(sentence: str, number: Number) -> bool:
         capital = word[0].isupper() and number.lang != "de" and word not in UNIT_ABBREVIATIONS
         if capital and gap.strip() in {"", "$", "€", "£"}:
             return False  # 30 Rock, 3 Doors Down
-    if re.search(r"\d(?:\s+[^\W\d_]+)?\s*(?:-|–|to|or|bis|à|ou|oder|o|a)\s*[$€£]?\s*$", before):
+    if re.search(r"\d(?:\s+[^\W\d_]+)?(?:\s*[-–]|\s+(?:to|or|bis|à|ou|oder|o|a))\s*[$€£]?\s*$",
+                 before):  # fmt: skip
         return False  # 10 days to two weeks, 2 or 3
-    if re.search(r"(?:\d|\b(?:between|from|zwischen|von|entre|de)\b)\s*(?:-|–|to|and|or|bis|à|"
-                 r"et|ou|y|a|und|oder)?\s*[$€£]?\s*$", before, re.IGNORECASE) and re.search(
-                     r"\d\s*(?:-|–|to|and|or|bis|à|et|ou|y|a|und|oder)?\s*[$€£]?\s*$", before):
+    if re.search(r"\d\s*(?:[-–]|\b(?:to|and|or|bis|à|et|ou|y|a|und|oder))?\s*[$€£]?\s*$", before):
         return False  # the second end of a range: 10 to 20, 2 or 3
     return not re.match(_RANGE_AFTER, after, re.IGNORECASE)
 

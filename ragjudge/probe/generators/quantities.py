@@ -21,6 +21,7 @@ from ragjudge.probe.generators._numbers import (
     fmt,
     has_negation,
     in_passages,
+    is_year,
     number_words,
     numbers,
     safe,
@@ -132,9 +133,9 @@ class _Spot:
     lang: str
 
 
-def _spots(row: GoldRecord, *, must_fail: bool) -> list[_Spot]:
+def _spots(row: GoldRecord, *, must_fail: bool, loose: bool = False) -> list[_Spot]:
     """Every safe number of every candidate sentence of `row` (statements only; for a
-    must-fail kind, no sentence with a negation)."""
+    must-fail kind, no sentence with a negation); with `loose`, every number but years."""
     found: list[_Spot] = []
     for sentence in candidate_sentences(row):
         if "?" in sentence or not ANY_NUMBER.search(sentence):
@@ -143,7 +144,7 @@ def _spots(row: GoldRecord, *, must_fail: bool) -> list[_Spot]:
         if must_fail and has_negation(sentence, lang):
             continue
         for number in numbers(sentence, lang):
-            if safe(sentence, number):
+            if safe(sentence, number) or (loose and not is_year(number)):
                 found.append(_Spot(sentence, number, lang))
     return found
 
@@ -335,8 +336,10 @@ def _formats(spot: _Spot) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     plain = Number(n.start, n.end, n.text, n.value, n.decimals, grouped=False, lang=n.lang)
     grouped = Number(n.start, n.end, n.text, n.value, n.decimals, grouped=True, lang=n.lang)
-    if n.word:
-        out.append((n.start, n.end, fmt(n.value, like=plain)))
+    if n.word and re.match(r" [^\W\d_]", sentence[n.end :]) and not re.match(
+        r" (?:of|and|or|to|in|von|und|de|et|ou|y|o)\b", sentence[n.end :]
+    ):
+        out.append((n.start, n.end, fmt(n.value, like=plain)))  # two issues -> 2 issues
     elif n.grouped and not 1000 <= n.value <= 2099:
         out.append((n.start, n.end, fmt(n.value, like=plain)))
     elif not n.grouped and n.value >= 10000:
@@ -344,10 +347,9 @@ def _formats(spot: _Spot) -> list[tuple[int, int, str]]:
     percent = _PERCENT_AFTER.match(sentence[n.end :])
     if percent and not n.word:
         word = _PERCENT_WORDS.get(spot.lang, "percent")
-        if "%" in percent.group(0):
-            out.append((n.end, n.end + len(percent.group(0)), f" {word}"))
-        else:
-            out.append((n.end, n.end + len(percent.group(0)), "%" if spot.lang == "en" else " %"))
+        sign = "%" if spot.lang == "en" else "\u00a0%"
+        new = f"{n.text} {word}" if "%" in percent.group(0) else n.text + sign
+        out.append((n.start, n.end + len(percent.group(0)), new))
     for name, power in _MAGNITUDES.get(spot.lang, ()):
         match = re.match(rf" {name}(?![^\W_])", sentence[n.end :])
         if match and not n.word:
@@ -374,3 +376,207 @@ def number_format(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant
         return Skip("no number to write another way")
     spot, (start, end, new) = options[rng.randrange(len(options))]
     return _variant(spot, start, end, new)
+
+
+#: `A of the B nouns` per language: the share a percentage can state (`9 of the 30 pilots`).
+_SHARE = {
+    "en": (r" (?:out )?of (?:the|their|its|his|her|our) ", "{pct}% of {det} {total}"),
+    "de": (r" (?:der|von den) ", "{pct}\u00a0% der {total}"),
+    "fr": (r" (?:des|sur les) ", "{pct}\u00a0% des {total}"),
+    "es": (r" de (?:los|las) ", "el {pct}\u00a0% de {det} {total}"),
+}
+
+#: Verbs of a change `from A to B`, by direction, and how a difference is inserted.
+_CHANGE = {
+    "en": (
+        r"(?P<verb>\b(?:rose|risen|rising|increased|increasing|grew|grown|growing|climbed|jumped"
+        r"|soared|went up|gone up)|\b(?:fell|fallen|falling|dropped|dropping|declined|declining"
+        r"|decreased|decreasing|sank|slipped|went down|gone down))\s+from\s+$",
+        " to ",
+        "by {diff}, ",
+        "percentage points",
+    ),
+    "de": (
+        r"(?P<verb>\b(?:stieg|gestiegen|wuchs|gewachsen|erhöhte sich|kletterte)|\b(?:sank|"
+        r"gesunken|fiel|gefallen|ging zurück))\s+von\s+$",
+        " auf ",
+        "um {diff} ",
+        "Prozentpunkte",
+    ),
+}
+_UP = re.compile(
+    r"rose|risen|rising|increas|grew|grown|growing|climbed|jumped|soared|up|stieg|gestiegen|wuchs"
+    r"|gewachsen|erhöhte|kletterte"
+)
+
+#: A sentence stating the sum of two quantities, per language.
+_TOTAL = {
+    "en": "The total of the {a} and the {b} is {c}.",
+    "de": "{a} und {b} ergeben zusammen {c}.",
+    "fr": "{a} et {b} font au total {c}.",
+    "es": "{a} y {b} suman en total {c}.",
+}
+#: A sentence stating the difference of two quantities, per language.
+_DIFFERENCE = {
+    "en": "The difference between the {a} and the {b} is {c}.",
+    "de": "Der Unterschied zwischen {a} und {b} beträgt {c}.",
+    "fr": "La différence entre {a} et {b} est de {c}.",
+    "es": "La diferencia entre {a} y {b} es de {c}.",
+}
+_MAGNITUDE_WORDS = "million|billion|trillion|thousand|Millionen|Milliarden|millions|milliards|millones"
+_NOT_NOUNS = frozenset(
+    """of to in and or the a an for at on by with from than as percent per cent more less over
+    under about who which that were was are is have has had und oder der die das von mit für
+    zu im et ou de des du le la les en à par y o el los las con por para times time bit bits
+    square cubic mal fois veces fold""".split()
+)
+
+
+def _share(spot: _Spot, spots: list[_Spot]) -> Variant | None:
+    """`9 of the 30 pilots` -> `30% of the 30 pilots` when the percentage is exact."""
+    pattern, template = _SHARE.get(spot.lang, _SHARE["en"])
+    part = spot.number
+    rest = spot.sentence[part.end :]
+    link = re.match(pattern, rest, re.IGNORECASE)
+    if spot.lang == "en" and not link:  # 9 out of 10 dentists -> 9 out of 10 (90%) dentists
+        link = re.match(r" out of ", rest)
+        template = "{part} out of {total} ({pct}%)"
+    if not link or part.value <= 1 or bound_before(spot.sentence, part):
+        return None
+    total = next(
+        (s.number for s in spots if s.sentence == spot.sentence and s.number.start ==
+         part.end + link.end()), None
+    )  # fmt: skip
+    if total is None or not safe(spot.sentence, total):
+        return None
+    if not part.value < total.value or total.decimals or part.decimals:
+        return None
+    if not re.match(r" [^\W\d_]{3,}", spot.sentence[total.end :]):
+        return None  # the total counts something named right after it
+    if _unit_after(_Spot(spot.sentence, total, spot.lang)) or _PERCENT_AFTER.match(
+        spot.sentence[total.end :]
+    ):
+        return None
+    pct = part.value * 100 / total.value
+    if pct != pct.quantize(Decimal("0.1")):
+        return None
+    shown = fmt(pct.normalize() if pct % 1 else pct.quantize(Decimal(1)),
+                like=Number(0, 0, "", pct, 0 if pct % 1 == 0 else 1, lang=spot.lang))  # fmt: skip
+    det = link.group(0).split()[-1]  # the, their, los, las
+    new = template.format(pct=shown, total=total.text, det=det, part=part.text)
+    return _variant(spot, part.start, total.end, new)
+
+
+def _change(spot: _Spot, spots: list[_Spot]) -> Variant | None:
+    """`rose from 5% to 8%` -> `rose by 3 percentage points, from 5% to 8%`."""
+    if spot.lang not in _CHANGE:
+        return None
+    verbs, link, insert, points = _CHANGE[spot.lang]
+    start = spot.number
+    sentence = spot.sentence
+    head = sentence[: start.start]
+    sign = head[-1:] if head[-1:] in CURRENCY_SIGNS else ""
+    lead = re.search(verbs, head[: len(head) - len(sign)])
+    if not lead or bound_before(sentence, start):
+        return None
+    affix = ""
+    for piece in re.findall(r"\s?%|\s?[^\W\d_]+", sentence[start.end :])[:2]:
+        if piece.strip() == link.strip():
+            break
+        affix += piece
+    expected = start.end + len(affix) + len(link) + len(sign)
+    end = next((s.number for s in spots if s.sentence == sentence and s.number.start == expected),
+               None)  # fmt: skip
+    if end is None or sentence[start.end + len(affix) : expected] != link + sign:
+        return None
+    if affix and not sentence[end.end :].startswith(affix):
+        return None
+    if start.word != end.word or start.value == end.value:
+        return None
+    up = bool(_UP.search(lead.group("verb")))
+    if up != (end.value > start.value):
+        return None
+    diff = abs(end.value - start.value)
+    like = start if start.decimals >= end.decimals else end
+    written = fmt(diff, like=like)
+    if affix.strip() == "%" or affix.strip().lower() in {"percent", "prozent"}:
+        amount = f"{written} {points}"
+    else:
+        amount = f"{sign}{written}{affix}"
+    new = insert.format(diff=amount)
+    at = lead.end() - len(re.search(r"\S+\s+$", lead.group(0)).group(0))  # type: ignore[union-attr]
+    return _variant(spot, at, at, new)
+
+
+def _total(spot: _Spot, spots: list[_Spot]) -> Variant | None:
+    """Two quantities of one noun (or one currency) in one sentence -> their total when `and`
+    joins them, else their difference."""
+    a = spot.number
+    sentence = spot.sentence
+    noun_a = re.match(
+        rf" ((?:(?:{_MAGNITUDE_WORDS}) )?[^\W\d_]{{3,}})(?![\w\-])", sentence[a.end :], re.IGNORECASE
+    )
+    sign_a = sentence[a.start - 1 : a.start] if sentence[a.start - 1 : a.start] in "$€£" else ""
+    if (not noun_a and not sign_a) or a.value <= 1 or a.word or bound_before(sentence, a):
+        return None
+    noun = noun_a.group(1) if noun_a else ""
+    last = noun.split()[-1] if noun else ""
+    if sign_a and noun:  # $40 fee, $3 billion in fees: the sign (and magnitude) is the unit
+        magnitude = re.match(rf"(?:{_MAGNITUDE_WORDS})\b", noun, re.IGNORECASE)
+        noun = magnitude.group(0) if magnitude else ""
+    elif last.lower() in _NOT_NOUNS or (noun and spot.lang != "de" and not last.islower()):
+        return None
+    for other in spots:
+        b = other.number
+        if other.sentence != sentence or b.start <= a.end or b.value <= 1 or b.word:
+            continue
+        between = sentence[a.end + (len(noun) + 1 if noun else 0) : b.start - len(sign_a)]
+        if (sign_a and sentence[b.start - 1 : b.start] != sign_a) or (
+            noun and not re.match(rf" {re.escape(noun)}(?![\w\-])", sentence[b.end :])
+        ):
+            continue
+        if not safe(sentence, b) or bound_before(sentence, b) or b.decimals != a.decimals:
+            continue
+        if re.search(r"\d|[;:()]|\b(?:loss|losses|deficit|minus|negative)\b", between) or (
+            len(between.split()) > 12
+        ):
+            continue
+        joined = re.fullmatch(r",?\s+(?:and|und|et|y)\s+(?:[^\W\d_]+\s+){0,2}", between)
+        if joined and re.search(r"\b(?:of|der|des|de|than|als|que)\b", between):
+            continue
+        big, small = (a, b) if a.value >= b.value else (b, a)
+        c = a.value + b.value if joined else big.value - small.value
+        like = a if a.grouped or not b.grouped else b
+        if c <= 1 or (not like.grouped and 1000 <= c <= 2099):
+            continue
+        tail = f" {noun}" if noun else ""
+        x, y = (a, b) if joined else (big, small)
+        parts = [f"{sign_a}{n}{tail}" for n in (x.text, y.text, fmt(c, like=like))]
+        template = (_TOTAL if joined else _DIFFERENCE).get(spot.lang, _TOTAL["en"])
+        answer = template.format(a=parts[0], b=parts[1], c=parts[2])
+        answer = answer[0].upper() + answer[1:]
+        return Variant(answer=answer, before=sentence, after=answer, language=spot.lang)
+    return None
+
+
+@generator(
+    kind="arithmetic",
+    expect="pass",
+    summary="a figure computed exactly from stated ones (a share, a change, a total)",
+)
+def arithmetic(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
+    """A claim computed exactly from figures a context sentence states: a share as a
+    percentage (`9 of the 30 pilots` -> `30% of the 30 pilots`), the size of a stated change
+    (`rose from 5% to 8%` -> `rose by 3 percentage points, from 5% to 8%`), or the total of two
+    quantities of one noun joined in one sentence."""
+    spots = _spots(row, must_fail=False, loose=True)
+    made: list[Variant] = []
+    for spot in spots:
+        if safe(spot.sentence, spot.number):
+            made += [v for v in (_share(spot, spots), _total(spot, spots)) if v]
+        change = _change(spot, spots)
+        if change:
+            made.append(change)
+    if not made:
+        return Skip("no figures to compute from")
+    return made[rng.randrange(len(made))]
