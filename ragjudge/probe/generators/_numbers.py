@@ -14,17 +14,17 @@ from decimal import Decimal
 from ragjudge.probe._lexicon import MONTHS
 
 __all__ = [
+    "ANY_NUMBER",
     "NEGATIONS",
     "Number",
-    "ANY_NUMBER",
     "bound_before",
     "flat",
     "fmt",
     "has_negation",
     "in_passages",
     "is_year",
-    "numbers",
     "number_words",
+    "numbers",
     "safe",
 ]
 
@@ -70,7 +70,8 @@ BOUNDS: dict[str, dict[str, tuple[str, ...]]] = {
     "low": {
         "en": ("more than", "over", "at least", "above", "exceeding", "upwards of",
                "in excess of", "greater than", "no fewer than", "no less than", "minimum of",
-               "a minimum of", "beyond", "as many as", "as much as", "well over", "+", ">", "≥", ">="),
+               "a minimum of", "beyond", "as many as", "as much as", "well over", "+", ">", "≥",
+               ">="),
         "de": ("mehr als", "über", "mindestens", "ab", "wenigstens", "gut"),
         "fr": ("plus de", "plus d'", "au moins", "au-delà de", "supérieur à", "dès"),
         "es": ("más de", "al menos", "por lo menos", "como mínimo", "superior a", "desde"),
@@ -164,7 +165,8 @@ ANY_NUMBER = re.compile(
 )
 _NEGATION = {
     lang: re.compile(
-        r"n't|n'|(?<![^\W_])(?:" + "|".join(re.escape(w) for w in words if "'" not in w)
+        r"n't|n'|(?<![^\W_])(?:"
+        + "|".join(re.escape(w) for w in words if "'" not in w)
         + r")(?![^\W_])",
         re.IGNORECASE,
     )
@@ -273,8 +275,21 @@ def safe(sentence: str, number: Number) -> bool:
         return False
     if number.word and (
         (prev and prev.group(1).lower() in NUMBER_WORDS[number.lang])
-        or (nxt and nxt.group(1).lower() in {*NUMBER_WORDS[number.lang], "hundred", "thousand",
-                                             "hundert", "tausend", "cent", "mille", "cien", "mil"})
+        or (
+            nxt
+            and nxt.group(1).lower()
+            in {
+                *NUMBER_WORDS[number.lang],
+                "hundred",
+                "thousand",
+                "hundert",
+                "tausend",
+                "cent",
+                "mille",
+                "cien",
+                "mil",
+            }
+        )
     ):
         return False  # twelve fifty, two hundred
     if re.search(r"[#№]\s*$", before) or re.match(r"\s*(?:[:/x×]\s*\d|\.\d|st\b|nd\b|rd\b|th\b)",
@@ -350,8 +365,10 @@ def in_passages(passages: str, *texts: str) -> bool:
     ignored)."""
     for text in texts:
         needle = " ".join(text.split()).lower()
-        if needle and needle in passages and re.search(
-            rf"(?<![\w.,]){re.escape(needle)}(?![\w]|[.,]\d)", passages
+        if (
+            needle
+            and needle in passages
+            and re.search(rf"(?<![\w.,]){re.escape(needle)}(?![\w]|[.,]\d)", passages)
         ):
             return True
     return False

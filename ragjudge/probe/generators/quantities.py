@@ -11,7 +11,7 @@ from decimal import Decimal
 from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._probe import Skip, Variant
 from ragjudge.probe._registry import Pool, generator
-from ragjudge.probe._text import candidate_sentences, language, replace_once
+from ragjudge.probe._text import candidate_sentences, choose, language, replace_once
 from ragjudge.probe.generators._numbers import (
     ANY_NUMBER,
     NUMBER_WORDS,
@@ -203,7 +203,7 @@ def _spellings(value: Decimal, like: Number) -> list[str]:
     """Ways `value` may stand in a passage: as `like` writes it, plain digits, number words."""
     out = [fmt(value, like=like), f"{value.normalize():f}"]
     if value == value.to_integral_value():
-        out += [f"{int(value):,}"] + number_words(int(value), like.lang)
+        out += [f"{int(value):,}", *number_words(int(value), like.lang)]
     return out
 
 
@@ -272,7 +272,7 @@ def _unit_after(spot: _Spot) -> tuple[int, int, list[str]] | None:
         if _RATE.match(rest):
             return None
         targets: list[str] = []
-        steps = (-1, 1)
+        steps: tuple[int, ...] = (-1, 1)
         if table[form][0][1] is UNIT_LADDERS[spot.lang][0] and _DURATION.search(
             spot.sentence[: spot.number.start]
         ):
@@ -330,33 +330,39 @@ def unit(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
     return Skip("no quantity with a unit to swap")
 
 
-def _formats(spot: _Spot) -> list[tuple[int, int, str]]:
-    """Other ways to write `spot`'s number, each as (start, end, new text) of the sentence."""
+def _formats(spot: _Spot) -> list[tuple[str, int, int, str]]:
+    """Other ways to write `spot`'s number, each as (way, start, end, new text)."""
     n, sentence = spot.number, spot.sentence
-    out: list[tuple[int, int, str]] = []
+    out: list[tuple[str, int, int, str]] = []
     plain = Number(n.start, n.end, n.text, n.value, n.decimals, grouped=False, lang=n.lang)
     grouped = Number(n.start, n.end, n.text, n.value, n.decimals, grouped=True, lang=n.lang)
-    if n.word and re.match(r" [^\W\d_]", sentence[n.end :]) and not re.match(
-        r" (?:of|and|or|to|in|von|und|de|et|ou|y|o)\b", sentence[n.end :]
+    if (
+        n.word
+        and re.match(r" [^\W\d_]", sentence[n.end :])
+        and not re.match(r" (?:of|and|or|to|in|von|und|de|et|ou|y|o)\b", sentence[n.end :])
     ):
-        out.append((n.start, n.end, fmt(n.value, like=plain)))  # two issues -> 2 issues
+        out.append(("word", n.start, n.end, fmt(n.value, like=plain)))  # two issues -> 2 issues
     elif n.grouped and not 1000 <= n.value <= 2099:
-        out.append((n.start, n.end, fmt(n.value, like=plain)))
+        out.append(("grouping", n.start, n.end, fmt(n.value, like=plain)))
     elif not n.grouped and n.value >= 10000:
-        out.append((n.start, n.end, fmt(n.value, like=grouped)))
+        out.append(("grouping", n.start, n.end, fmt(n.value, like=grouped)))
     percent = _PERCENT_AFTER.match(sentence[n.end :])
     if percent and not n.word:
         word = _PERCENT_WORDS.get(spot.lang, "percent")
         sign = "%" if spot.lang == "en" else "\u00a0%"
         new = f"{n.text} {word}" if "%" in percent.group(0) else n.text + sign
-        out.append((n.start, n.end + len(percent.group(0)), new))
+        out.append(("percent", n.start, n.end + len(percent.group(0)), new))
     for name, power in _MAGNITUDES.get(spot.lang, ()):
-        match = re.match(rf" {name}(?![^\W_])", sentence[n.end :])
+        # 3,5 millones de euros -> 3.500.000 euros; 3,5 millions d'euros -> 3 500 000 euros
+        match = re.match(rf" {name}(?P<de> de(?= )| d['’](?=\w))?(?![^\W_])", sentence[n.end :])
         if match and not n.word:
             whole = n.value.scaleb(power)
             if whole == whole.to_integral_value():
                 full = Number(n.start, n.end, n.text, whole, 0, grouped=True, lang=n.lang)
-                out.append((n.start, n.end + match.end(), fmt(whole, like=full)))
+                space = " " if (match.group("de") or "").endswith(("'", "’")) else ""
+                out.append(
+                    ("magnitude", n.start, n.end + match.end(), fmt(whole, like=full) + space)
+                )
             break
     return out
 
@@ -374,7 +380,9 @@ def number_format(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant
     options = [(spot, edit) for spot in spots for edit in _formats(spot)]
     if not options:
         return Skip("no number to write another way")
-    spot, (start, end, new) = options[rng.randrange(len(options))]
+    way = choose(rng, {edit[0] for _, edit in options})  # each way as likely, however many
+    options = [(spot, edit) for spot, edit in options if edit[0] == way]
+    spot, (_, start, end, new) = options[rng.randrange(len(options))]
     return _variant(spot, start, end, new)
 
 
@@ -423,7 +431,9 @@ _DIFFERENCE = {
     "fr": "La différence entre {a} et {b} est de {c}.",
     "es": "La diferencia entre {a} y {b} es de {c}.",
 }
-_MAGNITUDE_WORDS = "million|billion|trillion|thousand|Millionen|Milliarden|millions|milliards|millones"
+_MAGNITUDE_WORDS = (
+    "million|billion|trillion|thousand|Millionen|Milliarden|millions|milliards|millones"
+)
 _NOT_NOUNS = frozenset(
     """of to in and or the a an for at on by with from than as percent per cent more less over
     under about who which that were was are is have has had und oder der die das von mit für
@@ -514,7 +524,9 @@ def _total(spot: _Spot, spots: list[_Spot]) -> Variant | None:
     a = spot.number
     sentence = spot.sentence
     noun_a = re.match(
-        rf" ((?:(?:{_MAGNITUDE_WORDS}) )?[^\W\d_]{{3,}})(?![\w\-])", sentence[a.end :], re.IGNORECASE
+        rf" ((?:(?:{_MAGNITUDE_WORDS}) )?[^\W\d_]{{3,}})(?![\w\-])",
+        sentence[a.end :],
+        re.IGNORECASE,
     )
     sign_a = sentence[a.start - 1 : a.start] if sentence[a.start - 1 : a.start] in "$€£" else ""
     if (not noun_a and not sign_a) or a.value <= 1 or a.word or bound_before(sentence, a):
