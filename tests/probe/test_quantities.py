@@ -60,9 +60,9 @@ def test_a_number_changes_value_and_keeps_its_unit(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_a_lower_bound_only_rises_and_an_upper_bound_only_falls(seed: int) -> None:
-    up = _variant("number_value", "More than 30 people attended the opening ceremony.", seed=seed)
+    up = _variant("number_value", "More than 30 people attended the ceremony.", seed=seed)
     assert _values(up.answer, "en")[0] > 30
-    down = _variant("number_value", "Fewer than 30 people attended the opening ceremony.", seed=seed)
+    down = _variant("number_value", "Fewer than 30 people attended the ceremony.", seed=seed)
     assert _values(down.answer, "en")[0] < 30
 
 
