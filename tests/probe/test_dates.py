@@ -51,7 +51,8 @@ def test_exactly_one_part_of_a_date_changes(sentence: str, lang: str) -> None:
         out = _variant("date", sentence, seed=seed)
         assert out.language == lang
         old, new = _parts(out.before, lang), _parts(out.after, lang)
-        diff = [name for name, a, b in zip(("day", "month", "year"), old, new, strict=True) if a != b]
+        names = ("day", "month", "year")
+        diff = [name for name, a, b in zip(names, old, new, strict=True) if a != b]
         assert len(diff) == 1, (out.before, out.after)
         assert out.after not in sentence and out.answer == sentence.replace(out.before, out.after)
         changed.update(diff)
