@@ -66,9 +66,20 @@ def test_a_lower_bound_only_rises_and_an_upper_bound_only_falls(seed: int) -> No
     assert _values(down.answer, "en")[0] < 30
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_duration_and_an_up_to_only_grow(seed: int) -> None:
+    out = _variant("number_value", "She ran the shop for 20 years in the old town.", seed=seed)
+    assert _values(out.answer, "en")[0] > 20
+    out = _variant("number_value", "The plan covers up to 20 users for one fee.", seed=seed)
+    assert _values(out.answer, "en")[0] > 20
+
+
 @pytest.mark.parametrize(
     "sentence",
     [
+        "It has two or three rooms for guests in the summer.",  # a range of words
+        "The target is 3% to 5% growth in the coming years.",  # a range of percents
+        "It saw more change than in the nine centuries before it.",  # a comparison
         "The bridge opened to traffic in 2019 after a long delay.",  # a year
         "The Boeing 747 made its first flight at the air show.",  # a model number
         "It takes 10 to 20 minutes to cook the rice properly.",  # a range

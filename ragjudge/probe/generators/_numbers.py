@@ -71,20 +71,23 @@ BOUNDS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("more than", "over", "at least", "above", "exceeding", "upwards of",
                "in excess of", "greater than", "no fewer than", "no less than", "minimum of",
                "a minimum of", "beyond", "as many as", "as much as", "well over", "+", ">", "≥",
+               "up to", "as long as", "as high as", "as large as", "as big as", "as far as",
+               "as tall as", "as old as", "as great as", "as deep as", "as wide as", "as heavy as",
                ">="),
-        "de": ("mehr als", "über", "mindestens", "ab", "wenigstens", "gut"),
-        "fr": ("plus de", "plus d'", "au moins", "au-delà de", "supérieur à", "dès"),
-        "es": ("más de", "al menos", "por lo menos", "como mínimo", "superior a", "desde"),
+        "de": ("mehr als", "über", "mindestens", "ab", "wenigstens", "gut", "bis zu"),
+        "fr": ("plus de", "plus d'", "au moins", "au-delà de", "supérieur à", "dès", "jusqu'à"),
+        "es": ("más de", "al menos", "por lo menos", "como mínimo", "superior a", "desde",
+               "hasta"),
     },
     "high": {
-        "en": ("less than", "fewer than", "under", "below", "up to", "at most", "nearly",
+        "en": ("less than", "fewer than", "under", "below", "at most", "nearly",
                "almost", "just under", "within", "no more than", "maximum of", "a maximum of",
                "not more than", "short of", "barely", "only", "just", "<", "≤", "<="),
-        "de": ("weniger als", "unter", "bis zu", "höchstens", "fast", "knapp", "beinahe", "nur",
+        "de": ("weniger als", "unter", "höchstens", "fast", "knapp", "beinahe", "nur",
                "bis", "innerhalb von", "binnen"),
-        "fr": ("moins de", "moins d'", "jusqu'à", "au plus", "presque", "près de", "seulement",
+        "fr": ("moins de", "moins d'", "au plus", "presque", "près de", "seulement",
                "à peine", "en moins de", "dans les"),
-        "es": ("menos de", "hasta", "como máximo", "casi", "apenas", "solo", "sólo",
+        "es": ("menos de", "como máximo", "casi", "apenas", "solo", "sólo",
                "dentro de"),
     },
     "about": {
@@ -147,6 +150,17 @@ _NOT_ALONE = (
     r"|\b(?:one|1|ein|eine|un|une|uno|una|\d+)\s+(?:in|out of|of every|von|sur|de cada|sobre)\s*"
     r"|\b(?:hundred|thousand|hundert|tausend|cent|mille|cien|mil)\s+(?:and|und|et|y)\s*)$"
 )
+#: What before a number makes it the second end of a range (`10 days to two weeks`, `two or
+#: three`, `3% to 5%`).
+_RANGE_BEFORE = (
+    r"(?:\d|(?<![^\W_])(?:"
+    + "|".join(sorted({w for ws in NUMBER_WORDS.values() for w in ws}))
+    + r"))(?:%|\s+per cent|\s+[^\W\d_]+)?(?:\s*[-–]|\s+(?:to|or|bis|à|ou|oder|o|a))\s*[$€£]?\s*$"
+)
+#: A comparison before a number (`more change than in the nine centuries before`): a smaller
+#: or larger number may still be entailed.
+_THAN = re.compile(r"(?<![^\W_])(?:than|als|que)(?:\s+[^\W\d_]+){1,4}\s*[$€£]?$", re.I)
+
 #: What after a number makes it the first end of a range (`10 days to two weeks`, `2-3`).
 _RANGE_AFTER = (
     r"\s*(?:%\s*|per cent\s+|[^\W\d_]+\s+)?(?:[-–]|(?:to|or|bis|à|ou|o|oder|a)\s)\s*[$€£]?(?:\d|(?:"
@@ -267,7 +281,7 @@ def safe(sentence: str, number: Number) -> bool:
     nxt = re.match(r"\W*([^\W_][\w'’]*)", after)
     if re.search(r"[(\[]\s*$", before) and re.match(r"\s*[)\]]", after):
         return False  # (2), [3]: a list marker or a footnote
-    if re.search(_NOT_ALONE, before, re.IGNORECASE):
+    if re.search(_NOT_ALONE, before, re.IGNORECASE) or _THAN.search(before):
         return False
     if re.match(r"[\ufe0f\u20e3]", after) or re.search(
         r"\b(?:between|both|point|dot|comma|komma|virgule|coma)\s*$", before, re.I
@@ -310,8 +324,7 @@ def safe(sentence: str, number: Number) -> bool:
         capital = word[0].isupper() and number.lang != "de" and word not in UNIT_ABBREVIATIONS
         if capital and gap.strip() in {"", "$", "€", "£"}:
             return False  # 30 Rock, 3 Doors Down
-    if re.search(r"\d(?:\s+[^\W\d_]+)?(?:\s*[-–]|\s+(?:to|or|bis|à|ou|oder|o|a))\s*[$€£]?\s*$",
-                 before):  # fmt: skip
+    if re.search(_RANGE_BEFORE, before, re.IGNORECASE):
         return False  # 10 days to two weeks, 2 or 3
     if re.search(r"\d\s*(?:[-–]|\b(?:to|and|or|bis|à|et|ou|y|a|und|oder))?\s*[$€£]?\s*$", before):
         return False  # the second end of a range: 10 to 20, 2 or 3

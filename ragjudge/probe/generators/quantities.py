@@ -165,6 +165,15 @@ def _variant(spot: _Spot, start: int, end: int, new: str) -> Variant:
     return Variant(answer=answer, before=before, after=after, language=spot.lang)
 
 
+def _is_duration(spot: _Spot) -> bool:
+    """Whether `spot`'s number is a length of time after `for`, `over`, `seit`... ."""
+    found = _unit_after(spot)
+    if not found or not _DURATION.search(spot.sentence[: spot.number.start]):
+        return False
+    unit_word = spot.sentence[found[0] : found[1]]
+    return any(unit_word in forms for forms in UNIT_LADDERS.get(spot.lang, [[]])[0])
+
+
 def _representable(value: Decimal, decimals: int) -> bool:
     return value > 0 and value == value.quantize(Decimal(1).scaleb(-decimals))
 
@@ -178,7 +187,7 @@ def _new_values(spot: _Spot, bound: str | None) -> list[Decimal]:
         pool = [Decimal(v) for v in set(NUMBER_WORDS[n.lang].values())]
         pool = [v for v in pool if (v <= 12) == (value <= 12)]
     else:
-        pool = [value * f for f in (Decimal("0.5"), Decimal("1.5"), Decimal(2), Decimal(3))]
+        pool = [value * f for f in (Decimal("0.5"), Decimal("1.5"), Decimal(2))]
         if value <= 12 and n.decimals == 0:
             pool += [value + d for d in (-4, -3, -2, 2, 3, 4)]
         if n.decimals:
@@ -234,6 +243,8 @@ def number_value(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
         bound = bound_before(spot.sentence, spot.number)
         if bound == "window":
             continue
+        if bound is None and _is_duration(spot):
+            bound = "low"  # for 20 years -> for 10 years may read as entailed
         values = [
             v
             for v in _new_values(spot, bound)
