@@ -161,6 +161,12 @@ def test_a_unit_moves_one_step_within_its_family(sentence: str, allowed: set[str
         assert any(a in out.answer for a in allowed), out.answer
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_what_something_can_hold_only_grows(seed: int) -> None:
+    out = _variant("unit", "The drive allows me to record 350 hours of video.", seed=seed)
+    assert out.after == "350 days of"
+
+
 def test_a_currency_sign_is_swapped() -> None:
     out = _variant("unit", "The ticket costs $40 at the door.")
     assert out.answer in {"The ticket costs €40 at the door.", "The ticket costs £40 at the door."}
@@ -174,6 +180,8 @@ def test_a_currency_sign_is_swapped() -> None:
         "The offer is valid within 30 days of purchase.",  # a window
         "The loan was not repaid for 10 years after the war.",  # a negation
         "Inflation reached 5% in the second half of that year.",  # percent: no unit kind
+        "Players may self-start in the final two minutes of each half.",  # a window
+        "Cut off at least 1 inch (2.5 centimeters) around the spot.",  # a bound, converted
     ],
 )
 def test_unsafe_units_are_left_alone(sentence: str) -> None:

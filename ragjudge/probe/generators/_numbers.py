@@ -15,6 +15,7 @@ from ragjudge.probe._lexicon import MONTHS
 
 __all__ = [
     "ANY_NUMBER",
+    "CAPACITY",
     "NEGATIONS",
     "Number",
     "bound_before",
@@ -103,9 +104,18 @@ BOUNDS: dict[str, dict[str, tuple[str, ...]]] = {
 #: Words before a number that make it a window of time or of a list (`in the past 10 years`,
 #: `the first three months`): a wider or narrower window may still be entailed.
 _WINDOW = re.compile(
-    r"(?<![^\W_])(?:past|last|next|first|previous|coming|recent|within|over the|during the|"
+    r"(?<![^\W_])(?:past|last|next|first|final|initial|opening|closing|previous|coming|recent|"
+    r"within|over the|during the|"
     r"letzten|nächsten|ersten|vergangenen|innerhalb|derniers|dernières|prochains|prochaines|"
     r"premiers|premières|últimos|últimas|próximos|próximas|primeros|primeras)$"
+)
+
+#: Words that make a sentence about what something can do or hold (`can record 350 hours`): a
+#: smaller quantity may then be entailed, a larger one is not.
+CAPACITY = re.compile(
+    r"(?<![^\W_])(?:can|could|may|might|able|allows?|allowing|capable|enough|holds?|stores?|"
+    r"lasts?|supports?|kann|können|könnte|peut|peuvent|pourrait|puede|pueden|podría)(?![^\W_])",
+    re.IGNORECASE,
 )
 
 #: Words after a number that make it a bound (`65 or older`).
@@ -344,6 +354,12 @@ def bound_before(sentence: str, number: Number) -> str | None:
     pair = re.search(r"[$€£]?\d[\d.,]*(?:\s+[^\W\d_]+)?\s+(?:and|or|und|oder|et|ou|y|o)$", before)
     if pair:
         heads.append(before[: pair.start()].rstrip())
+    converted = re.search(  # at least 1 inch (2.5 cm): the bound holds for both
+        r"[$€£]?\d[\d.,]*(?:\s*[^\W\d_]+){0,2}\s*\((?:about|approximately|around|roughly|c\.)?\s*$",
+        before,
+    )
+    if converted:
+        heads.append(before[: converted.start()].rstrip())
     for head in heads:
         kind = _bound_at_end(head)
         if kind:

@@ -14,6 +14,7 @@ from ragjudge.probe._registry import Pool, generator
 from ragjudge.probe._text import candidate_sentences, choose, language, replace_once
 from ragjudge.probe.generators._numbers import (
     ANY_NUMBER,
+    CAPACITY,
     NUMBER_WORDS,
     Number,
     bound_before,
@@ -243,8 +244,8 @@ def number_value(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
         bound = bound_before(spot.sentence, spot.number)
         if bound == "window":
             continue
-        if bound is None and _is_duration(spot):
-            bound = "low"  # for 20 years -> for 10 years may read as entailed
+        if bound is None and (_is_duration(spot) or CAPACITY.search(spot.sentence)):
+            bound = "low"  # for 20 years -> for 10 years, can hold 20 -> 10: may read as entailed
         values = [
             v
             for v in _new_values(spot, bound)
@@ -284,10 +285,11 @@ def _unit_after(spot: _Spot) -> tuple[int, int, list[str]] | None:
             return None
         targets: list[str] = []
         steps: tuple[int, ...] = (-1, 1)
-        if table[form][0][1] is UNIT_LADDERS[spot.lang][0] and _DURATION.search(
-            spot.sentence[: spot.number.start]
+        if CAPACITY.search(spot.sentence) or (
+            table[form][0][1] is UNIT_LADDERS[spot.lang][0]
+            and _DURATION.search(spot.sentence[: spot.number.start])
         ):
-            steps = (1,)  # for 11 years -> for 11 months may read as entailed
+            steps = (1,)  # for 11 years -> for 11 months, can hold 5 kg -> 5 g: may be entailed
         for index, ladder, rung in table[form]:
             for step in steps:
                 if 0 <= rung + step < len(ladder):
