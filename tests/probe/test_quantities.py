@@ -84,12 +84,21 @@ def test_a_duration_and_an_up_to_only_grow(seed: int) -> None:
         "The Boeing 747 made its first flight at the air show.",  # a model number
         "It takes 10 to 20 minutes to cook the rice properly.",  # a range
         "The company did not hire 30 workers during the last month.",  # a negation
+        "You won’t see a longboard that is over 51 inches.",  # a negation, curly
         "Interest rose over the past 10 years in every region.",  # a window
         "Chapter 12 tells how the family left the village.",  # a label
     ],
 )
 def test_numbers_that_are_no_plain_quantity_are_left_alone(sentence: str) -> None:
     assert isinstance(_make("number_value", sentence), Skip)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_an_article_before_a_number_still_fits(seed: int) -> None:
+    out = _variant("number_value", "It was like a three set cycle for the team.", seed=seed)
+    assert re.match(r"a [^aeiou]", out.after), out.after
+    out = _variant("number_value", "They waited for an 8 hour shift to end.", seed=seed)
+    assert re.match(r"an (?:11|18)\b", out.after), out.after
 
 
 def test_a_new_value_stated_in_any_passage_is_not_used() -> None:

@@ -189,7 +189,7 @@ ANY_NUMBER = re.compile(
 )
 _NEGATION = {
     lang: re.compile(
-        r"n't|n'|(?<![^\W_])(?:"
+        r"n['’]t|(?<![^\W_])n['’]|(?<![^\W_])(?:"
         + "|".join(re.escape(w) for w in words if "'" not in w)
         + r")(?![^\W_])",
         re.IGNORECASE,

@@ -175,6 +175,12 @@ def _is_duration(spot: _Spot) -> bool:
     return any(unit_word in forms for forms in UNIT_LADDERS.get(spot.lang, [[]])[0])
 
 
+def _needs_an(text: str) -> bool:
+    """Whether an English number written `text` is read with a vowel first (`an 8`, `an
+    eleven`)."""
+    return bool(re.match(r"[aeiouAEIOU]|8|1[18](?:$|[^\d,.])|1[18][,.]\d{3}(?!\d)", text))
+
+
 def _representable(value: Decimal, decimals: int) -> bool:
     return value > 0 and value == value.quantize(Decimal(1).scaleb(-decimals))
 
@@ -194,6 +200,8 @@ def _new_values(spot: _Spot, bound: str | None) -> list[Decimal]:
         if n.decimals:
             pool += [value + d for d in (-2, -1, 1, 2)]
     percent = bool(_PERCENT_AFTER.match(spot.sentence[n.end :]))
+    found = re.search(r"(?<![^\W_])(an?)\s+[$€£]?$", spot.sentence[: n.start], re.IGNORECASE)
+    article = found.group(1).lower() if found and n.lang == "en" else None
     ratio = Decimal("1.5") if bound == "about" else Decimal("1.3")
     out = []
     for new in sorted(set(pool)):
@@ -205,6 +213,8 @@ def _new_values(spot: _Spot, bound: str | None) -> list[Decimal]:
             continue
         if (percent and new > 100 >= value) or (not n.grouped and 1000 <= new <= 2099):
             continue
+        if article and _needs_an(_write(new, n)) != (article == "an"):
+            continue  # a three set -> a eleven set
         out.append(new)
     return out
 
