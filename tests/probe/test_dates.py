@@ -4,6 +4,7 @@ English, German, French and Spanish."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -117,6 +118,14 @@ def test_a_date_is_written_another_way(sentence: str, lang: str, forms: set[str]
             assert _parts(out.after, lang) == _parts(out.before, lang)
         seen.add(out.after)
     assert seen == forms
+
+
+def test_a_zero_padded_day_stays_padded_and_a_spaced_comma_is_read() -> None:
+    for seed in range(6):
+        out = _variant("date", "They visited the park on June 08, 2019 in Orlando.", seed=seed)
+        assert re.fullmatch(r"[A-Z][a-z]+ \d\d, \d{4}", out.after), out.after
+    out = _variant("date_format", "She died on April 1 , 1982 in New York.", seed=0)
+    assert out.before == "April 1 , 1982" and out.after in {"1 April 1982", "1982-04-01"}
 
 
 def test_an_ordinal_after_the_is_not_rewritten() -> None:

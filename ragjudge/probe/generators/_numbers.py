@@ -298,7 +298,7 @@ def safe(sentence: str, number: Number) -> bool:
     ):
         return False
     if number.word and (
-        (prev and prev.group(1).lower() in NUMBER_WORDS[number.lang])
+        (prev and prev.group(1).lower() in {*NUMBER_WORDS[number.lang], "one", "eins", "un", "uno"})
         or (
             nxt
             and nxt.group(1).lower()

@@ -31,7 +31,7 @@ def _months(lang: str) -> str:
 _PATTERNS: dict[str, list[tuple[str, str]]] = {
     "en": [
         ("iso", rf"{_YEAR}-(?P<mm>0[1-9]|1[0-2])-(?P<dd>0[1-9]|[12][0-9]|3[01])"),
-        ("mdy", rf"(?P<m>{_months('en')}) {_DAY}(?P<o>st|nd|rd|th)?, {_YEAR}"),
+        ("mdy", rf"(?P<m>{_months('en')}) {_DAY}(?P<o>st|nd|rd|th)? ?, {_YEAR}"),
         ("dmy", rf"{_DAY}(?P<o>st|nd|rd|th)? (?P<m>{_months('en')}),? {_YEAR}"),
         ("my", rf"(?P<m>{_months('en')}),? {_YEAR}"),
         ("md", rf"(?P<m>{_months('en')}) {_DAY}(?P<o>st|nd|rd|th)?"),
@@ -91,6 +91,7 @@ class _Date:
     year: int | None
     ordinal: bool = False
     capital: bool = True
+    padded: bool = False
 
 
 def dates(sentence: str, lang: str) -> list[_Date]:
@@ -118,7 +119,8 @@ def dates(sentence: str, lang: str) -> list[_Date]:
             found.append(
                 _Date(match.start(), match.end(), match.group(0), form, lang, day, month, year,
                       ordinal=bool(parts.get("o")),
-                      capital=bool(month_text and month_text[0].isupper()))
+                      capital=bool(month_text and month_text[0].isupper()),
+                      padded=(parts.get("d") or "").startswith("0"))
             )  # fmt: skip
     return sorted(found, key=lambda d: d.start)
 
@@ -146,7 +148,7 @@ def _write(date: _Date, form: str | None = None) -> str:
     month = _month_name(date, m)
     day = ""
     if d is not None:
-        day = "1er" if date.lang == "fr" and d == 1 else str(d)
+        day = "1er" if date.lang == "fr" and d == 1 else f"{d:02d}" if date.padded else str(d)
         day += _ordinal(d) if date.ordinal and date.lang == "en" else ""
     if form == "my":
         return {"es": f"{month} de {y}"}.get(date.lang, f"{month} {y}")
