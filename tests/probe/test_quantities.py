@@ -279,7 +279,18 @@ def test_a_figure_is_computed_exactly(sentence: str, expected: str) -> None:
         "About 30 people came and about 12 people left early.",  # estimates
         "The book has 300 pages and the 12 chapters are short.",  # two nouns
         "Profit was $5 compared to a loss of $2 a year earlier.",  # a loss
+        "The flight takes 10 hours 45 minutes, the bus 30 hours 10 minutes.",  # compounds
+        "The rate fell 70 basis points; the margin rose 46 basis points.",  # the noun goes on
     ],
 )
 def test_no_figure_is_computed_where_it_would_not_be_exact(sentence: str) -> None:
     assert isinstance(_make("arithmetic", sentence), Skip)
+
+
+def test_two_sentences_of_one_passage_give_a_difference() -> None:
+    out = _variant(
+        "arithmetic",
+        "Oxford is made up of 38 colleges in the city. Cambridge is made up of 31 colleges.",
+        "Another passage names 12 colleges elsewhere.",
+    )
+    assert out.answer == "The difference between the 38 colleges and the 31 colleges is 7 colleges."

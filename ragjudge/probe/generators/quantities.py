@@ -461,7 +461,8 @@ _NOT_NOUNS = frozenset(
     """of to in and or the a an for at on by with from than as percent per cent more less over
     under about who which that were was are is have has had und oder der die das von mit für
     zu im et ou de des du le la les en à par y o el los las con por para times time bit bits
-    square cubic mal fois veces fold""".split()
+    square cubic mal fois veces fold but while each every including into after before since
+    this last year per""".split()
 )
 
 
@@ -541,37 +542,78 @@ def _change(spot: _Spot, spots: list[_Spot]) -> Variant | None:
     return _variant(spot, at, at, new)
 
 
-def _total(spot: _Spot, spots: list[_Spot]) -> Variant | None:
-    """Two quantities of one noun (or one currency) in one sentence -> their total when `and`
-    joins them, else their difference."""
-    a = spot.number
-    sentence = spot.sentence
+#: A quantity right before another (`10 hours 45 minutes`, `eight hours 10 minutes`).
+_COMPOUND = re.compile(
+    r"(?:\d[\d.,]*|(?<![^\W_])(?:"
+    + "|".join(sorted({w for ws in NUMBER_WORDS.values() for w in ws}))
+    + r"))\s+[^\W\d_]+,?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _measure(spot: _Spot) -> tuple[str, str] | None:
+    """The currency sign and noun (with a magnitude word) `spot`'s number counts, when it is a
+    plain count or sum: `$3 billion` -> (`$`, `billion`), `600 species` -> (``, `species`)."""
+    a, sentence = spot.number, spot.sentence
     noun_a = re.match(
         rf" ((?:(?:{_MAGNITUDE_WORDS}) )?[^\W\d_]{{3,}})(?![\w\-])",
         sentence[a.end :],
         re.IGNORECASE,
     )
-    sign_a = sentence[a.start - 1 : a.start] if sentence[a.start - 1 : a.start] in "$€£" else ""
-    if (not noun_a and not sign_a) or a.value <= 1 or a.word or bound_before(sentence, a):
+    sign = sentence[a.start - 1 : a.start] if sentence[a.start - 1 : a.start] in "$€£" else ""
+    if (not noun_a and not sign) or a.value <= 1 or a.word or bound_before(sentence, a):
+        return None
+    if not safe(sentence, a):
         return None
     noun = noun_a.group(1) if noun_a else ""
     last = noun.split()[-1] if noun else ""
-    if sign_a and noun:  # $40 fee, $3 billion in fees: the sign (and magnitude) is the unit
+    if _COMPOUND.search(sentence[: a.start - len(sign)]):
+        return None  # 10 hours 45 minutes: a part of a compound quantity
+    following = re.match(r"\s*([^\W\d_]*)", sentence[a.end + 1 + len(noun) :] if noun else "")
+    if noun and following and following.group(1) and following.group(1).lower() not in _NOT_NOUNS:
+        return None  # 70 basis points, 26 years old: the noun goes on
+    if sign and noun:  # $40 fee, $3 billion in fees: the sign (and magnitude) is the unit
         magnitude = re.match(rf"(?:{_MAGNITUDE_WORDS})\b", noun, re.IGNORECASE)
         noun = magnitude.group(0) if magnitude else ""
     elif last.lower() in _NOT_NOUNS or (noun and spot.lang != "de" and not last.islower()):
         return None
+    return sign, noun
+
+
+def _combine(a: _Spot, b: _Spot, measure: tuple[str, str], *, joined: bool) -> Variant | None:
+    """The total (`joined`) or the difference of two quantities of one measure."""
+    x, y = a.number, b.number
+    if x.decimals != y.decimals or x.value == y.value:
+        return None
+    big, small = (x, y) if x.value >= y.value else (y, x)
+    c = x.value + y.value if joined else big.value - small.value
+    like = x if x.grouped or not y.grouped else y
+    if c <= 1 or (not like.grouped and 1000 <= c <= 2099):
+        return None
+    sign, noun = measure
+    tail = f" {noun}" if noun else ""
+    first, second = (x, y) if joined else (big, small)
+    parts = [f"{sign}{n}{tail}" for n in (first.text, second.text, fmt(c, like=like))]
+    template = (_TOTAL if joined else _DIFFERENCE).get(a.lang, _TOTAL["en"])
+    answer = template.format(a=parts[0], b=parts[1], c=parts[2])
+    answer = answer[0].upper() + answer[1:]
+    before = a.sentence if a.sentence == b.sentence else f"{a.sentence} {b.sentence}"
+    return Variant(answer=answer, before=before, after=answer, language=a.lang)
+
+
+def _total(spot: _Spot, spots: list[_Spot]) -> Variant | None:
+    """Two quantities of one noun (or one currency) in one sentence -> their total when `and`
+    joins them, else their difference."""
+    measure = _measure(spot)
+    if measure is None:
+        return None
+    a, sentence = spot.number, spot.sentence
+    sign, noun = measure
     for other in spots:
         b = other.number
-        if other.sentence != sentence or b.start <= a.end or b.value <= 1 or b.word:
+        if other.sentence != sentence or b.start <= a.end or _measure(other) != measure:
             continue
-        between = sentence[a.end + (len(noun) + 1 if noun else 0) : b.start - len(sign_a)]
-        if (sign_a and sentence[b.start - 1 : b.start] != sign_a) or (
-            noun and not re.match(rf" {re.escape(noun)}(?![\w\-])", sentence[b.end :])
-        ):
-            continue
-        if not safe(sentence, b) or bound_before(sentence, b) or b.decimals != a.decimals:
-            continue
+        between = sentence[a.end + (len(noun) + 1 if noun else 0) : b.start - len(sign)]
         if re.search(r"\d|[;:()]|\b(?:loss|losses|deficit|minus|negative)\b", between) or (
             len(between.split()) > 12
         ):
@@ -579,19 +621,31 @@ def _total(spot: _Spot, spots: list[_Spot]) -> Variant | None:
         joined = re.fullmatch(r",?\s+(?:and|und|et|y)\s+(?:[^\W\d_]+\s+){0,2}", between)
         if joined and re.search(r"\b(?:of|der|des|de|than|als|que)\b", between):
             continue
-        big, small = (a, b) if a.value >= b.value else (b, a)
-        c = a.value + b.value if joined else big.value - small.value
-        like = a if a.grouped or not b.grouped else b
-        if c <= 1 or (not like.grouped and 1000 <= c <= 2099):
-            continue
-        tail = f" {noun}" if noun else ""
-        x, y = (a, b) if joined else (big, small)
-        parts = [f"{sign_a}{n}{tail}" for n in (x.text, y.text, fmt(c, like=like))]
-        template = (_TOTAL if joined else _DIFFERENCE).get(spot.lang, _TOTAL["en"])
-        answer = template.format(a=parts[0], b=parts[1], c=parts[2])
-        answer = answer[0].upper() + answer[1:]
-        return Variant(answer=answer, before=sentence, after=answer, language=spot.lang)
+        made = _combine(spot, other, measure, joined=bool(joined))
+        if made:
+            return made
     return None
+
+
+def _across(row: GoldRecord, spots: list[_Spot]) -> list[Variant]:
+    """The difference of two quantities of one measure in two sentences of one passage."""
+    passages = [" ".join(p.split()) for p in row.contexts]
+    groups: dict[tuple[int, str, str], list[_Spot]] = {}
+    for spot in spots:
+        measure = _measure(spot)
+        if measure is None or re.search(r"\b(?:loss|losses|deficit)\b", spot.sentence):
+            continue
+        where = next((i for i, p in enumerate(passages) if spot.sentence in p), -1)
+        groups.setdefault((where, *measure), []).append(spot)
+    made: list[Variant] = []
+    for (_, sign, noun), found in groups.items():
+        for i, a in enumerate(found):
+            b = next((b for b in found[i + 1 :] if b.sentence != a.sentence), None)
+            variant = _combine(a, b, (sign, noun), joined=False) if b else None
+            if variant:
+                made.append(variant)
+                break
+    return made
 
 
 @generator(
@@ -602,8 +656,9 @@ def _total(spot: _Spot, spots: list[_Spot]) -> Variant | None:
 def arithmetic(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
     """A claim computed exactly from figures a context sentence states: a share as a
     percentage (`9 of the 30 pilots` -> `30% of the 30 pilots`), the size of a stated change
-    (`rose from 5% to 8%` -> `rose by 3 percentage points, from 5% to 8%`), or the total of two
-    quantities of one noun joined in one sentence."""
+    (`rose from 5% to 8%` -> `rose by 3 percentage points, from 5% to 8%`), the total of two
+    quantities of one noun joined in one sentence, or else the difference of two quantities of
+    one noun or currency in one sentence or passage."""
     spots = _spots(row, must_fail=False, loose=True)
     made: list[Variant] = []
     for spot in spots:
@@ -612,6 +667,8 @@ def arithmetic(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | 
         change = _change(spot, spots)
         if change:
             made.append(change)
+    if not made:  # figures in two sentences of one passage
+        made = _across(row, spots)
     if not made:
         return Skip("no figures to compute from")
     return made[rng.randrange(len(made))]
