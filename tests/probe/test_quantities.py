@@ -70,6 +70,8 @@ def test_a_lower_bound_only_rises_and_an_upper_bound_only_falls(seed: int) -> No
 def test_a_duration_and_an_up_to_only_grow(seed: int) -> None:
     out = _variant("number_value", "She ran the shop for 20 years in the old town.", seed=seed)
     assert _values(out.answer, "en")[0] > 20
+    out = _variant("number_value", "She won the prize for four consecutive years.", seed=seed)
+    assert _values(out.answer, "en")[0] > 4
     out = _variant("number_value", "The plan covers up to 20 users for one fee.", seed=seed)
     assert _values(out.answer, "en")[0] > 20
 

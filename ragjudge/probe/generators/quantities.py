@@ -168,11 +168,11 @@ def _variant(spot: _Spot, start: int, end: int, new: str) -> Variant:
 
 def _is_duration(spot: _Spot) -> bool:
     """Whether `spot`'s number is a length of time after `for`, `over`, `seit`... ."""
-    found = _unit_after(spot)
-    if not found or not _DURATION.search(spot.sentence[: spot.number.start]):
+    if not _DURATION.search(spot.sentence[: spot.number.start]):
         return False
-    unit_word = spot.sentence[found[0] : found[1]]
-    return any(unit_word in forms for forms in UNIT_LADDERS.get(spot.lang, [[]])[0])
+    following = re.findall(r"[^\W\d_]+", spot.sentence[spot.number.end :])[:2]
+    times = {form for forms in UNIT_LADDERS.get(spot.lang, [[]])[0] for form in forms}
+    return any(word in times for word in following)  # for ten (consecutive) years
 
 
 def _needs_an(text: str) -> bool:
