@@ -7,11 +7,14 @@ the generator package does not register it as a family of kinds.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._lexicon import MONTHS
+from ragjudge.probe._text import candidate_sentences, language
 
 __all__ = [
     "ANY_NUMBER",
@@ -27,6 +30,7 @@ __all__ = [
     "number_words",
     "numbers",
     "safe",
+    "statements",
 ]
 
 #: Number words 2-12 and the tens, per language (lowercase). "one" is left out (one of,
@@ -411,3 +415,39 @@ def flat(passages: list[str] | tuple[str, ...]) -> str:
 def number_words(value: int, lang: str) -> list[str]:
     """The number words of `lang` for `value` (empty when it has none in the list)."""
     return [w for w, v in NUMBER_WORDS.get(lang, {}).items() if v == value]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A candidate sentence of a row with a digit or a number word, read once for every kind.
+
+    Attributes:
+        text: The sentence.
+        lang: Its language.
+        negated: Whether it has a negation word.
+        numbers: Its numbers, each with whether it is `safe` to edit.
+    """
+
+    text: str
+    lang: str
+    negated: bool
+    numbers: tuple[tuple[Number, bool], ...]
+
+
+def statements(row: GoldRecord) -> tuple[Statement, ...]:
+    """The candidate sentences of `row` that state a number (no question), read once and
+    kept: the quantity and date kinds all ask for them, row after row."""
+    return _statements(tuple(row.contexts))
+
+
+@functools.lru_cache(maxsize=8192)
+def _statements(contexts: tuple[str, ...]) -> tuple[Statement, ...]:
+    row = GoldRecord(id="", answer="", contexts=list(contexts))
+    out = []
+    for sentence in candidate_sentences(row):
+        if "?" in sentence or not ANY_NUMBER.search(sentence):
+            continue
+        lang = language(sentence)
+        found = tuple((n, safe(sentence, n)) for n in numbers(sentence, lang))
+        out.append(Statement(sentence, lang, has_negation(sentence, lang), found))
+    return tuple(out)

@@ -12,8 +12,8 @@ from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._lexicon import MONTHS, month_number
 from ragjudge.probe._probe import Skip, Variant
 from ragjudge.probe._registry import Pool, generator
-from ragjudge.probe._text import candidate_sentences, language, replace_once
-from ragjudge.probe.generators._numbers import flat, has_negation, in_passages
+from ragjudge.probe._text import language, replace_once
+from ragjudge.probe.generators._numbers import flat, in_passages, statements
 
 _YEAR = r"(?P<y>1[0-9]{3}|20[0-9]{2})"
 _DAY = r"(?P<d>[12][0-9]|3[01]|0?[1-9])"
@@ -172,11 +172,9 @@ class _Found:
 
 def _found(row: GoldRecord, *, must_fail: bool) -> list[_Found]:
     out: list[_Found] = []
-    for sentence in candidate_sentences(row):
-        if "?" in sentence or not re.search(r"\d", sentence):
-            continue
-        lang = language(sentence)
-        if must_fail and has_negation(sentence, lang):
+    for statement in statements(row):
+        sentence, lang = statement.text, statement.lang
+        if (must_fail and statement.negated) or not re.search(r"\d", sentence):
             continue
         for date in dates(sentence, lang):
             if _RANGE_AFTER.match(sentence[date.end :]):

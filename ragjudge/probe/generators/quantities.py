@@ -11,21 +11,19 @@ from decimal import Decimal
 from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._probe import Skip, Variant
 from ragjudge.probe._registry import Pool, generator
-from ragjudge.probe._text import candidate_sentences, choose, language, replace_once
+from ragjudge.probe._text import choose, replace_once
 from ragjudge.probe.generators._numbers import (
-    ANY_NUMBER,
     CAPACITY,
     NUMBER_WORDS,
     Number,
     bound_before,
     flat,
     fmt,
-    has_negation,
     in_passages,
     is_year,
     number_words,
-    numbers,
     safe,
+    statements,
 )
 
 #: Unit ladders per language: each rung is a unit's forms (singular, plural[, German dative
@@ -138,15 +136,12 @@ def _spots(row: GoldRecord, *, must_fail: bool, loose: bool = False) -> list[_Sp
     """Every safe number of every candidate sentence of `row` (statements only; for a
     must-fail kind, no sentence with a negation); with `loose`, every number but years."""
     found: list[_Spot] = []
-    for sentence in candidate_sentences(row):
-        if "?" in sentence or not ANY_NUMBER.search(sentence):
+    for statement in statements(row):
+        if must_fail and statement.negated:
             continue
-        lang = language(sentence)
-        if must_fail and has_negation(sentence, lang):
-            continue
-        for number in numbers(sentence, lang):
-            if safe(sentence, number) or (loose and not is_year(number)):
-                found.append(_Spot(sentence, number, lang))
+        for number, is_safe in statement.numbers:
+            if is_safe or (loose and not is_year(number)):
+                found.append(_Spot(statement.text, number, statement.lang))
     return found
 
 
