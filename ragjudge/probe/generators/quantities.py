@@ -275,16 +275,23 @@ def _units(lang: str) -> dict[str, list[tuple[int, list[tuple[str, ...]], int]]]
 
 
 _UNIT_TABLES = {lang: _units(lang) for lang in UNIT_LADDERS}
+_UNIT_WORD = {  # a unit word right after a number, the longest form first, case kept
+    lang: re.compile(
+        " ("
+        + "|".join(re.escape(f) for f in sorted(table, key=len, reverse=True))
+        + r")(?![\w/²³\-])"
+    )
+    for lang, table in _UNIT_TABLES.items()
+}
 
 
 def _unit_after(spot: _Spot) -> tuple[int, int, list[str]] | None:
     """The unit word right after `spot`'s number: its span and the units it may become."""
     table = _UNIT_TABLES.get(spot.lang, _UNIT_TABLES["en"])
     after = spot.sentence[spot.number.end :]
-    for form in sorted(table, key=len, reverse=True):
-        match = re.match(rf" {re.escape(form)}(?![\w/²³\-])", after)
-        if not match or (form.islower() and not after[1:].startswith(form)):
-            continue
+    match = _UNIT_WORD.get(spot.lang, _UNIT_WORD["en"]).match(after)
+    if match:
+        form = match.group(1)
         rest = after[match.end() :]
         if _RATE.match(rest):
             return None
