@@ -88,6 +88,7 @@ def test_a_duration_and_an_up_to_only_grow(seed: int) -> None:
         "The company did not hire 30 workers during the last month.",  # a negation
         "You won’t see a longboard that is over 51 inches.",  # a negation, curly
         "Interest rose over the past 10 years in every region.",  # a window
+        "The cup brings together the best 12 national teams.",  # a window: best 9 of them
         "Chapter 12 tells how the family left the village.",  # a label
     ],
 )

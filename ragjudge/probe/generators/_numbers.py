@@ -109,7 +109,7 @@ BOUNDS: dict[str, dict[str, tuple[str, ...]]] = {
 #: `the first three months`): a wider or narrower window may still be entailed.
 _WINDOW = re.compile(
     r"(?<![^\W_])(?:past|last|next|first|final|initial|opening|closing|previous|coming|recent|"
-    r"within|over the|during the|"
+    r"within|over the|during the|best|worst|biggest|largest|smallest|leading|"
     r"letzten|nächsten|ersten|vergangenen|innerhalb|derniers|dernières|prochains|prochaines|"
     r"premiers|premières|últimos|últimas|próximos|próximas|primeros|primeras)$"
 )
