@@ -80,6 +80,7 @@ def test_a_duration_and_an_up_to_only_grow(seed: int) -> None:
     "sentence",
     [
         "It has two or three rooms for guests in the summer.",  # a range of words
+        "One or two rooms were booked for guests in the summer.",  # a range from one
         "The target is 3% to 5% growth in the coming years.",  # a range of percents
         "It saw more change than in the nine centuries before it.",  # a comparison
         "The bridge opened to traffic in 2019 after a long delay.",  # a year
@@ -173,10 +174,13 @@ def test_a_unit_moves_one_step_within_its_family(sentence: str, allowed: set[str
         assert any(a in out.answer for a in allowed), out.answer
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_what_something_can_hold_only_grows(seed: int) -> None:
-    out = _variant("unit", "The drive allows me to record 350 hours of video.", seed=seed)
-    assert out.after == "350 days of"
+@pytest.mark.parametrize(
+    "sentence",
+    ["The drive allows me to record 350 hours of video.", "Two hours can make a difference."],
+)
+def test_what_can_be_is_left_alone(sentence: str) -> None:
+    assert isinstance(_make("unit", sentence), Skip)
+    assert isinstance(_make("number_value", sentence), Skip)
 
 
 def test_a_currency_sign_is_swapped() -> None:

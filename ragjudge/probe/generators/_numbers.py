@@ -114,8 +114,8 @@ _WINDOW = re.compile(
     r"premiers|premières|últimos|últimas|próximos|próximas|primeros|primeras)$"
 )
 
-#: Words that make a sentence about what something can do or hold (`can record 350 hours`): a
-#: smaller quantity may then be entailed, a larger one is not.
+#: Words that make a sentence about what can or may be (`can record 350 hours`, `two hours
+#: can make a difference`): a smaller or a larger quantity may then be entailed.
 CAPACITY = re.compile(
     r"(?<![^\W_])(?:can|could|may|might|able|allows?|allowing|capable|enough|holds?|stores?|"
     r"lasts?|supports?|kann|können|könnte|peut|peuvent|pourrait|puede|pueden|podría)(?![^\W_])",
@@ -168,7 +168,7 @@ _NOT_ALONE = (
 #: three`, `3% to 5%`).
 _RANGE_BEFORE = (
     r"(?:\d|(?<![^\W_])(?:"
-    + "|".join(sorted({w for ws in NUMBER_WORDS.values() for w in ws}))
+    + "|".join(sorted({"one", *(w for ws in NUMBER_WORDS.values() for w in ws)}))
     + r"))(?:%|\s+per cent|\s+[^\W\d_]+)?(?:\s*[-–]|\s+(?:to|or|bis|à|ou|oder|o|a))\s*[$€£]?\s*$"
 )
 #: A comparison before a number (`more change than in the nine centuries before`): a smaller

@@ -249,8 +249,10 @@ def number_value(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
         bound = bound_before(spot.sentence, spot.number)
         if bound == "window":
             continue
-        if bound is None and (_is_duration(spot) or CAPACITY.search(spot.sentence)):
-            bound = "low"  # for 20 years -> for 10 years, can hold 20 -> 10: may read as entailed
+        if CAPACITY.search(spot.sentence):
+            continue  # can hold 20 -> 10, 2 hours can make a difference -> 5: may be entailed
+        if bound is None and _is_duration(spot):
+            bound = "low"  # for 20 years -> for 10 years may read as entailed
         values = [
             v
             for v in _new_values(spot, bound)
@@ -297,11 +299,10 @@ def _unit_after(spot: _Spot) -> tuple[int, int, list[str]] | None:
             return None
         targets: list[str] = []
         steps: tuple[int, ...] = (-1, 1)
-        if CAPACITY.search(spot.sentence) or (
-            table[form][0][1] is UNIT_LADDERS[spot.lang][0]
-            and _DURATION.search(spot.sentence[: spot.number.start])
+        if table[form][0][1] is UNIT_LADDERS[spot.lang][0] and _DURATION.search(
+            spot.sentence[: spot.number.start]
         ):
-            steps = (1,)  # for 11 years -> for 11 months, can hold 5 kg -> 5 g: may be entailed
+            steps = (1,)  # for 11 years -> for 11 months may read as entailed
         for index, ladder, rung in table[form]:
             for step in steps:
                 if 0 <= rung + step < len(ladder):
@@ -332,6 +333,8 @@ def unit(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
     for spot in spots:
         if bound_before(spot.sentence, spot.number) in ("low", "high", "window"):
             continue
+        if CAPACITY.search(spot.sentence):
+            continue  # can record 350 hours -> 350 minutes, 2 hours can help -> 2 days
         found = _unit_after(spot)
         if found:
             start, end, targets = found
