@@ -80,6 +80,7 @@ def test_a_duration_and_an_up_to_only_grow(seed: int) -> None:
     "sentence",
     [
         "It has two or three rooms for guests in the summer.",  # a range of words
+        "A heart rate of less than 60 is called a bradycardia.",  # a bound in a rule
         "One or two rooms were booked for guests in the summer.",  # a range from one
         "The target is 3% to 5% growth in the coming years.",  # a range of percents
         "It saw more change than in the nine centuries before it.",  # a comparison

@@ -111,6 +111,14 @@ _DURATION = re.compile(
     r"|hace)\s+(?:[^\W\d_]+\s+)?$",
     re.IGNORECASE,
 )
+#: Words of a rule or a condition: a bound in its subject narrows the other way (`a heart rate
+#: of less than 60 is called a bradycardia`: so is one of less than 30).
+_RESTRICTOR = re.compile(
+    r"(?<![^\W_])(?:if|when|whenever|unless|any|anyone|anything|those|whose|who|called|"
+    r"considered|defined|classified|qualif\w*|eligible|counts? as|known as|wenn|falls|gilt|"
+    r"si|quand|lorsque|cuando|considerad[oa]s?|considéré\w*)(?![^\W_])",
+    re.IGNORECASE,
+)
 _PERCENT_AFTER = re.compile(r"^\s?(?:%|percent\b|per cent\b|Prozent\b|pour cent\b|por ciento\b)")
 _PERCENT_WORDS = {"en": "percent", "de": "Prozent", "fr": "pour cent", "es": "por ciento"}
 
@@ -253,6 +261,8 @@ def number_value(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
             continue  # can hold 20 -> 10, 2 hours can make a difference -> 5: may be entailed
         if bound is None and _is_duration(spot):
             bound = "low"  # for 20 years -> for 10 years may read as entailed
+        if bound in ("low", "high") and _RESTRICTOR.search(spot.sentence):
+            continue  # a rate of less than 60 is called ... -> less than 30: entailed
         values = [
             v
             for v in _new_values(spot, bound)
