@@ -114,6 +114,12 @@ _WINDOW = re.compile(
     r"premiers|premières|últimos|últimas|próximos|próximas|primeros|primeras)$"
 )
 
+#: A superlative after a number (`the 100 most interesting`, `the ten largest`): a window too.
+_SUPERLATIVE_AFTER = re.compile(
+    r"\s+(?:most|least|best|worst|largest|biggest|smallest|highest|lowest|top|leading|[a-z]+est)"
+    r"(?![^\W_])|\s+(?:meistgenutzten|größten|plus|más|mejores|meilleur[es]*)(?![^\W_])",
+)
+
 #: Words that make a sentence about what can or may be (`can record 350 hours`, `two hours
 #: can make a difference`): a smaller or a larger quantity may then be entailed.
 CAPACITY = re.compile(
@@ -350,7 +356,7 @@ def bound_before(sentence: str, number: Number) -> str | None:
     sign between them allowed) or a bound phrase right after it (`65 or older`: `low`);
     `window` after `past`, `next`, `first`, `within` and the like."""
     before = re.sub(r"[$€£]\s*$", "", sentence[: number.start]).lower().rstrip()
-    if _WINDOW.search(before):
+    if _WINDOW.search(before) or _SUPERLATIVE_AFTER.match(sentence[number.end :]):
         return "window"
     # the phrase right before, or one word before (`under freaking two`), or before the
     # first number of a pair (`over 200 laps and 500 miles`)

@@ -181,7 +181,7 @@ def _is_duration(spot: _Spot) -> bool:
 def _needs_an(text: str) -> bool:
     """Whether an English number written `text` is read with a vowel first (`an 8`, `an
     eleven`)."""
-    return bool(re.match(r"[aeiouAEIOU]|8|1[18](?:$|[^\d,.])|1[18][,.]\d{3}(?!\d)", text))
+    return bool(re.match(r"[aeiouAEIOU]|8|1[18](?:$|[^\d,]|,\d{3}(?!\d))", text))
 
 
 def _representable(value: Decimal, decimals: int) -> bool:
