@@ -74,6 +74,26 @@ def test_a_year_after_in_changes() -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "lang"),
+    [
+        ("Die Firma wurde im Jahr 1998 von zwei Studenten gegründet.", "de"),
+        ("La société a été fondée en 1998 par deux étudiants.", "fr"),
+        ("La empresa fue fundada en 1998 por dos estudiantes.", "es"),
+        ("Le musée a rouvert en mars 2019 après des travaux.", "fr"),
+    ],
+)
+def test_years_and_months_change_in_every_language(sentence: str, lang: str) -> None:
+    out = _variant("date", sentence)
+    assert out.language == lang and out.before != out.after
+    assert out.answer == sentence.replace(out.before, out.after)
+    if out.before.isdigit():  # a year after `en`, `im Jahr`
+        assert out.before == "1998" and out.after.isdigit() and out.after != "1998"
+        return
+    old, new = _parts(out.before, lang), _parts(out.after, lang)
+    assert sum(a != b for a, b in zip(old, new, strict=True)) == 1
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "The 1998 World Cup was held in France that summer.",  # a year in a name
