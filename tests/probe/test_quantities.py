@@ -266,6 +266,14 @@ def test_a_year_is_not_regrouped_and_words_before_of_stay() -> None:
             "The difference between the 13.8 million viewers and the 10.8 million viewers is "
             "3.0 million viewers.",
         ),
+        (
+            "Revenue grew 10.2% on a reported basis and 11.6% at constant currency.",
+            "The difference between the 11.6% and the 10.2% is 1.4 percentage points.",
+        ),
+        (
+            "Der Anteil lag bei 12,5 % im Norden, aber bei 8,5 % im Süden.",
+            "Der Unterschied zwischen 12,5 % und 8,5 % beträgt 4,0 Prozentpunkte.",
+        ),
         ("Neun der 30 Piloten meldeten Müdigkeit nach dem Flug.", "30 % der 30 Piloten"),
         (
             "Die Quote stieg von 5 % auf 8 % im letzten Jahr.",

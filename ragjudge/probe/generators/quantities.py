@@ -424,6 +424,14 @@ def number_format(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant
     return _variant(spot, start, end, new)
 
 
+#: Percentage points, per language: the difference of two percentages.
+_POINTS = {
+    "en": "percentage points",
+    "de": "Prozentpunkte",
+    "fr": "points de pourcentage",
+    "es": "puntos porcentuales",
+}
+
 #: `A of the B nouns` per language: the share a percentage can state (`9 of the 30 pilots`).
 _SHARE = {
     "en": (r" (?:out )?of (?:the|their|its|his|her|our) ", "{pct}% of {det} {total}"),
@@ -440,14 +448,14 @@ _CHANGE = {
         r"|decreased|decreasing|sank|slipped|went down|gone down))\s+from\s+$",
         " to ",
         "by {diff}, ",
-        "percentage points",
+        _POINTS["en"],
     ),
     "de": (
         r"(?P<verb>\b(?:stieg|gestiegen|wuchs|gewachsen|erhöhte sich|kletterte)|\b(?:sank|"
         r"gesunken|fiel|gefallen|ging zurück))\s+von\s+$",
         " auf ",
         "um {diff} ",
-        "Prozentpunkte",
+        _POINTS["de"],
     ),
 }
 _UP = re.compile(
@@ -570,6 +578,10 @@ def _measure(spot: _Spot) -> tuple[str, str] | None:
     """The currency sign and noun (with a magnitude word) `spot`'s number counts, when it is a
     plain count or sum: `$3 billion` -> (`$`, `billion`), `600 species` -> (``, `species`)."""
     a, sentence = spot.number, spot.sentence
+    if _PERCENT_AFTER.match(sentence[a.end :]):  # 11.6% and 10.2%: a difference in points
+        if a.word or bound_before(sentence, a) or not safe(sentence, a):
+            return None
+        return None if _COMPOUND.search(sentence[: a.start]) else ("", "%")
     noun_a = re.match(
         rf" ((?:(?:{_MAGNITUDE_WORDS}) )?[^\W\d_]{{3,}})(?![\w\-])",
         sentence[a.end :],
@@ -609,6 +621,11 @@ def _combine(a: _Spot, b: _Spot, measure: tuple[str, str], *, joined: bool) -> V
     tail = f" {noun}" if noun else ""
     first, second = (x, y) if joined else (big, small)
     parts = [f"{sign}{n}{tail}" for n in (first.text, second.text, fmt(c, like=like))]
+    if noun == "%":  # percentages are not added; their difference is in points
+        if joined:
+            return None
+        sign_ = "%" if a.lang == "en" else "\u00a0%"
+        parts = [first.text + sign_, second.text + sign_, f"{fmt(c, like=like)} {_POINTS[a.lang]}"]
     template = (_TOTAL if joined else _DIFFERENCE).get(a.lang, _TOTAL["en"])
     answer = template.format(a=parts[0], b=parts[1], c=parts[2])
     answer = answer[0].upper() + answer[1:]
@@ -628,7 +645,9 @@ def _total(spot: _Spot, spots: list[_Spot]) -> Variant | None:
         b = other.number
         if other.sentence != sentence or b.start <= a.end or _measure(other) != measure:
             continue
-        between = sentence[a.end + (len(noun) + 1 if noun else 0) : b.start - len(sign)]
+        percent = _PERCENT_AFTER.match(sentence[a.end :])
+        width = percent.end() if noun == "%" and percent else len(noun) + 1 if noun else 0
+        between = sentence[a.end + width : b.start - len(sign)]
         if re.search(r"\d|[;:()]|\b(?:loss|losses|deficit|minus|negative)\b", between) or (
             len(between.split()) > 12
         ):
