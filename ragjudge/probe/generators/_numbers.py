@@ -87,7 +87,7 @@ BOUNDS: dict[str, dict[str, tuple[str, ...]]] = {
     "high": {
         "en": ("less than", "fewer than", "under", "below", "at most", "nearly",
                "almost", "just under", "within", "no more than", "maximum of", "a maximum of",
-               "not more than", "short of", "barely", "only", "just", "<", "≤", "<="),
+               "not more than", "short of", "shy of", "barely", "only", "just", "<", "≤", "<="),
         "de": ("weniger als", "unter", "höchstens", "fast", "knapp", "beinahe", "nur",
                "bis", "innerhalb von", "binnen"),
         "fr": ("moins de", "moins d'", "au plus", "presque", "près de", "seulement",

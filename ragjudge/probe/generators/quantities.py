@@ -604,6 +604,8 @@ def _measure(spot: _Spot) -> tuple[str, str] | None:
         noun = magnitude.group(0) if magnitude else ""
     elif last.lower() in _NOT_NOUNS or (noun and spot.lang != "de" and not last.islower()):
         return None
+    if noun and not re.search(r"[aeiouyäöüéèáíóú]", last.lower()):
+        return None  # 203 sqq., 12 pp.: an abbreviation, a reference, no count
     return sign, noun
 
 
