@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ragjudge.data._gold import GoldRecord
+from ragjudge.probe._lexicon import MONTHS
 
 __all__ = [
     "LANGUAGES",
@@ -35,6 +36,9 @@ _ABBREV = re.compile(
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Nr|bzw|ca|Mme|Sr|Sra|z\.B|d\.h)\.$"
 )
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-ZÀ-ÖØ-Þ0-9¿¡])")
+
+#: A German month name: `2. Oktober` is a date, no sentence end.
+_GERMAN_MONTH = re.compile(rf"(?:{'|'.join(m.capitalize() for m in MONTHS['de'])})\b")
 
 _STOPWORDS = {
     "en": {
@@ -182,6 +186,8 @@ def sentences(text: str) -> list[str]:
         last = head.split()[-1] if head.split() else ""
         if _ABBREV.search(last) or re.fullmatch(r"[A-Z]\.", last):
             continue
+        if re.fullmatch(r"\d{1,2}\.", last) and _GERMAN_MONTH.match(text, match.end()):
+            continue  # am 2. Oktober: a German date, no sentence end
         out.append(head.strip())
         start = match.end()
     tail = text[start:].strip()
