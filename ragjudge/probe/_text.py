@@ -6,6 +6,7 @@ a probe must not share a judge's parsing, or a blind spot could hide itself.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Iterable, Sequence
@@ -199,10 +200,16 @@ def sentences(text: str) -> list[str]:
 def candidate_sentences(row: GoldRecord, *, min_words: int = 5, max_words: int = 40) -> list[str]:
     """The context sentences fit to be an answer: `min_words`-`max_words` words, starting
     with a capital letter or digit, ending with `.`, `!` or `?`, no line breaks, no
-    unbalanced brackets or quotes, no list or table debris."""
+    unbalanced brackets or quotes, no list or table debris (cached per set of passages:
+    every kind asks it of every row)."""
+    return list(_candidates(tuple(row.contexts), min_words, max_words))
+
+
+@functools.lru_cache(maxsize=8192)
+def _candidates(contexts: tuple[str, ...], min_words: int, max_words: int) -> tuple[str, ...]:
     out: list[str] = []
     seen: set[str] = set()
-    for passage in row.contexts:
+    for passage in contexts:
         for sentence in sentences(" ".join(passage.split())):
             n = len(words(sentence))
             if not (min_words <= n <= max_words) or sentence in seen:
@@ -215,7 +222,7 @@ def candidate_sentences(row: GoldRecord, *, min_words: int = 5, max_words: int =
                 continue
             seen.add(sentence)
             out.append(sentence)
-    return out
+    return tuple(out)
 
 
 _NAME = re.compile(
