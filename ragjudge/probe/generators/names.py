@@ -104,9 +104,8 @@ _GIVEN = {
 #: one of them is a speaker.
 _SAYING = {
     "en": (
-        r"said|says|told|stated|explained|added|wrote|writes|argued|argues|claimed|claims|"
-        r"noted|notes|reported|reports|announced|insisted|warned|believes|believed|"
-        r"maintained|maintains|asserted|asserts|concluded|suggested|suggests|testified"
+        r"said|says|told|stated|explained|argued|argues|insisted|insists|warned|warns|"
+        r"testified|asserted|asserts"
     ),
     "de": r"sagte|sagt|erklärte|erklärt|betonte|betont|meinte|meint|behauptete|behauptet",
     "fr": (
@@ -115,8 +114,15 @@ _SAYING = {
     ),
     "es": r"dijo|afirmó|declaró|explicó|aseguró|señaló|sostuvo|dice|afirma|asegura|explica",
 }
-#: Saying verbs after which a name is the speaker ("..., said Smith").
-_SAID_BEFORE = r"said|says|told|sagte|sagt|erklärte|a déclaré|a dit|dijo|afirmó|declaró|explicó"
+#: Verbs of saying that are other verbs too ("added the final goal"): a speaker's only when a
+#: comma, a full stop, a quote or "that" follows.
+_SAYING_WEAK = (
+    r"added|adds|wrote|writes|claimed|claims|noted|notes|reported|reports|announced|"
+    r"believes|believed|maintained|maintains|concluded|suggested|suggests|ajoute|a ajouté|"
+    r"fügte hinzu|schrieb|añadió|escribió|agregó"
+)
+#: Saying verbs after which a name is the speaker ('"...," said Smith').
+_SAID_BEFORE = r"said|says|sagte|sagt|erklärte|a déclaré|a dit|dijo|afirmó|declaró|explicó"
 #: "According to X" and its kin: the name after is the source.
 _ACCORDING = r"according to|laut|zufolge|selon|d'après|d’après|según|de acuerdo con"
 
@@ -314,6 +320,7 @@ def find_names(sentence: str) -> list[tuple[int, int, str]]:
     return list(_find_names(sentence))
 
 
+_OPENER = re.compile(r"[:\"“‘(—–;]\s*$|\s[-–]\s*$")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _LETTERS = re.compile(r"[^\W\d_]{2}")
 _RUN_ON = re.compile(r"[a-zà-ÿ]{3,}[A-ZÀ-Þ]|[a-zà-ÿ]{2,}\.[A-ZÀ-Þa-z]")
@@ -324,8 +331,10 @@ def _find_names(sentence: str) -> tuple[tuple[int, int, str], ...]:
     found = []
     for start, end, text in names(sentence, skip_first=False):
         parts = text.split(" ")
+        opening = not sentence[:start].strip() or bool(_OPENER.search(sentence[:start]))
         while parts and (
-            parts[0].lower() in _LEADING or parts[0].lower().rstrip(".") in _TITLES
+            (opening and parts[0].lower() in _LEADING)
+            or (len(parts) > 1 and parts[0].lower().rstrip(".") in _TITLES | _ROLES)
         ):
             start += len(parts[0]) + 1
             parts = parts[1:]
@@ -390,7 +399,15 @@ class EntityMap:
     speakers: set[str] = field(default_factory=set)
     where: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     sentences: list[str] = field(default_factory=list)
+    inside: set[str] = field(default_factory=set)
     _keys: dict[int, set[str]] = field(default_factory=dict)
+    _lower: set[str] | None = None
+
+    def lowercase(self) -> set[str]:
+        """The words the passages write in lower case (cached)."""
+        if self._lower is None:
+            self._lower = {w for s in self.sentences for w in words(s) if w.islower()}
+        return self._lower
 
     def keys(self, i: int) -> set[str]:
         """The telling words of sentence `i` (cached)."""
@@ -424,20 +441,26 @@ def _org_class(name: str) -> str | None:
     return None
 
 
-_SPEAKER_AFTER = re.compile(rf"\s*,?\s+(?:{'|'.join(_SAYING.values())})\b")
-_SPEAKER_BEFORE = re.compile(
-    rf"(?:\b(?:{_SAID_BEFORE})|(?i:{_ACCORDING}))\s+$"
+_SPEAKER_AFTER = re.compile(
+    rf"\s*,?\s+(?:(?:{'|'.join(_SAYING.values())})\b|(?:{_SAYING_WEAK})(?:\s*[,.:\"“]|\s+that\b))"
 )
+#: After a name that follows its verb ('"...," said Smith'): the sentence's end, a comma, or
+#: the words that go on about the saying.
+_SPEAKER_END = re.compile(
+    r"\s*(?:[,.;:!?\"”)]|$)|\s+(?:on|in|at|during|last|this|yesterday|today|when|after|"
+    r"before|who|am|le|el|in einem)\b"
+)
+_SPEAKER_BEFORE = re.compile(rf"(?:[,\"”’'»]\s*(?:{_SAID_BEFORE})|(?i:{_ACCORDING}))\s+$")
 
 
 def _is_speaker(sentence: str, start: int, end: int) -> bool:
     """Whether the name at `start:end` is the speaker of a verb of saying, or the source
     after "according to" (or before "zufolge")."""
     after = sentence[end : end + 30]
+    if _SPEAKER_AFTER.match(after) or after.startswith(" zufolge"):
+        return True
     return bool(
-        _SPEAKER_AFTER.match(after)
-        or _SPEAKER_BEFORE.search(sentence[max(0, start - 30) : start])
-        or after.startswith(" zufolge")
+        _SPEAKER_BEFORE.search(sentence[max(0, start - 30) : start]) and _SPEAKER_END.match(after)
     )
 
 
@@ -446,7 +469,9 @@ def _person_cue(sentence: str, start: int, end: int) -> bool:
     if prev and (prev.group(1).lower() in _TITLES or prev.group(1).lower() in _ROLES):
         return True
     after = sentence[end : end + 30]
-    return bool(re.match(r"\s*(?:\(\s*born\b|,?\s+(?:was|is)\s+born\b|\s*\(\s*\d{4}\s*[–-])", after))
+    return bool(
+        re.match(r"\s*(?:\(\s*born\b|,?\s+(?:was|is)\s+born\b|\s*\(\s*\d{4}\s*[–-])", after)
+    )
 
 
 def entity_map(row: GoldRecord) -> EntityMap:
@@ -472,6 +497,8 @@ def _entity_map(contexts: tuple[str, ...]) -> EntityMap:
     for i, sentence in enumerate(out.sentences):
         for start, end, name in find_names(sentence):
             out.where[name].add(i)
+            if sentence[:start].strip() and not _OPENER.search(sentence[:start]):
+                out.inside.add(name)
             org = _org_class(name)
             level = place_level(name)
             if org:
@@ -523,7 +550,11 @@ def _nested(found: EntityMap, a: str, b: str) -> bool:
 
 
 #: Marks of page furniture or a link in a sentence.
-_DEBRIS = re.compile(r"#|©|:|\bfeat\.|\w/\w|\bvs?\.|https?:|www\.|@|\bcopyright\b|all rights reserved|powered by", re.I)
+_LINKED = re.compile(r"#|©|https?:|www\.|@|\bcopyright\b|powered by", re.I)
+_DEBRIS = re.compile(
+    r"#|©|:|\bfeat\.|\w/\w|\bvs?\.|https?:|www\.|@|\bcopyright\b|all rights reserved|powered by",
+    re.I,
+)
 
 
 def _title_case(sentence: str) -> bool:
@@ -617,7 +648,10 @@ _ASYMMETRIC = (
     r"sponsored|funded|criticized|criticised|praised|accused|blamed|elected|appointed|"
     r"nominated|endorsed|overthrew|betrayed|rescued|kidnapped|abducted|interviewed|"
     r"signed|adopted|raised|fathered|mothered|outsold|outscored|outperformed|overtook|"
-    r"surpassed|absorbed|annexed|colonized|colonised|besiegte|schlug|kaufte|übernahm|"
+    r"surpassed|absorbed|annexed|colonized|colonised|kills|rescues|saves|attacks|betrays|"
+    r"kidnaps|hires|fires|defeats|shoots|stabs|poisons|arrests|frees|freed|recruits|"
+    r"recruited|adopts|chases|chased|follows|followed|visits|visited|invites|invited|"
+    r"employs|trains|outlived|outlives|survived|survives|besiegte|schlug|kaufte|übernahm|"
     r"ersetzte|verklagte|tötete|entließ|gründete|a battu|a vaincu|a racheté|a acquis|"
     r"a remplacé|a succédé à|a tué|a licencié|a fondé|derrotó a|derrotó|venció a|compró|"
     r"adquirió|reemplazó a|sucedió a|mató a|despidió a|fundó"
@@ -630,14 +664,17 @@ _RELATION = (
     r"nachfolger|vorgänger|fils|fille|père|mère|successeur|prédécesseur|hijo|hija|padre|"
     r"madre|sucesor|predecesor"
 )
+_ADVERB = r"(?:later|then|also|eventually|subsequently|again|easily|finally|soon|[a-z]{3,}ly)"
 _BETWEEN = re.compile(
     rf"\s+(?:(?:was|were|is|are|has been|had been|have been|has|had|wurde|fue)\s+)?"
-    rf"(?:{_ASYMMETRIC})(?:\s+(?:by|von|par|por))?\s+(?:the\s+)?$|"
-    rf"\s+(?:is|was|ist|war|est|était|es|era|fue)\s+(?:the\s+|der\s+|die\s+|le\s+|la\s+|"
+    rf"(?:{_ADVERB}\s+)?"
+    rf"(?:{_ASYMMETRIC})(?:\s+(?:by|von|par|por))?\s+$|"
+    rf"(?:\s+(?:is|was|ist|war|est|était|es|era|fue)|,)\s+(?:the\s+|der\s+|die\s+|le\s+|la\s+|"
     rf"el\s+)?(?:eldest\s+|youngest\s+|only\s+|older\s+|younger\s+|first\s+)?"
-    rf"(?:{_RELATION})\s+(?:of|von|de|du|del)\s+(?:the\s+)?$",
+    rf"(?:{_RELATION})\s+(?:of|von|de|du|del)\s+$",
     re.IGNORECASE,
 )
+_VERB_HINT = re.compile(rf"\b(?:{_ASYMMETRIC}|(?:{_RELATION})\s+(?:of|von|de|du|del))\s", re.I)
 
 
 @generator(
@@ -646,9 +683,11 @@ _BETWEEN = re.compile(
     summary="two names around one verb swapped (who did what to whom)",
 )
 def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
-    """"A defeated B" -> "B defeated A" (passive and "A is the son of B" alike), for verbs
+    """ "A defeated B" -> "B defeated A" (passive and "A is the son of B" alike), for verbs
     and relations that do not hold both ways; never where a passage names the two together
     elsewhere, or in a sentence with a negation or a list around the names."""
+    if not any(_VERB_HINT.search(c) for c in row.contexts):
+        return Skip("no two names around a one-way verb")
     found = entity_map(row)
     options: list[tuple[str, tuple[int, int, str], tuple[int, int, str]]] = []
     for sentence in candidate_sentences(row):
@@ -663,6 +702,10 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
                 continue
             if sum(1 for _, _, t in spots if t in (first[2], second[2])) != 2:
                 continue
+            if not (_known(found, first[2]) and _known(found, second[2])):
+                continue
+            if " " not in first[2] and _modifier(sentence, first[0]):
+                continue
             options.append((sentence, first, second))
     if not options:
         return Skip("no two names around a one-way verb")
@@ -674,6 +717,52 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
         after=new[s1:e2],
         language=language(sentence),
     )
+
+
+_JOINING = {
+    "after", "when", "before", "while", "that", "which", "then", "since", "because", "until",
+    "where", "once", "though", "although", "later", "also", "soon", "finally", "eventually",
+    "subsequently", "with", "from", "into", "against", "where", "whom", "whose", "only",
+}  # fmt: skip
+
+
+def _modifier(sentence: str, start: int) -> bool:
+    """Whether the word before `start` is a lowercase content word (the capitalized word
+    is then likely a modifier: "film Comedy directed by ...")."""
+    prev = re.search(r"([^\W\d_]+)\s+$", sentence[max(0, start - 25) : start])
+    return bool(
+        prev
+        and prev.group(1).islower()
+        and len(prev.group(1)) > 3
+        and prev.group(1) not in _JOINING
+    )
+
+
+def _source_like(found: EntityMap, name: str) -> bool:
+    """Whether `name` reads as a person or an organization that can say things: typed so, or
+    the last word of a person's name, or a name of several words that is no place, no
+    heading and no title."""
+    kind = found.type_of(name) or ""
+    if kind.startswith("place") or _alias_group(name) is not None or place_level(name):
+        return False
+    if name.split()[-1].lower() in _TITLES | _ROLES | set(_ORG_WORDS) and " " not in name:
+        return False
+    if kind == "person" or kind.startswith("org:"):
+        return True
+    if any(o.endswith(f" {name}") and found.type_of(o) == "person" for o in found.where):
+        return True
+    return " " in name and _known(found, name) and name.split()[-1].lower() not in _TITLES | _ROLES
+
+
+def _known(found: EntityMap, name: str) -> bool:
+    """Whether `name` is surely a name: typed, of several words, the last word of a longer
+    name, or a word the passages write capitalized inside a sentence and never in lower
+    case ("Sources said" is no name)."""
+    if found.types.get(name) or " " in name:
+        return True
+    if any(other.endswith(f" {name}") for other in found.where):
+        return True
+    return name in found.inside and name.lower() not in found.lowercase()
 
 
 def _listed(sentence: str, first: tuple[int, int, str], second: tuple[int, int, str]) -> bool:
@@ -705,23 +794,26 @@ def _together(
     summary="a claim given to another person or source the context names",
 )
 def attribution(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
-    """"According to Smith, ..." -> "According to Jones, ..."; "Smith said ..." -> "Jones
+    """ "According to Smith, ..." -> "According to Jones, ..."; "Smith said ..." -> "Jones
     said ...": the speaker of a context sentence replaced by another speaker (or person) the
     context names, one not in the sentence whose own sentences say nothing like it."""
     found = entity_map(row)
-    others = sorted(
-        n
-        for n in set(found.speakers) | {n for n in found.types if found.type_of(n) == "person"}
-        if not any(t.startswith("place:") for t in found.types.get(n, ()))
-    )
+    others = sorted(n for n in found.speakers if _source_like(found, n))
     options: list[tuple[str, int, int, str, str]] = []
     for sentence in candidate_sentences(row):
-        if "?" in sentence:
+        if "?" in sentence or _LINKED.search(sentence):
             continue
         spots = find_names(sentence)
         texts = [t for _, _, t in spots]
         for start, end, name in spots:
             if texts.count(name) > 1 or not _is_speaker(sentence, start, end):
+                continue
+            if _bound(sentence, start, end) or sentence[max(0, start - 4) : start] in (
+                "the ",
+                " of ",
+            ):
+                continue
+            if not _source_like(found, name):
                 continue
             if any(t.startswith("place:") for t in found.types.get(name, ())):
                 continue
@@ -736,4 +828,3 @@ def attribution(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant |
     sentence, start, end, name, other = options[rng.randrange(len(options))]
     new = replace_once(sentence, start, end, other)
     return Variant(answer=new, before=name, after=other, language=language(sentence))
-
