@@ -10,6 +10,7 @@ name whose type cannot be told, or that reads as two types, is left alone.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 import re
 from collections import defaultdict
@@ -30,8 +31,8 @@ from ragjudge.probe._text import (
 )
 
 __all__ = [
-    "EntityMap",
     "GAZETTEER",
+    "EntityMap",
     "entity_map",
     "find_names",
     "key_words",
@@ -64,40 +65,40 @@ _ROLES = {
     "violinist", "conductor", "bassist", "vocalist", "frontman", "teammate", "wife", "husband",
     "son", "daughter", "brother", "sister", "father", "mother", "uncle", "aunt", "cousin",
     "nephew", "niece", "grandson", "granddaughter", "schauspieler", "sängerin", "sänger",
-    "acteur", "actrice", "chanteur", "chanteuse", "actor", "cantante", "escritor", "escritora",
+    "acteur", "actrice", "chanteur", "chanteuse", "cantante", "escritor", "escritora",
 }  # fmt: skip
 
 #: Common given names: a run of two or three words opening with one is a person's name.
 _GIVEN = {
     "james", "john", "robert", "michael", "william", "david", "richard", "joseph", "thomas",
-    "charles", "christopher", "daniel", "matthew", "anthony", "donald", "steven",
-    "paul", "andrew", "joshua", "kenneth", "kevin", "brian", "george", "timothy", "ronald",
-    "edward", "jason", "jeffrey", "ryan", "jacob", "gary", "nicholas", "eric", "jonathan",
-    "stephen", "larry", "justin", "scott", "brandon", "benjamin", "samuel", "gregory",
-    "frank", "alexander", "raymond", "patrick", "jack", "dennis", "jerry", "tyler", "aaron",
-    "henry", "adam", "peter", "nathan", "douglas", "zachary", "kyle", "walter", "harold",
-    "jeremy", "ethan", "carl", "keith", "roger", "gerald", "terry", "sean",
-    "arthur", "noah", "lawrence", "jesse", "joe", "bryan", "billy",     "albert", "dylan", "bruce", "willie", "gabriel", "alan", "juan", "wayne",
-    "ralph", "roy", "eugene", "randy", "vincent", "russell", "bobby", "philip", "johnny",
-    "mary", "patricia", "jennifer", "linda", "elizabeth", "barbara", "susan", "jessica",
-    "sarah", "karen", "nancy", "lisa", "betty", "margaret", "sandra", "ashley", "kimberly",
-    "emily", "donna", "michelle", "dorothy", "carol", "amanda", "melissa", "deborah",
-    "stephanie", "rebecca", "sharon", "laura", "cynthia", "kathleen", "amy", "angela",
-    "shirley", "anna", "brenda", "pamela", "emma", "nicole", "helen", "samantha",
+    "charles", "christopher", "daniel", "matthew", "anthony", "donald", "steven", "paul",
+    "andrew", "joshua", "kenneth", "kevin", "brian", "george", "timothy", "ronald", "edward",
+    "jason", "jeffrey", "ryan", "jacob", "gary", "nicholas", "eric", "jonathan", "stephen",
+    "larry", "justin", "scott", "brandon", "benjamin", "samuel", "gregory", "frank",
+    "alexander", "raymond", "patrick", "jack", "dennis", "jerry", "tyler", "aaron", "henry",
+    "adam", "peter", "nathan", "douglas", "zachary", "kyle", "walter", "harold", "jeremy",
+    "ethan", "carl", "keith", "roger", "gerald", "terry", "sean", "arthur", "noah", "lawrence",
+    "jesse", "joe", "bryan", "billy", "albert", "dylan", "bruce", "willie", "gabriel", "alan",
+    "juan", "wayne", "ralph", "roy", "eugene", "randy", "vincent", "russell", "bobby", "philip",
+    "johnny", "mary", "patricia", "jennifer", "linda", "elizabeth", "barbara", "susan",
+    "jessica", "sarah", "karen", "nancy", "lisa", "betty", "margaret", "sandra", "ashley",
+    "kimberly", "emily", "donna", "michelle", "dorothy", "carol", "amanda", "melissa",
+    "deborah", "stephanie", "rebecca", "sharon", "laura", "cynthia", "kathleen", "amy",
+    "angela", "shirley", "anna", "brenda", "pamela", "emma", "nicole", "helen", "samantha",
     "katherine", "christine", "debra", "rachel", "carolyn", "janet", "catherine", "maria",
-    "heather", "diane", "ruth", "julie", "olivia", "joyce", "kelly",
-    "lauren", "christina", "joan", "evelyn", "judith", "megan", "andrea", "cheryl", "hannah",
-    "jacqueline", "martha", "gloria", "teresa", "ann", "sara", "frances",
-    "kathryn", "janice", "jean", "abigail", "alice", "julia", "judy", "sophia",     "denise", "doris", "marilyn", "danielle", "beverly", "isabella", "theresa",
-    "diana", "natalie", "brittany", "marie", "kayla", "alexis", "lori", "tom",
-    "jim", "bill", "bob", "mike", "dave", "steve", "tony", "chris", "nick", "ben", "sam",
-    "dan", "matt", "tim", "greg", "jeff", "ted", "ed", "fred", "harry", "hans",
-    "jean-pierre", "pierre", "jacques", "françois", "michel", "philippe", "alain", "marie",
-    "klaus", "jürgen", "wolfgang", "stefan", "andreas", "karl", "carlos", "josé", "luis",
-    "jorge", "pedro", "miguel", "antonio", "manuel", "francisco", "giuseppe", "giovanni",
-    "marco", "luca", "ivan", "sergei", "vladimir", "dmitri", "mohammed", "muhammad", "ahmed",
-    "ali", "hassan", "omar", "raj", "amit", "hiroshi", "kenji", "elena", "sofia",
-    "lucia", "carmen", "ana", "isabel", "claire", "sophie", "julien", "nicolas", "emma",
+    "heather", "diane", "ruth", "julie", "olivia", "joyce", "kelly", "lauren", "christina",
+    "joan", "evelyn", "judith", "megan", "andrea", "cheryl", "hannah", "jacqueline", "martha",
+    "gloria", "teresa", "ann", "sara", "frances", "kathryn", "janice", "jean", "abigail",
+    "alice", "julia", "judy", "sophia", "denise", "doris", "marilyn", "danielle", "beverly",
+    "isabella", "theresa", "diana", "natalie", "brittany", "marie", "kayla", "alexis", "lori",
+    "tom", "jim", "bill", "bob", "mike", "dave", "steve", "tony", "chris", "nick", "ben", "sam",
+    "dan", "matt", "tim", "greg", "jeff", "ted", "ed", "fred", "harry", "hans", "jean-pierre",
+    "pierre", "jacques", "françois", "michel", "philippe", "alain", "klaus", "jürgen",
+    "wolfgang", "stefan", "andreas", "karl", "carlos", "josé", "luis", "jorge", "pedro",
+    "miguel", "antonio", "manuel", "francisco", "giuseppe", "giovanni", "marco", "luca", "ivan",
+    "sergei", "vladimir", "dmitri", "mohammed", "muhammad", "ahmed", "ali", "hassan", "omar",
+    "raj", "amit", "hiroshi", "kenji", "elena", "sofia", "lucia", "carmen", "ana", "isabel",
+    "claire", "sophie", "julien", "nicolas",
 }  # fmt: skip
 
 #: Verbs of saying, by language: a name right before (or, for `_SAID_BEFORE`, right after)
@@ -260,11 +261,11 @@ _LEADING = {
     "those", "some", "many", "most", "all", "every", "each", "der", "die", "das", "den", "dem",
     "ein", "eine", "im", "le", "la", "les", "un", "une", "el", "los", "las", "en", "laut",
     "selon", "según", "it", "he", "she", "they", "we", "i", "you", "there", "here", "what",
-    "who", "which", "why", "how", "where", "one", "two", "three", "after", "despite", "unlike",
+    "who", "which", "why", "how", "where", "one", "two", "three", "despite", "unlike",
     "like", "about", "over", "among", "between", "into", "through", "until", "upon", "no",
     "not", "yes", "so", "because", "once", "now", "later", "first", "last", "around",
     "across", "against", "toward", "towards", "within", "without", "near", "inside", "outside",
-    "beyond", "behind", "below", "above", "along", "per", "even", "only", "just", "every",
+    "beyond", "behind", "below", "above", "along", "per", "even", "only", "just",
 }  # fmt: skip
 
 #: Capitalized words that are never a name on their own (months, days, pronouns, ...).
@@ -283,7 +284,7 @@ _COMMON = {
     "them", "she", "him", "there", "than", "then", "into", "about", "after", "before", "over",
     "will", "would", "can", "could", "may", "might", "one", "two", "first", "new", "more",
     "most", "such", "when", "where", "while", "other", "some", "all", "any", "said", "says",
-    "our", "your", "you", "are", "what", "only", "just", "out", "who", "its", "very", "well",
+    "our", "your", "you", "are", "what", "only", "just", "out", "very", "well",
 }  # fmt: skip
 
 
@@ -694,7 +695,7 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
         if _negated(sentence):
             continue
         spots = find_names(sentence)
-        for first, second in zip(spots, spots[1:]):
+        for first, second in itertools.pairwise(spots):
             between = sentence[first[1] : second[0]]
             if not _BETWEEN.fullmatch(between) or _share_word(first[2], second[2]):
                 continue
@@ -722,7 +723,7 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
 _JOINING = {
     "after", "when", "before", "while", "that", "which", "then", "since", "because", "until",
     "where", "once", "though", "although", "later", "also", "soon", "finally", "eventually",
-    "subsequently", "with", "from", "into", "against", "where", "whom", "whose", "only",
+    "subsequently", "with", "from", "into", "against", "whom", "whose", "only",
 }  # fmt: skip
 
 
