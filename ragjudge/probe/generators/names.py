@@ -451,7 +451,8 @@ _SPEAKER_END = re.compile(
     r"\s*(?:[,.;:!?\"”)]|$)|\s+(?:on|in|at|during|last|this|yesterday|today|when|after|"
     r"before|who|am|le|el|in einem)\b"
 )
-_SPEAKER_BEFORE = re.compile(rf"(?:[,\"”’'»]\s*(?:{_SAID_BEFORE})|(?i:{_ACCORDING}))\s+$")
+_SPEAKER_BEFORE = re.compile(rf"[,\"”’'»]\s*(?:{_SAID_BEFORE})\s+$")
+_SOURCE_BEFORE = re.compile(rf"(?:^|\b)(?i:{_ACCORDING})\s+$")
 
 
 def _is_speaker(sentence: str, start: int, end: int) -> bool:
@@ -459,6 +460,8 @@ def _is_speaker(sentence: str, start: int, end: int) -> bool:
     after "according to" (or before "zufolge")."""
     after = sentence[end : end + 30]
     if _SPEAKER_AFTER.match(after) or after.startswith(" zufolge"):
+        return True
+    if _SOURCE_BEFORE.search(sentence[max(0, start - 30) : start]):
         return True
     return bool(
         _SPEAKER_BEFORE.search(sentence[max(0, start - 30) : start]) and _SPEAKER_END.match(after)
@@ -707,6 +710,10 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
                 continue
             if " " not in first[2] and _modifier(sentence, first[0]):
                 continue
+            if language(sentence) == "de" and not all(
+                " " in t or found.type_of(t) for t in (first[2], second[2])
+            ):
+                continue  # German writes every noun capitalized: one word is no sure name
             options.append((sentence, first, second))
     if not options:
         return Skip("no two names around a one-way verb")
@@ -772,7 +779,7 @@ def _listed(sentence: str, first: tuple[int, int, str], second: tuple[int, int, 
     after = sentence[second[1] :]
     join = r"(?:and|or|&|und|et|y|e|,)"
     return bool(
-        re.search(rf"(?:{join})\s+$", before, re.IGNORECASE)
+        re.search(r"(?:\b(?:[Aa]nd|[Oo]r|und|et|y|e)|&|[A-ZÀ-Þ][\w.]*,)\s+$", before)
         or re.match(rf"\s*(?:['’]s\b|(?:{join})\s+[A-ZÀ-ÖØ-Þ])", after)
         or re.match(r"['’]s\b", after)
     )
