@@ -155,7 +155,7 @@ _JOINED = {
 }  # fmt: skip
 
 _MODAL = re.compile(
-    r"\b(?:will|would|may|might|can|could|must|should|shall|wird|würde|kann|könnte|muss|"
+    r"\b(?:will|would|may|might|can|could|must|should|shall|würde|kann|könnte|muss|"
     r"pourra|pourrait|peut|doit|devra|puede|podrá|podría|debe|deberá)\b|['’](?:ll|d)\b",
     re.IGNORECASE,
 )
@@ -267,7 +267,7 @@ def _leading(sentence: str, lang: str) -> list[tuple[str, str]]:
     match = re.match(
         rf"(?P<cond>(?:{_LEADING[lang]})\b[^,;:]*?),\s+(?P<main>.+)$", sentence, re.IGNORECASE
     )
-    if not match or len(words(match.group("cond"))) < 4:
+    if not match or len(words(match.group("cond"))) < 3:
         return []
     if not _conditional("", match.group("cond"), claim=match.group("main")):
         return []
