@@ -374,6 +374,10 @@ def _name_like(parts: list[str]) -> bool:
     lowered = [p.lower().strip(".") for p in parts]
     if any(w in _FURNITURE for w in lowered) or len(set(lowered)) < len(lowered):
         return False
+    if len(parts) > 1 and re.fullmatch(r"[A-Z]\.?", parts[-1]):
+        return False  # a name cut after an initial ("Steven R")
+    if any(w in _NOT_NAMES and w not in ("may", "june", "april", "august") for w in lowered):
+        return False  # a month, a day or a language run into a name ("Phillips September")
     if any(_RUN_ON.search(p) for p in parts):
         return False
     if any(p in ("The", "A", "An") for p in parts[1:]):
@@ -470,8 +474,8 @@ def _is_speaker(sentence: str, start: int, end: int) -> bool:
 
 def _person_cue(sentence: str, start: int, end: int) -> bool:
     prev = re.search(r"([^\W\d_]+)\.?\s+$", sentence[max(0, start - 30) : start])
-    if prev and (prev.group(1).lower() in _TITLES or prev.group(1).lower() in _ROLES):
-        return True
+    if prev and (prev.group(1).lower() in _TITLES or prev.group(1) in _ROLES):
+        return True  # a title ("Dr.", "President"), or a role in lower case ("actor")
     after = sentence[end : end + 30]
     return bool(
         re.match(r"\s*(?:\(\s*born\b|,?\s+(?:was|is)\s+born\b|\s*\(\s*\d{4}\s*[–-])", after)
@@ -494,6 +498,15 @@ def entity_map(row: GoldRecord) -> EntityMap:
 
 @functools.lru_cache(maxsize=1024)
 def _entity_map(contexts: tuple[str, ...]) -> EntityMap:
+    out = _read_names(contexts)
+    lower = out.lowercase()
+    for name, kinds in out.types.items():
+        if "person" in kinds and all(w.lower() in lower for w in name.split()):
+            kinds.discard("person")  # common words ("Sales Agents"), not a name
+    return out
+
+
+def _read_names(contexts: tuple[str, ...]) -> EntityMap:
     out = EntityMap()
     for passage in contexts:
         for line in passage.splitlines():
@@ -513,9 +526,17 @@ def _entity_map(contexts: tuple[str, ...]) -> EntityMap:
                 out.types[name].add("place:other")
             site = any(w.lower() in _SITE_WORDS for w in name.split())
             first = name.split()[0]
-            given = 2 <= len(name.split()) <= 3 and first.lower() in _GIVEN and not first.isupper()
-            plain = len(name.split()) <= 4 and not any(w in _LINKS for w in name.split())
-            person = given or _person_cue(sentence, start, end)
+            parts = name.split()
+            given = (
+                first.lower() in _GIVEN
+                and not first.isupper()
+                and (len(parts) == 2 or (len(parts) == 3 and re.fullmatch(r"[A-Z]\.", parts[1])))
+            )
+            plain = len(parts) <= 4 and not any(
+                w in _LINKS or w.lower() in _ORG_WORDS for w in parts
+            )
+            article = re.search(r"\b[Tt]he\s+$", sentence[max(0, start - 5) : start])
+            person = (given and not article) or _person_cue(sentence, start, end)
             if person and plain and not (level or org or site):
                 out.types[name].add("person")
             if _is_speaker(sentence, start, end) and not level:
