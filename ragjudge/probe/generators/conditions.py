@@ -15,7 +15,8 @@ import re
 from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._probe import Skip, Variant
 from ragjudge.probe._registry import Pool, generator
-from ragjudge.probe._text import candidate_sentences, language, words
+from ragjudge.probe._text import language, words
+from ragjudge.probe.generators.names import cached_sentences
 
 __all__ = ["drop_conditions"]
 
@@ -220,6 +221,8 @@ def drop_conditions(sentence: str) -> list[tuple[str, str]]:
         >>> drop_conditions("Guests can cancel free of charge if they book directly.")
         [('if they book directly', 'Guests can cancel free of charge.')]
     """
+    if not _HINT.search(sentence):
+        return []
     if "?" in sentence or re.search(r"[\"“”«»$\\]|\. \.", sentence) or _REQUEST.match(sentence):
         return []
     if re.match(r"(?:\S+\s+){0,3}\S+:", sentence):
@@ -239,16 +242,33 @@ def drop_conditions(sentence: str) -> list[tuple[str, str]]:
     return out
 
 
-def _trailing(sentence: str, lang: str) -> list[tuple[str, str]]:
-    pattern = re.compile(
-        rf"(?P<main>.+?)(?P<sep>\s*,?\s+)(?P<cond>(?:{_TRAILING[lang]})(?:\s+[^,;:()]+?)?)"
-        rf"(?P<end>\s*[.!])$",
+#: A word every condition or exception above holds: a sentence without one is not read on.
+_HINT = re.compile(
+    r"\b(?:if|unless|provided|providing|long as|condition|except|exception|wenn|falls|sofern|"
+    r"solange|außer|sei denn|ausgenommen|ausnahme|si|s['’]ils?|sauf|pourvu|tant qu|moins qu|"
+    r"excepté|hormis|salvo|excepto|menos|siempre|con tal|excepción|"
+    + "|".join(_GROUPS.values())
+    + r")\b",
+    re.IGNORECASE,
+)
+
+_TRAILING_RE = {
+    lang: re.compile(
+        rf"(?P<main>.+?)(?P<sep>\s*,?\s+)(?P<cond>(?:{cue})(?:\s+[^,;:()]+?)?)(?P<end>\s*[.!])$",
         re.IGNORECASE,
     )
+    for lang, cue in _TRAILING.items()
+}
+_FOR_GROUP_RE = {
+    lang: re.compile(rf"(?P<main>.+?)\s+(?P<cond>{cue})(?P<end>\s*[.!])$", re.IGNORECASE)
+    for lang, cue in _FOR_GROUP.items()
+}
+
+
+def _trailing(sentence: str, lang: str) -> list[tuple[str, str]]:
+    pattern = _TRAILING_RE[lang]
     found = []
-    group = re.match(
-        rf"(?P<main>.+?)\s+(?P<cond>{_FOR_GROUP[lang]})(?P<end>\s*[.!])$", sentence, re.IGNORECASE
-    )
+    group = _FOR_GROUP_RE[lang].match(sentence)
     if group and len(words(group.group("main"))) >= 4 and _BENEFIT.search(group.group("main")):
         found.append((group.group("cond"), group.group("main") + group.group("end").strip()))
     for match in _all_matches(pattern, sentence):
@@ -354,7 +374,7 @@ def dropped_condition(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Var
     context; never where the general sentence stands in the context as it is."""
     text = " ".join(" ".join(c.split()) for c in row.contexts).lower()
     options: list[tuple[str, str, str]] = []
-    for sentence in candidate_sentences(row):
+    for sentence in cached_sentences(row):
         rest = text.replace(sentence.lower(), " | ")
         for dropped, new in drop_conditions(sentence):
             if new.rstrip(" .!").lower() not in rest:

@@ -3,6 +3,7 @@ supported sentence judged against no context or an unrelated one."""
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -10,8 +11,8 @@ from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._lexicon import MONTHS
 from ragjudge.probe._probe import Skip, Variant
 from ragjudge.probe._registry import Pool, generator
-from ragjudge.probe._text import candidate_sentences, choose, content_words, language, words
-from ragjudge.probe.generators.names import GAZETTEER, key_words
+from ragjudge.probe._text import choose, content_words, language, words
+from ragjudge.probe.generators.names import GAZETTEER, cached_sentences, key_words
 
 __all__ = ["shorten"]
 
@@ -80,7 +81,7 @@ def added_detail(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
     an unrelated row where it has one."""
     text = " ".join(row.contexts)
     lowered = text.lower()
-    fits = [s for s in candidate_sentences(row, min_words=6, max_words=30) if _takes_detail(s)]
+    fits = [s for s in cached_sentences(row, min_words=6, max_words=30) if _takes_detail(s)]
     if not fits:
         return Skip("no sentence about an event to add a detail to")
     sentence = fits[rng.randrange(len(fits))]
@@ -106,7 +107,9 @@ def added_detail(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
 
 def _takes_detail(sentence: str) -> bool:
     """Whether `sentence` tells of one event in its last clause, with no time of its own."""
-    if sentence[-1] != "." or _WHEN.search(sentence) or _NEGATION.search(sentence):
+    if sentence[-1] != "." or not _EVENT.search(sentence):
+        return False
+    if _WHEN.search(sentence) or _NEGATION.search(sentence):
         return False
     if re.search(r"#|©|https?:|www\.|@", sentence):
         return False
@@ -164,7 +167,7 @@ def wrong_context(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant
     or against the passages of an unrelated row that share no telling word with it."""
     found = [
         s
-        for s in candidate_sentences(row, min_words=6)
+        for s in cached_sentences(row, min_words=6)
         if len(key_words(s)) >= 3 and "?" not in s and not re.search(r"https?:|www\.|#", s)
     ]
     if not found:
@@ -186,6 +189,11 @@ def wrong_context(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _content(contexts: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(content_words(" ".join(contexts)))
+
+
 def _unrelated(
     row: GoldRecord, sentence: str, *, rng: random.Random, pool: Pool
 ) -> GoldRecord | None:
@@ -196,6 +204,6 @@ def _unrelated(
         other = pool.unrelated(row, rng)
         if other is None:
             return None
-        if not own & content_words(" ".join(other.contexts)):
+        if not own & _content(tuple(other.contexts)):
             return other
     return None

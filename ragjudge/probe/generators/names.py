@@ -33,6 +33,7 @@ from ragjudge.probe._text import (
 __all__ = [
     "GAZETTEER",
     "EntityMap",
+    "cached_sentences",
     "entity_map",
     "find_names",
     "key_words",
@@ -291,6 +292,19 @@ _COMMON = {
 # --- names and their types --------------------------------------------------------------------
 
 
+def cached_sentences(row: GoldRecord, *, min_words: int = 5, max_words: int = 40) -> list[str]:
+    """`candidate_sentences(row)` read once per set of passages (several kinds, and rows that
+    share passages, ask for them), then kept to `min_words`-`max_words` words."""
+    found = _cached_sentences(tuple(row.contexts))
+    return [s for s, n in found if min_words <= n <= max_words]
+
+
+@functools.lru_cache(maxsize=8192)
+def _cached_sentences(contexts: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    row = GoldRecord(id="", contexts=list(contexts), answer="")
+    return tuple((s, len(words(s))) for s in candidate_sentences(row))
+
+
 def key_words(text: str) -> set[str]:
     """The lowercased words of `text` that tell what it says (no function words, no words
     that stand in any sentence)."""
@@ -376,6 +390,10 @@ def _name_like(parts: list[str]) -> bool:
         return False
     if len(parts) > 1 and re.fullmatch(r"[A-Z]\.?", parts[-1]):
         return False  # a name cut after an initial ("Steven R")
+    if len(parts) > 1 and lowered[-1] in _TITLES:
+        return False  # a title cut off its name ("Las Vegas Sen")
+    if any(re.search(r"['’]s$", p) for p in parts[:-1]):
+        return False  # two names ("Japan's Rakuten")
     if any(w in _NOT_NAMES and w not in ("may", "june", "april", "august") for w in lowered):
         return False  # a month, a day or a language run into a name ("Phillips September")
     if any(_RUN_ON.search(p) for p in parts):
@@ -496,7 +514,7 @@ def entity_map(row: GoldRecord) -> EntityMap:
     return _entity_map(tuple(row.contexts))
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=8192)
 def _entity_map(contexts: tuple[str, ...]) -> EntityMap:
     out = _read_names(contexts)
     lower = out.lowercase()
@@ -635,7 +653,7 @@ def entity_substitution(row: GoldRecord, *, rng: random.Random, pool: Pool) -> V
         if kind:
             by_type[kind].append(name)
     options: list[tuple[str, int, int, str, str]] = []
-    for sentence in candidate_sentences(row):
+    for sentence in cached_sentences(row):
         if _negated(sentence) or _DEBRIS.search(sentence) or _title_case(sentence):
             continue
         spots = find_names(sentence)
@@ -699,6 +717,14 @@ _BETWEEN = re.compile(
     rf"(?:{_RELATION})\s+(?:of|von|de|du|del)\s+$",
     re.IGNORECASE,
 )
+#: The last word of every one-way verb and relation: a sentence with none is not read on.
+_VERB_WORDS = {max(alt.split(), key=len).lower() for alt in f"{_ASYMMETRIC}|{_RELATION}".split("|")}
+
+
+def _lower_words(sentence: str) -> set[str]:
+    return {w.lower() for w in words(sentence)}
+
+
 _VERB_HINT = re.compile(rf"\b(?:{_ASYMMETRIC}|(?:{_RELATION})\s+(?:of|von|de|du|del))\s", re.I)
 
 
@@ -711,11 +737,13 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
     """ "A defeated B" -> "B defeated A" (passive and "A is the son of B" alike), for verbs
     and relations that do not hold both ways; never where a passage names the two together
     elsewhere, or in a sentence with a negation or a list around the names."""
-    if not any(_VERB_HINT.search(c) for c in row.contexts):
+    if not any(
+        _VERB_WORDS & _lower_words(c) and _VERB_HINT.search(c) for c in cached_sentences(row)
+    ):
         return Skip("no two names around a one-way verb")
     found = entity_map(row)
     options: list[tuple[str, tuple[int, int, str], tuple[int, int, str]]] = []
-    for sentence in candidate_sentences(row):
+    for sentence in cached_sentences(row):
         if _negated(sentence):
             continue
         spots = find_names(sentence)
@@ -795,9 +823,12 @@ def _known(found: EntityMap, name: str) -> bool:
 
 
 def _listed(sentence: str, first: tuple[int, int, str], second: tuple[int, int, str]) -> bool:
-    """Whether either name is one of a list ("A and C defeated B", "B and D")."""
+    """Whether either name is one of a list ("A and C defeated B", "B and D") or part of a
+    longer phrase ("the Synod of the Patriarchate", "the Academy")."""
     before = sentence[: first[0]]
     after = sentence[second[1] :]
+    if re.search(r"\b(?:of|the|The|of the)\s+$", before) or re.match(r"\s+(?:and|of)\b", after):
+        return True
     join = r"(?:and|or|&|und|et|y|e|,)"
     return bool(
         re.search(r"(?:\b(?:[Aa]nd|[Oo]r|und|et|y|e)|&|[A-ZÀ-Þ][\w.]*,)\s+$", before)
@@ -829,7 +860,7 @@ def attribution(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant |
     found = entity_map(row)
     others = sorted(n for n in found.speakers if _source_like(found, n))
     options: list[tuple[str, int, int, str, str]] = []
-    for sentence in candidate_sentences(row):
+    for sentence in cached_sentences(row):
         if "?" in sentence or _LINKED.search(sentence):
             continue
         spots = find_names(sentence)
