@@ -172,9 +172,13 @@ _REQUEST = re.compile(
     re.IGNORECASE,
 )
 
-#: Modals that leave a claim hypothetical once its condition is gone ("it would be random").
+#: Modals and hedges that leave a claim hypothetical or loose once its condition is gone ("it
+#: would be random", "spiders tend not to bite"), and a comment's time stamp ("1 year ago").
 _HEDGE = re.compile(
-    r"\b(?:would|could|might|may|würde|könnte|pourrait|serait|podría|sería)|['’]d\b", re.I
+    r"\b(?:would|could|might|may|würde|könnte|pourrait|serait|podría|sería|tends?|usually|"
+    r"generally|often|typically|rarely|seldom|mostly|largely|barely|hardly|scarcely|"
+    r"\d+ (?:years?|months?|weeks?|days?|hours?) ago)|['’]d\b",
+    re.I,
 )
 
 #: Conditions that leave the claim as it is once dropped: on the hearer's wishes ("if you
@@ -182,7 +186,8 @@ _HEDGE = re.compile(
 _NO_CONDITION = re.compile(
     r"\b(?:otherwise|autrement|sonst|of course|you(?:['’]re| are| were)? (?:like|will|want|wish|"
     r"prefer|need|have the urge|looking|interested|curious|wondering)|you['’]d like|questions?|"
-    r"assist|help|interested|enough|anything|you ask me|all else fails|in doubt)\b",
+    r"assist|help|interested|enough|anything|you ask me|all else fails|in doubt|any guide|"
+    r"any indication)\b",
     re.I,
 )
 

@@ -31,7 +31,7 @@ _WHEN = re.compile(
     r"\b(?:1[5-9]\d\d|20\d\d|\d{4}s|yesterday|today|tomorrow|tonight|last|next|ago|"
     r"century|decade|recently|currently|now|since|until|during|when|after|before|later|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|season|year|years|month|"
-    r"week|weeks|earlier|then|once|first|" + "|".join(MONTHS["en"]) + r")\b",
+    r"week|weeks|earlier|" + "|".join(MONTHS["en"]) + r")\b",
     re.IGNORECASE,
 )
 #: Words before a verb that make it no finite past one ("being released", "are formed").
@@ -85,8 +85,7 @@ def added_detail(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant 
     if not fits:
         return Skip("no sentence about an event to add a detail to")
     sentence = fits[rng.randrange(len(fits))]
-    rng = random.Random(f"{rng.random():.0f}|{sentence}")  # one detail per sentence: rows
-    # that share a passage give one probe, not many
+    rng = random.Random(sentence)  # one detail per sentence: rows sharing a passage give one
     placed = bool(re.search(r"\b(?:in|at|near|from)\s+(?:the\s+)?[A-Z]", sentence))
     other = pool.unrelated(row, rng)
     borrowed = " ".join(other.contexts) if other else ""
@@ -120,7 +119,7 @@ def _takes_detail(sentence: str) -> bool:
         return False
     verb = verbs[-1]
     before = words(sentence[: verb.start()])
-    if not before or len(before) > 12 or _SUBORDINATE.search(sentence[: verb.start()]):
+    if not before or len(before) > 16 or _SUBORDINATE.search(sentence[: verb.start()]):
         return False
     prev = before[-1]
     if not (prev.lower() in ("was", "were", "he", "she", "they", "we", "i") or prev[0].isupper()):
