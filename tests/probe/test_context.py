@@ -121,3 +121,11 @@ def test_wrong_context_goes_through_generation_with_its_contexts() -> None:
 def test_shorten_cuts_at_a_word() -> None:
     assert shorten("a b c", 10) == "a b c"
     assert shorten("alpha beta gamma delta", 12) == "alpha beta…"
+
+
+def test_wrong_context_skips_sentences_that_claim_nothing() -> None:
+    for passage in (
+        "Yeah, welcome to the show everybody, welcome back.",
+        "Sam: maybe I will just let the whole thing go.",
+    ):
+        assert isinstance(_make("wrong_context", passage), Skip), passage

@@ -51,6 +51,12 @@ _SUBORDINATE = re.compile(
     re.IGNORECASE,
 )
 _NEGATION = re.compile(r"\b(?:not|never|no|nor|neither|without)\b|n['’]t\b", re.IGNORECASE)
+#: Sentences that make no claim to check (a greeting, a speaker's label, a link).
+_NO_CLAIM = re.compile(
+    r"https?:|www\.|#|^(?:\S+\s+){0,2}\S+:\s|^(?:yeah|yes|no|ok|okay|oh|well|um|uh|hey|hi|"
+    r"hello|thanks|thank|sure|wow|lol)\b",
+    re.IGNORECASE,
+)
 _YEAR = re.compile(r"\b(?:19[0-9]\d|20[01]\d)\b")
 
 
@@ -167,7 +173,7 @@ def wrong_context(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant
     found = [
         s
         for s in cached_sentences(row, min_words=6)
-        if len(key_words(s)) >= 3 and "?" not in s and not re.search(r"https?:|www\.|#", s)
+        if len(key_words(s)) >= 3 and "?" not in s and not _NO_CLAIM.search(s)
     ]
     if not found:
         return Skip("no sentence fit to answer with")
