@@ -858,7 +858,8 @@ def attribution(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant |
     said ...": the speaker of a context sentence replaced by another speaker (or person) the
     context names, one not in the sentence whose own sentences say nothing like it."""
     found = entity_map(row)
-    others = sorted(n for n in found.speakers if _source_like(found, n))
+    people = {n for n in found.types if found.type_of(n) == "person"}
+    others = sorted(n for n in found.speakers | people if _source_like(found, n))
     options: list[tuple[str, int, int, str, str]] = []
     for sentence in cached_sentences(row):
         if "?" in sentence or _LINKED.search(sentence):
