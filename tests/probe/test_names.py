@@ -187,3 +187,16 @@ def test_generation_is_deterministic() -> None:
     again = generate_probes(rows, kinds=kinds, seed=5)
     assert [p.answer for p in first.probes] == [p.answer for p in again.probes]
     assert {p.kind for p in first.probes} == set(kinds)
+
+
+def test_a_name_used_for_a_thing_is_no_person() -> None:
+    found = entity_map(
+        _row(
+            "Harry Potter star Emma Watson was cast. Kathmandu (2011-05-01) hosted it. "
+            "Thomas More University grew, and Thomas More students cheered."
+        )
+    )
+    assert found.type_of("Emma Watson") == "person"
+    assert found.type_of("Harry Potter") is None  # "star" after it: a franchise
+    assert found.type_of("Kathmandu") is None  # a date in brackets is no life's span
+    assert found.type_of("Thomas More") is None  # the head of "Thomas More University"

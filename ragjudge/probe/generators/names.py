@@ -372,7 +372,7 @@ def _find_names(sentence: str) -> tuple[tuple[int, int, str], ...]:
 
 #: Words of page furniture, never of a name ("Related News", "View Media Page").
 _FURNITURE = {
-    "latest", "related", "recent", "read", "more", "share", "view", "page", "home", "menu",
+    "latest", "related", "recent", "read", "share", "view", "page", "home", "menu",
     "search", "skip", "click", "copyright", "subscribe", "follow", "posted", "comments",
     "reply", "login", "sign", "log", "facts", "quick", "top", "next", "previous", "back",
     "contact", "privacy", "terms", "cookie", "cookies", "newsletter", "email", "print",
@@ -490,14 +490,27 @@ def _is_speaker(sentence: str, start: int, end: int) -> bool:
     )
 
 
+#: Nouns after a name that make it the name of a thing ("Harry Potter star").
+_MODIFIES = re.compile(
+    r"\s+(?:star|stars|film|films|series|book|books|fans|franchise|movie|movies|novel|novels|"
+    r"character|characters|school|middle|high|university|college|museum|award|prize|era|"
+    r"administration|campaign|family|estate|foundation|team|house|building|street|road|show|"
+    r"album|song|brand|company|group|trophy|cup|memorial|center|centre|institute)\b"
+)
+
+
+#: After a person's name: "(born", "was born", a life's span "(1883–1967)" or "(1950–)".
+_BORN = re.compile(
+    r"\s*(?:\(\s*born\b|,?\s+(?:was|is)\s+born\b|\(\s*(?:c\.\s*)?\d{4}\s*[–-]\s*(?:\d{4})?\s*\))"
+)
+
+
 def _person_cue(sentence: str, start: int, end: int) -> bool:
     prev = re.search(r"([^\W\d_]+)\.?\s+$", sentence[max(0, start - 30) : start])
     if prev and (prev.group(1).lower() in _TITLES or prev.group(1) in _ROLES):
         return True  # a title ("Dr.", "President"), or a role in lower case ("actor")
     after = sentence[end : end + 30]
-    return bool(
-        re.match(r"\s*(?:\(\s*born\b|,?\s+(?:was|is)\s+born\b|\s*\(\s*\d{4}\s*[–-])", after)
-    )
+    return bool(_BORN.match(after))
 
 
 def entity_map(row: GoldRecord) -> EntityMap:
@@ -521,6 +534,8 @@ def _entity_map(contexts: tuple[str, ...]) -> EntityMap:
     for name, kinds in out.types.items():
         if "person" in kinds and all(w.lower() in lower for w in name.split()):
             kinds.discard("person")  # common words ("Sales Agents"), not a name
+        if "person" in kinds and any(o.startswith(f"{name} ") for o in out.where):
+            kinds.discard("person")  # the head of a longer name ("Thomas More University")
     return out
 
 
@@ -554,7 +569,8 @@ def _read_names(contexts: tuple[str, ...]) -> EntityMap:
                 w in _LINKS or w.lower() in _ORG_WORDS for w in parts
             )
             article = re.search(r"\b[Tt]he\s+$", sentence[max(0, start - 5) : start])
-            person = (given and not article) or _person_cue(sentence, start, end)
+            modifier = _MODIFIES.match(sentence[end : end + 20])
+            person = (given and not article and not modifier) or _person_cue(sentence, start, end)
             if person and plain and not (level or org or site):
                 out.types[name].add("person")
             if _is_speaker(sentence, start, end) and not level:
@@ -662,6 +678,8 @@ def entity_substitution(row: GoldRecord, *, rng: random.Random, pool: Pool) -> V
             kind = found.type_of(name)
             if not kind or texts.count(name) > 1 or _bound(sentence, start, end):
                 continue
+            if _MODIFIES.match(sentence[end : end + 20]):
+                continue  # the name of a thing ("Harry Potter star", "Roy Martin middle school")
             if kind.startswith("place:") and not _PLACE_PREP.search(sentence[:start]):
                 continue
             for other in by_type[kind]:
