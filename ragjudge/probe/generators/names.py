@@ -635,6 +635,8 @@ def _bound(sentence: str, start: int, end: int) -> bool:
     after = sentence[end : end + 40]
     if re.match(r"\s+(?:and|&|of|for|de|und|et|y)\s+(?:the\s+)?[A-ZÀ-Þ]", after):
         return True
+    if re.match(r"\s+[\"“‘'(][A-ZÀ-Þ]", after):
+        return True  # a nickname follows: Chet "JR" White
     follow = re.match(r",\s+([A-ZÀ-Þ][\w.]*(?:\s+[A-ZÀ-Þ][\w.]*)?)", after)
     return bool(follow and (place_level(follow.group(1)) or _alias_group(follow.group(1))))
 
