@@ -338,7 +338,7 @@ def find_names(sentence: str) -> list[tuple[int, int, str]]:
 _OPENER = re.compile(r"[:\"“‘(—–;]\s*$|\s[-–]\s*$")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _LETTERS = re.compile(r"[^\W\d_]{2}")
-_RUN_ON = re.compile(r"[a-zà-ÿ]{3,}[A-ZÀ-Þ]|[a-zà-ÿ]{2,}\.[A-ZÀ-Þa-z]")
+_RUN_ON = re.compile(r"[a-zà-ÿ]{3,}[A-ZÀ-Þ]|[a-zà-ÿ]{2,}\.[A-ZÀ-Þa-z]|[a-zà-ÿ]\d")
 
 
 @functools.lru_cache(maxsize=65536)
