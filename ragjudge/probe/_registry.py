@@ -16,7 +16,7 @@ from typing import Protocol
 from ragjudge.data._gold import GoldRecord
 from ragjudge.probe._probe import Expect, Skip, Variant
 
-__all__ = ["GENERATORS", "Generator", "Pool", "generator", "kinds", "resolve_kinds"]
+__all__ = ["GENERATORS", "ORDER", "Generator", "Pool", "generator", "kinds", "resolve_kinds"]
 
 
 class Pool(Protocol):
@@ -50,6 +50,17 @@ class Generator:
         return self.make(row, rng=rng, pool=pool)
 
 
+#: The order of the capability table: what an answer says (values, then words, then names and
+#: structure, then the context and the question), must-fail kinds before must-pass ones.
+ORDER = (
+    "number_value", "date", "unit", "direction", "negation", "quantifier", "modality",
+    "comparison", "causal", "entity_substitution", "role_swap", "attribution",
+    "dropped_condition", "added_detail", "wrong_context", "short_answer_wrong",
+    "false_abstention",
+    "context_sentence", "number_format", "date_format", "clause_order", "split_merge",
+    "synonym", "list_subset", "arithmetic", "abstention", "short_answer_right",
+)  # fmt: skip
+
 #: Every registered generator, by kind, in registration order (`kinds()` lists the
 #: must-fail kinds first).
 GENERATORS: dict[str, Generator] = {}
@@ -79,7 +90,10 @@ def kinds(*, expect: Expect | None = None) -> list[str]:
     """The registered kinds (all generators imported), optionally only those of one `expect`."""
     import ragjudge.probe.generators  # noqa: F401  (registers every generator)
 
-    ordered = sorted(GENERATORS.values(), key=lambda g: g.expect == "pass")  # stable
+    rank = {kind: i for i, kind in enumerate(ORDER)}
+    ordered = sorted(  # stable: kinds registered elsewhere come last, as registered
+        GENERATORS.values(), key=lambda g: (g.expect == "pass", rank.get(g.kind, len(ORDER)))
+    )
     return [g.kind for g in ordered if expect is None or g.expect == expect]
 
 

@@ -70,3 +70,10 @@ def test_a_cap_per_source_holds_for_each_source() -> None:
     assert sorted(p.source for p in made.probes) == ["a", "a", "b", "b"]
     with pytest.raises(ConfigurationError, match="per_source"):
         generate_probes(_rows(), per_source=0)
+
+
+def test_the_table_order_names_every_shipped_kind_once() -> None:
+    from ragjudge.probe._registry import ORDER
+
+    assert sorted(ORDER) == sorted(kinds()) and len(set(ORDER)) == len(ORDER)
+    assert kinds()[: len(kinds(expect="fail"))] == kinds(expect="fail")
