@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import gold_args
 
 import ragjudge
-from ragjudge.probe import ProbeReport, generate_probes, probe
+from ragjudge.probing import ProbeReport, generate_probes, probe
 from ragjudge.programs._build import build_judge, default_concurrency
 
 

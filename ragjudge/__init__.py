@@ -39,7 +39,7 @@ _EXPORTS = {
     "JudgeResult": "ragjudge.programs",
     "ModifiedJudgeError": "ragjudge.exceptions",
     "NotCompiledError": "ragjudge.exceptions",
-    "ProbeReport": "ragjudge.probe",
+    "ProbeReport": "ragjudge.probing",
     "RagJudgeError": "ragjudge.exceptions",
     "SerializationError": "ragjudge.exceptions",
     "StatementResult": "ragjudge.programs",
@@ -53,7 +53,7 @@ _EXPORTS = {
     "load": "ragjudge.programs",
     "load_gold": "ragjudge.data",
     "offline_lm": "ragjudge.lm",
-    "probe": "ragjudge.probe",
+    "probe": "ragjudge.probing",
     "register_judge": "ragjudge.programs",
     "resolve_lm": "ragjudge.lm",
 }
@@ -88,7 +88,7 @@ if TYPE_CHECKING:
     from ragjudge.lexical import DeterministicFaithfulness
     from ragjudge.lm import offline_lm, resolve_lm
     from ragjudge.optimize import CompileReport, JudgeOptimizer, compile
-    from ragjudge.probe import ProbeReport, probe
+    from ragjudge.probing import ProbeReport, probe
     from ragjudge.programs import (
         AnswerRelevancy,
         Cascade,

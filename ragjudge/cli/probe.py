@@ -25,10 +25,10 @@ from ragjudge.cli.report import check_report_path
 from ragjudge.data._paths import check_not_inputs
 from ragjudge.evaluation._runner import check_out_path
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.probe._gate import SIDES, check_probe_bounds, parse_probe_bounds
-from ragjudge.probe._generate import ProbeSet, generate_probes
-from ragjudge.probe._registry import kinds as all_kinds
-from ragjudge.probe._run import probe
+from ragjudge.probing._gate import SIDES, check_probe_bounds, parse_probe_bounds
+from ragjudge.probing._generate import ProbeSet, generate_probes
+from ragjudge.probing._registry import kinds as all_kinds
+from ragjudge.probing._run import probe
 from ragjudge.programs._build import build_judge, default_concurrency
 
 __all__ = ["add_parser", "run"]

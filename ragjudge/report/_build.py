@@ -18,7 +18,7 @@ from ragjudge.data._gold import GoldRecord, gold_fingerprint
 from ragjudge.evaluation._evaluate import EvaluationReport, agreement_of, evaluate
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize._report import CompileReport
-from ragjudge.probe._report import ProbeReport
+from ragjudge.probing._report import ProbeReport
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.report._data import Variant, variant_from_predictions, worst_disagreements

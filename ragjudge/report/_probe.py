@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ragjudge.probe._report import CONFIDENT, ProbeOutcome, ProbeReport
+from ragjudge.probing._report import CONFIDENT, ProbeOutcome, ProbeReport
 from ragjudge.report._html import esc, fmt
 
 __all__ = ["probe_section", "write_probe_report"]

@@ -1,0 +1,180 @@
+"""dropped_condition on hand-written sentences in English, German, French and Spanish: the
+condition cut, the verdict expected, and the sentences left alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ragjudge.data import GoldRecord
+from ragjudge.probing import GENERATORS, Skip, Variant
+from ragjudge.probing.generators.conditions import drop_conditions
+
+
+class _NoPool:
+    def unrelated(self, row: GoldRecord, rng: random.Random) -> GoldRecord | None:
+        return None
+
+
+def _make(*passages: str) -> Variant | Skip:
+    row = GoldRecord(id="r", contexts=list(passages), answer="x")
+    return GENERATORS["dropped_condition"](row, rng=random.Random(0), pool=_NoPool())
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped", "general"),
+    [
+        # English: trailing, leading, mid-sentence, a group
+        (
+            "Guests can cancel free of charge if they book directly.",
+            "if they book directly",
+            "Guests can cancel free of charge.",
+        ),
+        (
+            "The library lends laptops unless the borrower owes a fine.",
+            "unless the borrower owes a fine",
+            "The library lends laptops.",
+        ),
+        (
+            "The shop is open every day except Sundays.",
+            "except Sundays",
+            "The shop is open every day.",
+        ),
+        (
+            "If you are a member, you can cancel free of charge.",
+            "If you are a member",
+            "You can cancel free of charge.",
+        ),
+        (
+            "All rooms, except the suites, have a balcony.",
+            "except the suites",
+            "All rooms have a balcony.",
+        ),
+        (
+            "Parking at the station is free for registered members.",
+            "for registered members",
+            "Parking at the station is free.",
+        ),
+        (
+            "The warranty covers the battery as long as it is not opened.",
+            "as long as it is not opened",
+            "The warranty covers the battery.",
+        ),
+        # German: wenn / falls / außer / nur für
+        (
+            "Das Spiel fällt am Sonntag aus, wenn es regnet.",
+            "wenn es regnet",
+            "Das Spiel fällt am Sonntag aus.",
+        ),
+        (
+            "Die Garantie gilt zwei Jahre, falls das Gerät nicht geöffnet wird.",
+            "falls das Gerät nicht geöffnet wird",
+            "Die Garantie gilt zwei Jahre.",
+        ),
+        (
+            "Das Museum ist täglich geöffnet außer am Montag.",
+            "außer am Montag",
+            "Das Museum ist täglich geöffnet.",
+        ),
+        (
+            "Das Parken am Bahnhof ist kostenlos nur für registrierte Mitglieder.",
+            "nur für registrierte Mitglieder",
+            "Das Parken am Bahnhof ist kostenlos.",
+        ),
+        # French: si / sauf / à condition que / seulement si
+        (
+            "Si vous êtes membre, vous pouvez annuler sans frais.",
+            "Si vous êtes membre",
+            "Vous pouvez annuler sans frais.",
+        ),
+        (
+            "Le magasin est ouvert tous les jours sauf le dimanche.",
+            "sauf le dimanche",
+            "Le magasin est ouvert tous les jours.",
+        ),
+        (
+            "Le remboursement est possible à condition que le billet soit intact.",
+            "à condition que le billet soit intact",
+            "Le remboursement est possible.",
+        ),
+        (
+            "La garantie couvre la batterie, seulement si elle est neuve.",
+            "seulement si elle est neuve",
+            "La garantie couvre la batterie.",
+        ),
+        # Spanish: si / salvo / excepto / solo si / siempre que
+        (
+            "Si llueve mucho, el partido se suspende hasta el lunes.",
+            "Si llueve mucho",
+            "El partido se suspende hasta el lunes.",
+        ),
+        (
+            "La tienda abre todos los días excepto los domingos.",
+            "excepto los domingos",
+            "La tienda abre todos los días.",
+        ),
+        (
+            "Los socios pueden cancelar gratis, siempre que avisen con 48 horas.",
+            "siempre que avisen con 48 horas",
+            "Los socios pueden cancelar gratis.",
+        ),
+        (
+            "El museo abre los lunes salvo en agosto.",
+            "salvo en agosto",
+            "El museo abre los lunes.",
+        ),
+        (
+            "La garantía cubre la batería, solo si es nueva y sellada.",
+            "solo si es nueva y sellada",
+            "La garantía cubre la batería.",
+        ),
+    ],
+)
+def test_a_condition_is_dropped(sentence: str, dropped: str, general: str) -> None:
+    assert (dropped, general) in drop_conditions(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "He asked if the shop was open on Sundays.",  # whether
+        "A woman asked the doctor if her father would recover.",  # whether, a word on
+        "Few if any students passed the final exam this year.",  # no condition
+        "It will rain even if the forecast says otherwise.",  # concessive
+        "He moved to Paris when he was twenty years old.",  # time, no condition
+        "If you want to ski, Big Bear is three hours north of here.",  # on the hearer only
+        "If the sun, heat, and salt did not ruin the samples, insects did.",  # a list's comma
+        "If it rains, it would be cancelled at once by the club.",  # a hypothetical stays
+        "If you have questions, please contact our office at once.",  # a request
+        "Times are also tough this year for many students.",  # a target, not a condition
+        "The law covers cars and trucks but not motorcycles at all.",  # narrower, not wider
+        "Only members can vote at the annual general meeting.",  # dropping "only" is true
+        "Er fragte, ob der Laden am Sonntag geöffnet ist.",  # German whether
+        "Wenn es regnet, fällt das Spiel am Sonntag aus.",  # German verb-first main clause
+        "Il est si grand que la porte est trop petite.",  # French "si" = so
+        "No sé si la tienda abre los domingos por la tarde.",  # Spanish whether
+    ],
+)
+def test_what_is_no_condition_is_left_alone(sentence: str) -> None:
+    assert drop_conditions(sentence) == []
+
+
+def test_the_generator_makes_a_must_fail_probe() -> None:
+    out = _make("Loyalty members can cancel free of charge if they book directly. Others pay.")
+    assert isinstance(out, Variant)
+    assert out.answer == "Loyalty members can cancel free of charge."
+    assert (out.before, out.after) == ("if they book directly", "")
+    assert GENERATORS["dropped_condition"].expect == "fail"
+
+
+def test_a_general_claim_the_context_already_makes_is_skipped() -> None:
+    out = _make(
+        "Guests can cancel free of charge if they book directly.",
+        "In short, guests can cancel free of charge.",
+    )
+    assert isinstance(out, Skip)
+
+
+def test_a_row_without_a_condition_is_skipped() -> None:
+    assert _make("The museum opened to visitors on 2 October 2019.") == Skip("no condition to drop")
