@@ -185,9 +185,9 @@ def run(args: argparse.Namespace) -> int:
             on_result=lambda i, r: bar.update(1),
         )
     if args.report:
-        from ragjudge.report._probe import write_probe_report
+        from ragjudge.report._build import write_report
 
-        write_probe_report(args.report, report, gold_name=args.gold)
+        write_report(args.report, probes=report, gold_name=args.gold, title="probe report")
     checks = check_probe_bounds(bounds, report) if bounds else []
     if args.format == "json":
         data = report.summary()

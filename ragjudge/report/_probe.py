@@ -3,13 +3,10 @@ with each kind's misses to read."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from ragjudge.probing._report import CONFIDENT, ProbeOutcome, ProbeReport
 from ragjudge.report._html import esc, fmt
 
-__all__ = ["probe_section", "write_probe_report"]
+__all__ = ["probe_section"]
 
 
 def _cell(held: int, probes: int) -> str:
@@ -61,12 +58,3 @@ def probe_section(report: ProbeReport) -> str:
         f"<tbody>{''.join(rows)}</tbody></table></div>"
         + (f"<p class='hint'>{esc(report.note)}</p>" if report.note else "")
     )
-
-
-def write_probe_report(
-    path: str | os.PathLike[str], report: ProbeReport, *, gold_name: str = ""
-) -> Path:
-    """Write the probe report as one self-contained HTML page."""
-    from ragjudge.report._build import write_report
-
-    return write_report(path, probes=report, gold_name=gold_name, title="probe report")

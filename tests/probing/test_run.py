@@ -104,6 +104,6 @@ def test_fail_under_reads_kinds_and_sides() -> None:
 
 
 def test_ragjudge_probe_is_the_function_after_the_package_is_imported() -> None:
-    import ragjudge.probing  # noqa: F401  (the package, imported first)
+    import ragjudge.probing  # the package, imported first
 
     assert callable(ragjudge.probe) and ragjudge.probe.__name__ == "probe"
