@@ -46,7 +46,7 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
-            "The company reportedly paid the fine in March.",
+            "The company allegedly paid the fine in March.",
             "The company paid the fine in March.",
             "en",
         ),
@@ -99,6 +99,14 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "You'd probably say the plan is sound and cheap.",  # `would` stays
         "Officials allegedly appear to admit the error in the report.",  # `appear` stays
         "The museum opens at nine and closes at five every day.",  # no hedge
+        "Private unions may lobby the council, but they cannot strike.",  # concessive `may`
+        "A bank may pay interest on deposits, but rates are low.",  # concessive `may`
+        "The city welcomes those who could contribute to the arts.",  # a relative clause
+        "Visit the market and see what you may find there today.",  # an idiom
+        "You may cancel the booking up to two days before arrival.",  # a permission
+        "The company reportedly paid the fine in March.",  # a weak hedge: not dropped
+        "Die Gewerkschaft kann verhandeln, aber sie darf nicht streiken.",  # concessive (de)
+        "Le syndicat peut négocier, mais la grève reste rare.",  # concessive (fr)
     ],
 )
 def test_a_hedge_it_cannot_make_certain_safely_is_left(context: str) -> None:

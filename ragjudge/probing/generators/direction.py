@@ -168,6 +168,13 @@ def _table() -> dict[str, list[tuple[str, Replace]]]:
 
 
 _RULES = rules(_table())
+_OR = {"en": "and|or|nor", "de": "und|oder", "fr": "et|ou", "es": "y|o|e|u"}
+_ALTERNATIVES = {
+    "en": r"\bwhether\b",
+    "de": r"\bob\b",
+    "fr": r"\bque\s+ce\s+soit\b",
+    "es": r"\bya\s+sea\b",
+}
 _TRAPS = {
     lang: re.compile(rf"(?<!\w)(?:{p})(?!\w)", re.IGNORECASE) for lang, p in _NOT_HERE.items()
 }
@@ -183,9 +190,28 @@ _SIDES = {
 }
 
 
+#: A direction word coordinated with another word (`lower and uppercase`, `more or less`,
+#: `before or after`), or alternatives weighed (`whether ... more or ...`): no claim of one
+#: direction to reverse.
+def _coordinated(lang: str, pairs: Sequence[tuple[str, str]]) -> re.Pattern[str]:
+    word = "|".join(re.escape(w) for pair in pairs for w in pair)
+    conj = _OR[lang]
+    return re.compile(
+        rf"(?<![\w'’\-])(?:{word})(?:\s*,)?\s+(?:{conj})\s"
+        rf"|(?<!\w)(?:{conj})\s+(?:{word})(?![\w\-])|{_ALTERNATIVES[lang]}",
+        re.IGNORECASE,
+    )
+
+
+_COORDINATED = {lang: _coordinated(lang, pairs) for lang, pairs in _PAIRS.items()}
+
+
 def _safe(sentence: str, lang: str) -> bool:
-    """No idiom of a pair's word, no negation, and no pair whose both sides are here."""
+    """No idiom of a pair's word, no negation, no direction word coordinated with another,
+    and no pair whose both sides are here."""
     if _TRAPS[lang].search(sentence) or _NEGATIVE[lang].search(sentence):
+        return False
+    if _COORDINATED[lang].search(sentence):
         return False
     for side in _SIDES[lang]:
         if len({m.group(0).lower() for m in side.finditer(sentence)}) > 1:

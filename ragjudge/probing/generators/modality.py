@@ -71,7 +71,7 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (r"probably", _unhedge("certainly")),
         (r"(?<!the )most likely(?= (?:will|would|is|was|are|were|be|has|had|have|[a-z]+ed)\b)",
          _unhedge("certainly")),
-        (r"(?:reportedly|allegedly|apparently|supposedly|seemingly) ", _unhedge("")),
+        (r"(?:allegedly|supposedly|seemingly) ", _unhedge("")),
         (r"(?<=will )likely ", _unhedge("")),
         (r"(it is) (?:possible|likely|probable) that", r"\1 certain that"),
         (r"it is (?:believed|thought) that", "it is known that"),
@@ -101,10 +101,15 @@ _RULES = rules(_TABLE)
 _REFUSE = {
     "en": r"not|n['’]t|no|never|be wrong|cannot|if|unless|whether|while|although|though|even|"
     r"may have|might have|could have|than (?:you|one|we|I) (?:might|may|could)|"
-    r"would|as well|may or may not|whatever|however|wherever|whoever|as it may|be that as",
-    "de": r"nicht|kein\w*|nie|ob|wenn|falls",
-    "fr": r"ne|n['’]|pas|jamais|si",
-    "es": r"no|nunca|si|que\s+\w+\s+pueda",
+    r"would|as well|may or may not|whatever|however|wherever|whoever|as it may|be that as|"
+    # a concessive `may ... but` (`X may lobby, but ...` means X does), a hedge inside a
+    # relative clause (`those who could contribute`), the reader's own `may`/`can` (a
+    # permission, `you may cancel`) and idioms (`see what you may find`)
+    r"but|yet|(?:who|which|that|what) (?:\w+ )?(?:may|might|could|can)|"
+    r"(?:you|one|we|I) (?:may|might|could|can)",
+    "de": r"nicht|kein\w*|nie|ob|wenn|falls|aber|jedoch|doch|zwar",
+    "fr": r"ne|n['’]|pas|jamais|si|mais|pourtant|certes",
+    "es": r"no|nunca|si|que\s+\w+\s+pueda|pero|aunque|sin embargo",
 }
 _REFUSE_RE = {
     lang: re.compile(rf"(?<![\w'’])(?:{p})(?!\w)|n['’]t(?!\w)|['’]d(?!\w)", re.IGNORECASE)
