@@ -200,3 +200,19 @@ def test_a_name_used_for_a_thing_is_no_person() -> None:
     assert found.type_of("Harry Potter") is None  # "star" after it: a franchise
     assert found.type_of("Kathmandu") is None  # a date in brackets is no life's span
     assert found.type_of("Thomas More") is None  # the head of "Thomas More University"
+
+
+def test_a_name_the_context_also_writes_as_part_of_a_longer_one_is_no_replacement() -> None:
+    from ragjudge.probing.generators.names import _partial, entity_map
+
+    row = GoldRecord(
+        id="p",
+        answer="",
+        contexts=[
+            "Jordan Belfort moved to Switzerland in 1998 with his family. "
+            "The bank in Jordan refused the transfer. Peter Paul v. Clinton was a civil suit."
+        ],
+    )
+    found = entity_map(row)
+    assert _partial(found, "Jordan") and _partial(found, "Peter Paul")
+    assert not _partial(found, "Switzerland")

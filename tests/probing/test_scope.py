@@ -117,3 +117,17 @@ def test_a_quantifier_that_cannot_be_widened_safely_is_left(context: str) -> Non
 
 def test_quantifier_is_a_must_fail_kind() -> None:
     assert GENERATORS["quantifier"].expect == "fail"
+
+
+def test_a_count_of_thousands_is_no_part_of_a_group() -> None:
+    import random
+
+    from ragjudge.data import GoldRecord
+    from ragjudge.probing import GENERATORS, Skip
+    from ragjudge.probing._generate import RowPool
+
+    row = GoldRecord(
+        id="t", answer="", contexts=["Several thousand people marched through the city centre."]
+    )
+    out = GENERATORS["quantifier"](row, rng=random.Random(0), pool=RowPool([row]))
+    assert out == Skip("no quantifier to widen")

@@ -601,6 +601,16 @@ def _distinct(a: str, b: str, sentence: str) -> bool:
     return not any(w.lower() in held for w in words(b) if w.lower() not in _LINKS)
 
 
+def _partial(found: EntityMap, name: str) -> bool:
+    """Whether the context writes `name` as part of a longer name ("Jordan" in "Jordan
+    Belfort", "Paul" of "Paul v. Clinton"): what it names alone is then not clear."""
+    here = re.escape(name)
+    longer = re.compile(
+        rf"(?<![\w’'])(?:[A-ZÀ-Þ][\w’'\-]*\s+{here}(?![\w’'])|{here}\s+(?:[A-ZÀ-Þ][\w’'\-]*|vs?\.))"
+    )
+    return any(longer.search(sentence) for sentence in found.sentences)
+
+
 def _nested(found: EntityMap, a: str, b: str) -> bool:
     """Whether a passage writes the two places as one in the other ("Lyon, France")."""
     shared = found.where.get(a, set()) & found.where.get(b, set())
@@ -686,6 +696,8 @@ def entity_substitution(row: GoldRecord, *, rng: random.Random, pool: Pool) -> V
                 continue
             for other in by_type[kind]:
                 if not _distinct(name, other, sentence) or _nested(found, name, other):
+                    continue
+                if _partial(found, other):
                     continue
                 if kind.startswith("org:") and found.where[name] & found.where[other]:
                     continue

@@ -29,7 +29,8 @@ from ragjudge.probing.generators._numbers import (
 #: Unit ladders per language: each rung is a unit's forms (singular, plural[, German dative
 #: plural]); a swap moves one rung up or down a ladder and keeps the form. Percent is left out
 #: (percent and percentage points differ in meaning, not in unit), and so are units one letter
-#: long (`m` is metres or million).
+#: long (`m` is metres or million) and scale words (`million` -> `billion` changes the value,
+#: which is `number_value`'s edit, not the unit).
 UNIT_LADDERS: dict[str, list[list[tuple[str, ...]]]] = {
     "en": [
         [("second", "seconds"), ("minute", "minutes"), ("hour", "hours"), ("day", "days"),
@@ -46,8 +47,6 @@ UNIT_LADDERS: dict[str, list[list[tuple[str, ...]]]] = {
         [("mg", "mg"), ("kg", "kg")],
         [("milliliter", "milliliters"), ("liter", "liters"), ("gallon", "gallons")],
         [("millilitre", "millilitres"), ("litre", "litres"), ("gallon", "gallons")],
-        [("thousand", "thousand"), ("million", "million"), ("billion", "billion"),
-         ("trillion", "trillion")],
         [("dollar", "dollars"), ("euro", "euros")],
         [("acre", "acres"), ("hectare", "hectares")],
         [("KB", "KB"), ("MB", "MB"), ("GB", "GB"), ("TB", "TB")],
@@ -66,8 +65,6 @@ UNIT_LADDERS: dict[str, list[list[tuple[str, ...]]]] = {
         [("Milligramm",), ("Gramm",), ("Kilogramm",), ("Tonne", "Tonnen", "Tonnen")],
         [("mg",), ("kg",)],
         [("Milliliter",), ("Liter",)],
-        [("Million", "Millionen", "Millionen"), ("Milliarde", "Milliarden", "Milliarden"),
-         ("Billion", "Billionen", "Billionen")],
         [("Dollar",), ("Euro",)],
     ],
     "fr": [
@@ -80,7 +77,6 @@ UNIT_LADDERS: dict[str, list[list[tuple[str, ...]]]] = {
          ("kilogramme", "kilogrammes"), ("tonne", "tonnes")],
         [("mg", "mg"), ("kg", "kg")],
         [("millilitre", "millilitres"), ("litre", "litres")],
-        [("million", "millions"), ("milliard", "milliards")],
         [("dollar", "dollars"), ("euro", "euros")],
     ],
     "es": [
@@ -93,7 +89,6 @@ UNIT_LADDERS: dict[str, list[list[tuple[str, ...]]]] = {
          ("tonelada", "toneladas")],
         [("mg", "mg"), ("kg", "kg")],
         [("mililitro", "mililitros"), ("litro", "litros")],
-        [("millón", "millones"), ("mil millones", "mil millones"), ("billón", "billones")],
         [("dólar", "dólares"), ("euro", "euros")],
     ],
 }  # fmt: skip
@@ -334,7 +329,7 @@ def _unit_after(spot: _Spot) -> tuple[int, int, list[str]] | None:
 )
 def unit(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
     """A context sentence with one quantity's unit moved one step along its family (`24 months`
-    -> `24 weeks`, `km` -> `miles`, `million` -> `billion`, `$` -> `€`). Not under a bound
+    -> `24 weeks`, `km` -> `miles`, `$` -> `€`). Not under a bound
     (`at least 3 years` -> `at least 3 months` is entailed), not in a rate (`24 hours a day`),
     not in a sentence with a negation; the new quantity stands in no passage."""
     spots = _spots(row, must_fail=True)

@@ -30,10 +30,11 @@ _TIME = (
     r"tens|dozens|hundreds|thousands|millions|billions|issues|problems|news|physics|"
     r"mathematics|economics|politics|means|series|lens|bus|gas)"
 )
-#: One word that may stand between a quantifier and its noun (`many young people`).
+#: One word that may stand between a quantifier and its noun (`many young people`); not a
+#: number word (`several thousand people` -> `all thousand people` widens nothing).
 _ADJECTIVE = (
     r"(?!more\b|less\b|fewer\b|such\b|very\b|of\b|other\b|times\b|the\b|different\b|"
-    r"various\b|numerous\b|good\b)[a-z]{3,}"
+    r"various\b|numerous\b|good\b|hundred\b|thousand\b|million\b|billion\b|dozen\b)[a-z]{3,}"
 )
 #: A plural noun (a lowercase word ending in `s`, not `ss`/`us`/`is`), or `people`.
 _PLURAL = rf"(?!{_TIME}\b)(?:[a-z]+[^suí\W]s|people|children|men|women|staff)\b"
