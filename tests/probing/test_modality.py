@@ -107,6 +107,8 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "The company reportedly paid the fine in March.",  # a weak hedge: not dropped
         "Die Gewerkschaft kann verhandeln, aber sie darf nicht streiken.",  # concessive (de)
         "Le syndicat peut négocier, mais la grève reste rare.",  # concessive (fr)
+        "Some patients may benefit from a white noise machine at night.",  # limited to some
+        "In some instances, the test may still detect the virus.",  # limited to some
     ],
 )
 def test_a_hedge_it_cannot_make_certain_safely_is_left(context: str) -> None:
@@ -115,3 +117,13 @@ def test_a_hedge_it_cannot_make_certain_safely_is_left(context: str) -> None:
 
 def test_modality_is_a_must_fail_kind() -> None:
     assert GENERATORS["modality"].expect == "fail"
+
+
+def test_a_hedge_the_context_also_states_as_certain_is_left() -> None:
+    out = _make(
+        "This might be the last World Cup for these players. "
+        "It will be their last chance to play in the tournament."
+    )
+    assert out == Skip("the context states it as certain") or (
+        isinstance(out, Variant) and "World Cup" not in out.answer
+    )

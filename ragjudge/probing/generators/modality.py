@@ -106,10 +106,13 @@ _REFUSE = {
     # relative clause (`those who could contribute`), the reader's own `may`/`can` (a
     # permission, `you may cancel`) and idioms (`see what you may find`)
     r"but|yet|(?:who|which|that|what) (?:\w+ )?(?:may|might|could|can)|"
-    r"(?:you|one|we|I) (?:may|might|could|can)",
-    "de": r"nicht|kein\w*|nie|ob|wenn|falls|aber|jedoch|doch|zwar",
-    "fr": r"ne|n['’]|pas|jamais|si|mais|pourtant|certes",
-    "es": r"no|nunca|si|que\s+\w+\s+pueda|pero|aunque|sin embargo",
+    r"(?:you|one|we|I) (?:may|might|could|can)|"
+    # a claim already limited to some (`some may benefit`, `in some instances ... may`):
+    # `may` there says that some do, and `will` says little more
+    r"some|sometimes|certain cases|occasionally",
+    "de": r"nicht|kein\w*|nie|ob|wenn|falls|aber|jedoch|doch|zwar|manche\w*|einige\w*|manchmal",
+    "fr": r"ne|n['’]|pas|jamais|si|mais|pourtant|certes|certain\w*|quelques|parfois",
+    "es": r"no|nunca|si|que\s+\w+\s+pueda|pero|aunque|sin embargo|algun\w*|a veces",
 }
 _REFUSE_RE = {
     lang: re.compile(rf"(?<![\w'’])(?:{p})(?!\w)|n['’]t(?!\w)|['’]d(?!\w)", re.IGNORECASE)
@@ -133,4 +136,20 @@ def _safe(sentence: str, lang: str) -> bool:
 def modality(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
     """A context sentence whose hedged claim is stated as certain."""
     del pool
-    return rewrite(row, rng=rng, table=_RULES, guard=_safe, nothing="no hedge to make certain")
+    made = rewrite(row, rng=rng, table=_RULES, guard=_safe, nothing="no hedge to make certain")
+    if isinstance(made, Variant) and _stated(made, row):
+        return Skip("the context states it as certain")
+    return made
+
+
+def _stated(made: Variant, row: GoldRecord) -> bool:
+    """Whether a passage has the certain form too (`will be` where the edit wrote `will` before
+    `be`): the context may then support the certain claim."""
+    at = made.answer.find(made.after)
+    follow = re.match(r"\s+([^\W\d_]+)", made.answer[at + len(made.after) :]) if at >= 0 else None
+    if not made.after.strip() or follow is None:
+        return False
+    certain = re.compile(
+        rf"(?<!\w){re.escape(made.after.strip())}\s+{re.escape(follow.group(1))}(?!\w)", re.I
+    )
+    return any(certain.search(passage) for passage in row.contexts)
