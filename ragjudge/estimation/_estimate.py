@@ -842,7 +842,7 @@ def _verdicts(
     every = [*data.labeled, *data.unlabeled]
     from_files = all(r.record is None for r in every)
     name = f"verdicts read from {data.rows_name}" if from_files else judge.name
-    scale = 1.0 if from_files else float(getattr(judge.get(), "scale", 1.0) or 1.0)
+    scale = 1.0 if from_files else judge.get().compile_spec().scale
     found = _read_verdicts(data, predictions, name, scale)
     found.from_file = from_files
     return found

@@ -38,11 +38,12 @@ from ragjudge.data._gold import GoldRecord, gold_fingerprint
 from ragjudge.data._labels import gold_label, label_source, labeled_rows
 from ragjudge.data._rowhash import row_hash
 from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
+from ragjudge.evaluation._predictions import RowPrediction
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.optimize._ablation import AblationStep, ablation
 from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
 from ragjudge.optimize._demos import demo_pool, demo_sets
-from ragjudge.optimize._report import CompileReport, RowPrediction
+from ragjudge.optimize._report import CompileReport
 from ragjudge.optimize._select import (
     SELECT_REPEATS,
     SELECT_RULES,
@@ -843,7 +844,7 @@ class JudgeOptimizer(Teleprompter):
         if state.init is not None:
             return state.init
         start = state.spec.start()
-        mode = student_mode = start.get_params().get("mode")
+        mode = student_mode = start.compile_spec().mode
         choices = _mode_choices(state.spec, self.modes)
         if choices and mode is not None and mode not in choices:
             student_mode = choices[0]
@@ -854,7 +855,7 @@ class JudgeOptimizer(Teleprompter):
         already paid for when they are the start's own, else judged now)."""
         start = self.start(state)
         assert state.raw is not None
-        mode = str(start.get_params().get("mode"))
+        mode = str(start.compile_spec().mode)
         own = (
             state.init is None
             and state.reads_demos
@@ -936,7 +937,7 @@ class JudgeOptimizer(Teleprompter):
         mode when `modes` leaves out its own)."""
         judge = state.student.clone()
         judge.report_ = None
-        mode = judge.get_params().get("mode")
+        mode = state.spec.mode
         choices = _mode_choices(state.spec, self.modes)
         if choices and mode is not None and mode not in choices:
             judge = judge.clone(mode=choices[0])
@@ -1053,7 +1054,7 @@ class JudgeOptimizer(Teleprompter):
                 judge,
                 rows,
                 budget=state.budget,
-                mode=str(judge.get_params().get("mode", "")),
+                mode=judge.compile_spec().mode or "",
                 demos=-1,
                 concurrency=self.concurrency,
                 on_result=(lambda i, r: bar.update(1)) if bar is not None else None,
@@ -1177,7 +1178,7 @@ def _objective_value(
 def _unit_scores(spec: CompileSpec, results: Sequence[JudgeResult]) -> np.ndarray:
     """Unit scores (`CompileSpec.unit`), `UNSCORED` (failing, lowest) for rows without one or
     with an error."""
-    return floored(spec.unit(r) for r in results)
+    return np.array([spec.unit(r) for r in results], dtype=float)
 
 
 @dataclass

@@ -12,6 +12,7 @@ import dspy
 
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs._results import reason_text
+from ragjudge.stats._threshold import unit_prediction
 
 if TYPE_CHECKING:
     from ragjudge.programs._base import Judge
@@ -34,8 +35,10 @@ class JudgeMetric:
     `dspy.Prediction(score=..., feedback=...)`, the feedback listing the unsupported
     statements with the judge's reasons.
 
-    An item the judge could not score (an LM failure, an answer with no statements) scores
-    0.0 and fails; the reason is logged and, for GEPA, given as the feedback.
+    The score is the judge's unit score (`JudgeResult.unit` on `CompileSpec.scale`) as a
+    value in [0, 1] (`stats.unit_prediction`): an item the judge could not score (an LM
+    failure, an answer with no statements) scores 0.0 and fails; the reason is logged and,
+    for GEPA, given as the feedback.
 
     Attributes:
         judge: The judge that scores.
@@ -63,6 +66,14 @@ class JudgeMetric:
         self.reference_field = reference_field
         self.pass_on_trace = pass_on_trace
         self.__name__ = f"{judge.metric}_metric"
+        self._scale: float | None = None
+
+    @property
+    def scale(self) -> float:
+        """The judge's score scale (`CompileSpec.scale`), read once."""
+        if self._scale is None:
+            self._scale = self.judge.compile_spec().scale
+        return self._scale
 
     def inputs(self, example: Any, pred: Any) -> dict[str, Any]:
         """The judge's keyword arguments read from an example and a prediction.
@@ -95,7 +106,7 @@ class JudgeMetric:
         pred_trace: Any = _UNSET,
     ) -> float | bool | dspy.Prediction:
         result = self.result(example, pred)
-        score = _unit_score(result, getattr(self.judge, "scale", 1.0))
+        score = unit_prediction(result.unit(scale=self.scale))
         if result.error or math.isnan(result.score):
             logger.warning("%s metric: item not scored: %s", self.judge.metric, _why(result))
         if pred_name is not _UNSET or pred_trace is not _UNSET:
@@ -155,12 +166,6 @@ def feedback_text(result: JudgeResult) -> str:
 
 def _why(result: JudgeResult) -> str:
     return result.error or result.reason or "no score"
-
-
-def _unit_score(result: JudgeResult, scale: float) -> float:
-    if result.error or math.isnan(result.score):
-        return 0.0
-    return float(result.score) / (scale or 1.0)
 
 
 def _get(obj: Any, name: str) -> Any:

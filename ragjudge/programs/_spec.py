@@ -13,7 +13,6 @@ beyond its policies (`learner`), what a row costs in LM calls (`mode_calls`, `ow
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -87,10 +86,9 @@ class CompileSpec:
 
     # -- scoring -----------------------------------------------------------------------------
     def unit(self, result: JudgeResult) -> float:
-        """A result's score in [0, 1] (the scale taken off); NaN for an error or no score."""
-        if result.error or math.isnan(result.score):
-            return math.nan
-        return float(result.score) / (self.scale or 1.0)
+        """A result's score in [0, 1] (the scale taken off); `UNSCORED` for an error or no
+        score (`JudgeResult.unit`)."""
+        return result.unit(scale=self.scale)
 
     def rescore(self, result: JudgeResult, params: Mapping[str, Any]) -> JudgeResult:
         """A result scored again under a trial's choices (its policies among `params`), with

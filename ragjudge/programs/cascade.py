@@ -51,6 +51,7 @@ from ragjudge.programs._results import (
 from ragjudge.programs._serialization import register_judge
 from ragjudge.programs._spec import CompileSpec
 from ragjudge.programs.faithfulness import AGGREGATIONS, UNSURE, Faithfulness
+from ragjudge.stats._threshold import UNSCORED
 
 __all__ = ["ROUTES", "Cascade"]
 
@@ -450,10 +451,10 @@ def _in_band(s: float, q: float, p: Mapping[str, Any], band: tuple[float, float]
 
 
 def _unit(result: JudgeResult, judge: Faithfulness) -> float:
-    """A member's score in [0, 1] (NaN when it has none)."""
-    if result.error or math.isnan(result.score):
-        return math.nan
-    return float(result.score) / float(judge.scale or 1.0)
+    """A member's unit score (`JudgeResult.unit`), NaN when it has none: a score the cascade
+    builds its own from, and a result's missing score is NaN."""
+    unit = result.unit(scale=judge.scale)
+    return math.nan if unit == UNSCORED else unit
 
 
 def _shown(value: float) -> str:

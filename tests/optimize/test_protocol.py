@@ -38,7 +38,8 @@ from ragjudge.testing import scripted_lm
 OPTIMIZE = Path(ragjudge.__file__).parent / "optimize"
 
 #: The one judge parameter compile knows by name: the mode its raw outputs are cached by
-#: (`Judge.modes`, part of every judge's contract).
+#: (`Judge.modes`, part of every judge's contract). Compile sets it (`clone(mode=...)`, the
+#: study's `mode` choice) but reads a judge's own only from its spec (`CompileSpec.mode`).
 PROTOCOL_NAMES = {"mode"}
 
 
@@ -63,6 +64,22 @@ def _on_judge(node: ast.Attribute) -> bool:
     value = node.value
     name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
     return name in JUDGES
+
+
+def _reads_mode(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """True for a judge's mode read by name rather than from its spec: `judge.mode`,
+    `getattr(judge, "mode", ...)`, `judge.get_params().get("mode")`, `...get_params()["mode"]`."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "mode" and _on_judge(node)
+    if not (isinstance(node, ast.Constant) and node.value == "mode"):
+        return False
+    parent = parents.get(node)
+    if isinstance(parent, ast.Call) and getattr(parent.func, "id", "") == "getattr":
+        return True
+    target = parent.func.value if isinstance(parent, ast.Call) else getattr(parent, "value", None)
+    if isinstance(parent, ast.Call) and getattr(parent.func, "attr", "") != "get":
+        return False
+    return isinstance(target, ast.Call) and getattr(target.func, "attr", "") == "get_params"
 
 
 def _judge_call(node: ast.keyword, parents: dict[ast.AST, ast.AST]) -> bool:
@@ -106,6 +123,8 @@ def test_optimize_imports_no_judge_and_reads_no_parameter_by_name(path: Path) ->
             found.append(f"line {node.value.lineno}: the keyword {node.arg}=")
         elif isinstance(node, ast.Attribute) and node.attr in names and _on_judge(node):
             found.append(f"line {node.lineno}: the attribute .{node.attr}")
+        if _reads_mode(node, parents):
+            found.append(f"line {getattr(node, 'lineno', 0)}: a judge's mode read by name")
     assert not found, f"{path.name} knows judges by name: " + "; ".join(found)
 
 
@@ -119,6 +138,15 @@ def test_the_ast_check_sees_what_the_optimizer_used_to_read() -> None:
     attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     assert "scale" in constants & names and "lm" in keywords
     assert "route" in attributes & names
+    reads = (
+        'a = judge.get_params().get("mode")\nb = getattr(start, "mode", None)\n'
+        'c = baseline.get_params()["mode"]\nd = student.mode\n'
+        'ok = (params["mode"], judge.clone(mode="whole"), spec.mode)'
+    )
+    tree = ast.parse(reads)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    lines = {n.lineno for n in ast.walk(tree) if _reads_mode(n, parents)}  # type: ignore[attr-defined]
+    assert lines == {1, 2, 3, 4}
     assert {"threshold", "calibration", "support_threshold", "low", "high"} <= names
 
 
