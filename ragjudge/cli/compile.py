@@ -26,6 +26,7 @@ from ragjudge.exceptions import ConfigurationError, UngroupedRowsWarning
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.optimize._report import CompileReport
 from ragjudge.optimize._select import SELECT_RULES
+from ragjudge.optimize._study import storage_file
 from ragjudge.programs import Judge
 from ragjudge.programs._build import build_judge, default_concurrency
 from ragjudge.programs._serialization import check_judge_path, load
@@ -176,9 +177,12 @@ def run(args: argparse.Namespace) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     check_judge_path(args.out)  # before any work: a folder or a wrong suffix loses nothing
+    storage = storage_file(args.storage)  # the study's file is read and written
     check_not_inputs(
-        {"--out": args.out, "--report": args.report}, {"--gold": args.gold, "--init": args.init}
+        {"--out": args.out, "--report": args.report},
+        {"--gold": args.gold, "--init": args.init, "--storage": storage},
     )
+    check_not_inputs({"--storage": storage}, {"--gold": args.gold, "--init": args.init})
     if args.report:
         check_report_path(args.report)
     configure_run(args)

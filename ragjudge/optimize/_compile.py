@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ragjudge.data._gold import GoldRecord, rows_from
+from ragjudge.data._paths import check_not_inputs
 from ragjudge.exceptions import UngroupedRowsWarning
 from ragjudge.optimize._optimizer import (
     OBJECTIVES,
@@ -20,6 +21,7 @@ from ragjudge.optimize._optimizer import (
 )
 from ragjudge.optimize._select import SelectRule
 from ragjudge.optimize._split import shared_question_rows
+from ragjudge.optimize._study import storage_file
 from ragjudge.programs._base import Judge
 
 __all__ = [
@@ -139,6 +141,10 @@ def compile_judge(
         max_lm_calls_per_row=max_lm_calls_per_row,
     )
     gold_name = os.fspath(gold) if isinstance(gold, (str, os.PathLike)) else None
+    init_name = os.fspath(init) if isinstance(init, (str, os.PathLike)) else None
+    check_not_inputs(
+        {"`storage`": storage_file(storage)}, {"`gold`": gold_name, "`init`": init_name}
+    )
     rows = rows_from(
         gold,
         mapping=mapping,
