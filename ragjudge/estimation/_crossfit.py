@@ -123,6 +123,8 @@ def cross_fit(
     passed = np.zeros(len(labeled))
     errors = 0
     judges: list[Judge] = []
+    start = student if student is not None else Faithfulness()
+    scale = start.compile_spec().scale  # compile searches no scale: the fold judges' own
     for k in range(int(fold_of.max()) + 1):
         train_index = [int(i) for i in np.flatnonzero(fold_of != k)]
         held_index = [int(i) for i in np.flatnonzero(fold_of == k)]
@@ -132,7 +134,7 @@ def cross_fit(
             raise GoldDataError(f"cross-fitting fold {k + 1} has one label only; add labels")
         logger.info("cross-fitting: compiling fold %d of %d on %d rows", k + 1, folds, len(train))
         judge = compile_judge(
-            student if student is not None else Faithfulness(),
+            start,
             gold=train,
             validation=held,
             n_trials=n_trials,
@@ -141,7 +143,6 @@ def cross_fit(
             concurrency=concurrency,
         )
         by_id = {p["id"]: p for p in (judge.report_ or {}).get("predictions", [])}
-        scale = judge.compile_spec().scale
         for i, row in zip(held_index, held, strict=True):
             p = by_id[row.id]
             unit = unit_score(p["score"], scale=scale)
