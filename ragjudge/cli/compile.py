@@ -25,7 +25,7 @@ from ragjudge.data._paths import check_not_inputs
 from ragjudge.exceptions import ConfigurationError, UngroupedRowsWarning
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.optimize._report import CompileReport
-from ragjudge.optimize._select import SELECT_RULES
+from ragjudge.optimize._select import COSTLIER_SE, SELECT_RULES
 from ragjudge.optimize._study import storage_file
 from ragjudge.programs import Judge
 from ragjudge.programs._build import build_judge, default_concurrency
@@ -124,9 +124,14 @@ def add_parser(sub: Any) -> None:
         choices=list(SELECT_RULES),
         default="one-se",
         help="which judge ships, among the study's best in each mode and the starting judge "
-        "(uncompiled, or --init), all cross-validated on the same folds of the train rows: "
-        "one-se ships a tuned judge only when it beats the start by more than one standard "
-        "error; best ships the highest agreement",
+        "(uncompiled, or --init), all cross-validated on the same folds of the train rows, "
+        "on --objective. one-se: the most agreeing tuned judge that beats the start by more "
+        "than one standard error of the paired difference "
+        f"({COSTLIER_SE:g} for one that makes more LM calls a row than the start) and, where "
+        "the rows come from several sources, agrees less than the start on none of them by "
+        "more than that source's bar (1 standard error for one source, 1.75 for four, so that "
+        "a loss by chance is no likelier with more sources); else the start. best: the "
+        "highest agreement",
     )
     parser.add_argument(
         "--concurrency",

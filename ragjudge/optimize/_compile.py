@@ -101,10 +101,11 @@ def compile_judge(
             uncompiled baseline uses the first when its default mode is not among them.
         validation: Held-out rows to report on; then every row of `gold` is a train row and
             `valid_fraction` is not used.
-        select: `"one-se"` ships a tuned judge only when it beats the starting judge by more
-            than one standard error (two for one that makes more LM calls a row),
+        select: `"one-se"` ships the most agreeing tuned judge that beats the starting judge
+            by more than one standard error (`COSTLIER_SE`, two, for one that makes more LM
+            calls a row) and loses no source beyond that source's bar (`source_bar`),
             cross-validated on the train rows on the study's objective; `"best"` ships the
-            highest cross-validated agreement (see `JudgeOptimizer`).
+            highest cross-validated agreement (see `ragjudge.optimize._select`).
         max_lm_calls_per_row: The most LM calls a row may cost the judge that ships (for a
             `Cascade`: the best route and band under that budget). None: any.
 

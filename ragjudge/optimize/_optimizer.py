@@ -254,8 +254,9 @@ class JudgeOptimizer(Teleprompter):
             on the same grouped folds of the training rows, on the study's objective:
             `"one-se"` ships the most agreeing tuned judge that beats the start by more than
             one standard error of the paired difference (two for a finalist that makes more LM
-            calls a row than the start), else the start; `"best"` ships the highest
-            out-of-fold agreement.
+            calls a row than the start) and agrees less on no source (rows of several sources)
+            beyond that source's bar (`_select.source_bar`), else the start; `"best"` ships
+            the highest out-of-fold agreement.
         max_lm_calls_per_row: The most LM calls a row may cost the judge that ships (a
             trial's mean over the tuning rows, `CompileSpec.row_calls`): only trials within it
             are chosen (for `Cascade`, the best route and band under that budget). None: any.

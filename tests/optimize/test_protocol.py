@@ -27,6 +27,7 @@ from ragjudge.optimize._select import (
     decide,
     pick_best,
     select_finalist,
+    source_bar,
 )
 from ragjudge.programs import Faithfulness
 from ragjudge.programs._serialization import registry
@@ -277,6 +278,23 @@ def test_the_decision_line_reads_true() -> None:
     assert (
         "-0.150 out of fold, an agreement lower by more than one standard error (0.105)" in reason
     )
+
+
+def test_the_select_help_says_what_the_rule_does() -> None:
+    """`--select one-se`'s help names every bar `decide` applies: one standard error, the
+    larger one for a costlier finalist, and the per-source bars."""
+    import argparse
+
+    from ragjudge.cli.compile import add_parser
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    add_parser(sub)
+    parser = sub.choices["compile"]
+    (action,) = [a for a in parser._actions if a.dest == "select"]
+    text = " ".join((action.help or "").split())
+    assert "one standard error" in text
+    assert f"{COSTLIER_SE:g} for one that makes more LM calls a row" in text
+    assert "source's bar" in text and f"{source_bar(4):.2f} for four" in text
 
 
 def test_pick_best_is_the_studys_rule() -> None:
