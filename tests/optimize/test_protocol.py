@@ -77,9 +77,12 @@ def _reads_mode(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     parent = parents.get(node)
     if isinstance(parent, ast.Call) and getattr(parent.func, "id", "") == "getattr":
         return True
-    target = parent.func.value if isinstance(parent, ast.Call) else getattr(parent, "value", None)
-    if isinstance(parent, ast.Call) and getattr(parent.func, "attr", "") != "get":
-        return False
+    if isinstance(parent, ast.Call):
+        if not (isinstance(parent.func, ast.Attribute) and parent.func.attr == "get"):
+            return False
+        target = parent.func.value
+    else:
+        target = getattr(parent, "value", None)
     return isinstance(target, ast.Call) and getattr(target.func, "attr", "") == "get_params"
 
 
