@@ -77,6 +77,7 @@ def _reads_mode(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     parent = parents.get(node)
     if isinstance(parent, ast.Call) and getattr(parent.func, "id", "") == "getattr":
         return True
+    target: ast.AST | None = None
     if isinstance(parent, ast.Call):
         if not (isinstance(parent.func, ast.Attribute) and parent.func.attr == "get"):
             return False
