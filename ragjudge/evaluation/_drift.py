@@ -28,7 +28,6 @@ from ragjudge.data._labels import gold_label
 from ragjudge.data._rowhash import fitted_on
 from ragjudge.evaluation._predictions import RowPrediction, RowPredictions
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.stats._agreement import (
     METRICS,
@@ -365,11 +364,3 @@ def _point(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Agreement:
 
 def _minus(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else float(a - b)
-
-
-def measured_on(judge: Judge) -> str:
-    """What the judge's compile measured: its gold file and validation size, for reports."""
-    report = judge.report_ or {}
-    gold = report.get("gold", {})
-    sizes = report.get("sizes", {})
-    return f"{gold.get('path', '?')} ({sizes.get('validation', '?')} validation rows)"

@@ -1243,10 +1243,6 @@ class _RawCache:
         return sum(self.calls.values())
 
 
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
-
-
 def _plain(params: dict[str, Any]) -> dict[str, Any]:
     """Parameters as JSON values: an LM object is recorded by its model string."""
     return {

@@ -395,10 +395,6 @@ class Judge(dspy.Module):
             return None
         return ResultMemo.for_judge(self, self.resolved_lm())
 
-    def _policies(self, names: Sequence[str], overrides: dict[str, Any]) -> dict[str, Any]:
-        """This judge's values of the policy parameters `names`, with `overrides` winning."""
-        return {**{name: getattr(self, name) for name in names}, **overrides}
-
     # -- as a DSPy metric -----------------------------------------------------------------
     def as_metric(
         self,
@@ -617,8 +613,3 @@ def _prompt_counts(usage_data: dict[str, list[dict[str, Any]]]) -> dict[str, int
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:300] if text else ""
-
-
-def is_nan(value: float | None) -> bool:
-    """True for None or NaN."""
-    return value is None or (isinstance(value, float) and math.isnan(value))

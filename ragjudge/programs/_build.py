@@ -15,7 +15,7 @@ from ragjudge.lm._openai_engine import OpenAICompatibleEngine
 from ragjudge.lm._resolve import CONNECTION_KEYS, is_offline_lm, is_offline_name, resolve_lm
 from ragjudge.lm._retry import lm_options
 from ragjudge.programs._base import GENERATION_PARAMS, Judge
-from ragjudge.programs._serialization import judge_class, load, metric_names
+from ragjudge.programs._serialization import judge_class, load
 from ragjudge.programs.cascade import Cascade
 from ragjudge.programs.ensemble import Ensemble
 
@@ -285,8 +285,3 @@ def api_key(model: str) -> str:
             return value
     logger.info("no API key in $RAGJUDGE_API_KEY or $%s_API_KEY; sending 'EMPTY'", provider)
     return "EMPTY"
-
-
-def known_metrics() -> list[str]:
-    """The metric names `build_judge` knows (from the judge registry)."""
-    return metric_names()
