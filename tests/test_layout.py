@@ -181,3 +181,38 @@ def test_subpackages_reexport_with_all(package: str) -> None:
     assert len(set(module.__all__)) == len(module.__all__)
     for name in module.__all__:
         assert getattr(module, name) is not None
+
+
+#: The subpackages whose functions are held to `MAX_FUNCTION_LINES`.
+SHORT_FUNCTIONS = ("optimize", "estimation", "programs")
+#: The most lines a function may take, from its `def` to its last line (docstring included).
+MAX_FUNCTION_LINES = 80
+
+
+def long_functions(tree: ast.AST, limit: int = MAX_FUNCTION_LINES) -> list[tuple[str, int]]:
+    """Each function or method (nested ones too) longer than `limit` lines: (name, lines)."""
+    return [
+        (node.name, node.end_lineno - node.lineno + 1)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > limit
+    ]
+
+
+@pytest.mark.parametrize("package", SHORT_FUNCTIONS)
+def test_no_function_over_80_lines(package: str) -> None:
+    found = [
+        f"{path.relative_to(PACKAGE.parent)}::{name} ({lines} lines)"
+        for path in sorted((PACKAGE / package).rglob("*.py"))
+        for name, lines in long_functions(ast.parse(path.read_text()))
+    ]
+    assert not found, f"functions over {MAX_FUNCTION_LINES} lines: " + ", ".join(found)
+
+
+def test_the_length_check_counts_from_def_to_the_last_line() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(79))
+    short = f'def f():\n    """Doc."""\n{body}\n'  # 81 lines
+    assert long_functions(ast.parse(short)) == [("f", 81)]
+    nested = f"class C:\n    def g(self):\n        pass\n\n{short}"
+    assert long_functions(ast.parse(nested), limit=2) == [("f", 81)]
