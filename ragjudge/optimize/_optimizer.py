@@ -716,33 +716,7 @@ class JudgeOptimizer(Teleprompter):
         if not arms:
             raise self._unaffordable(state)
         start_arm = self._start_arm(state)
-        finalists: list[Finalist] = []
-        chosen: dict[str, dict[str, Any]] = {}
-        if start_arm not in arms:
-            start = self._start_outputs(state)
-            finalists.append(
-                Finalist(
-                    name="start",
-                    passed=np.array([bool(r.passed) and not r.error for r in start]),
-                    scores=_unit_scores(self.start(state).compile_spec(), start),
-                    cost=float(self.start(state).compile_spec().own_calls()),
-                    label="starting judge",
-                )
-            )
-        for arm, trials in arms.items():
-            name = "start" if arm == start_arm else arm
-            best = self._pick(state, trials)
-            chosen[name] = self._trial_params(state, best)
-            finalists.insert(
-                0 if name == "start" else len(finalists),
-                Finalist(
-                    name=name,
-                    candidates=[self._trial_scores(state, t) for t in trials],
-                    params=chosen[name],
-                    cost=float(best.user_attrs.get("lm_calls_per_row", 0.0)),
-                    label="starting judge, tuned" if name == "start" else spec.arm_label(arm),
-                ),
-            )
+        finalists, chosen = self._finalists(state, arms, start_arm)
         fixed = float(spec.start().policy().get(spec.threshold or "", 0.5))
         objective = self.objective
 
@@ -780,6 +754,44 @@ class JudgeOptimizer(Teleprompter):
         )
         logger.info("selection: %s (%s)", selection.chosen, selection.reason)
         return selection, chosen.get(selection.chosen)
+
+    def _finalists(
+        self,
+        state: CompileState,
+        arms: dict[str, list[optuna.trial.FrozenTrial]],
+        start_arm: str | None,
+    ) -> tuple[list[Finalist], dict[str, dict[str, Any]]]:
+        """The starting judge (its fixed verdicts, or its arm tuned) and each arm's trials
+        as finalists, and the parameters of each finalist's best trial."""
+        spec = state.spec
+        finalists: list[Finalist] = []
+        chosen: dict[str, dict[str, Any]] = {}
+        if start_arm not in arms:
+            start = self._start_outputs(state)
+            finalists.append(
+                Finalist(
+                    name="start",
+                    passed=np.array([bool(r.passed) and not r.error for r in start]),
+                    scores=_unit_scores(self.start(state).compile_spec(), start),
+                    cost=float(self.start(state).compile_spec().own_calls()),
+                    label="starting judge",
+                )
+            )
+        for arm, trials in arms.items():
+            name = "start" if arm == start_arm else arm
+            best = self._pick(state, trials)
+            chosen[name] = self._trial_params(state, best)
+            finalists.insert(
+                0 if name == "start" else len(finalists),
+                Finalist(
+                    name=name,
+                    candidates=[self._trial_scores(state, t) for t in trials],
+                    params=chosen[name],
+                    cost=float(best.user_attrs.get("lm_calls_per_row", 0.0)),
+                    label="starting judge, tuned" if name == "start" else spec.arm_label(arm),
+                ),
+            )
+        return finalists, chosen
 
     def _arms(self, state: CompileState) -> dict[str, list[optuna.trial.FrozenTrial]]:
         """The complete trials within `max_lm_calls_per_row`, by arm (in mode order)."""
