@@ -145,7 +145,7 @@ class CompileState:
     """
 
     student: Judge
-    spec: CompileSpec
+    spec: CompileSpec[Judge]
     rows: list[GoldRecord]
     train: list[GoldRecord]
     valid: list[GoldRecord]

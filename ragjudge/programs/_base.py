@@ -457,7 +457,7 @@ class Judge(dspy.Module):
     #: The parameters `score` reads: changing them needs no new LM call.
     policy_names: ClassVar[tuple[str, ...]] = ()
 
-    def compile_spec(self) -> CompileSpec:
+    def compile_spec(self) -> CompileSpec[Judge]:
         """What compile needs of this judge, as one object (`ragjudge.programs._spec`): its
         search space, how it rescores, what it fits, what a row costs. This default searches
         no policy and fits nothing; judges extend it (`dataclasses.replace`)."""
@@ -558,7 +558,7 @@ class Judge(dspy.Module):
 
     def save(self, path: str | os.PathLike[str], **_: Any) -> None:
         """Save the judge as versioned JSON (never pickle). See `ragjudge.load`."""
-        from ragjudge.programs._serialization import save_judge
+        from ragjudge.programs._document import save_judge
 
         save_judge(self, path)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import dspy
 
@@ -15,14 +15,41 @@ from ragjudge.programs._results import reason_text
 from ragjudge.stats._threshold import unit_prediction
 
 if TYPE_CHECKING:
-    from ragjudge.programs._base import Judge
     from ragjudge.programs._results import JudgeResult
+    from ragjudge.programs._spec import CompileSpec
 
 __all__ = ["JudgeMetric", "feedback_text", "with_statements"]
 
 logger = logging.getLogger(__name__)
 
 _UNSET: Any = object()
+
+
+class Judging(Protocol):
+    """What the metric asks of a judge (`Judge` has it; this module imports no judge, so that
+    `Judge.as_metric` can hand one out)."""
+
+    @property
+    def metric(self) -> str:
+        """The metric's name."""
+        ...
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """The judge's modes."""
+        ...
+
+    def __call__(self, *args: Any, **kwargs: Any) -> JudgeResult:
+        """Judge one item."""
+        ...
+
+    def clone(self, **overrides: Any) -> Judging:
+        """The same judge with other parameters."""
+        ...
+
+    def compile_spec(self) -> CompileSpec:
+        """What compile needs of the judge (its scale, here)."""
+        ...
 
 
 class JudgeMetric:
@@ -51,7 +78,7 @@ class JudgeMetric:
 
     def __init__(
         self,
-        judge: Judge,
+        judge: Judging,
         *,
         question_field: str = "question",
         contexts_field: str = "contexts",
@@ -117,7 +144,7 @@ class JudgeMetric:
         return score
 
 
-def with_statements(judge: Judge, result: JudgeResult, inputs: dict[str, Any]) -> JudgeResult:
+def with_statements(judge: Judging, result: JudgeResult, inputs: dict[str, Any]) -> JudgeResult:
     """The result with per-statement verdicts to explain it.
 
     A judge in a mode without statements (`whole`, `rubric`) gives one verdict; to say which

@@ -15,25 +15,46 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ragjudge.stats._logistic import calibrated
 
 if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
 
-    from ragjudge.programs._base import Judge
     from ragjudge.programs._learner import Learner
     from ragjudge.programs._results import JudgeResult
 
-__all__ = ["CompileSpec", "LearnerFactory"]
+__all__ = ["CompileSpec", "LearnerFactory", "SpecJudge"]
+
+
+class SpecJudge(Protocol):
+    """What a spec asks of its judge (`Judge` has it; this module imports no judge, so that
+    `Judge.compile_spec` can hand out a spec)."""
+
+    @property
+    def policy_names(self) -> tuple[str, ...]:
+        """The parameters `score` reads."""
+        ...
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """A result scored again under other policies."""
+        ...
+
+    def clone(self, **overrides: Any) -> Any:
+        """The same judge with other parameters (of the judge's own class)."""
+        ...
+
+
+#: The judge a spec describes (`Judge`, for every spec a judge hands out).
+J = TypeVar("J", bound=SpecJudge)
 
 #: `(regularization=..., head=...) -> Learner`: the options compile passes a learner.
 LearnerFactory = Callable[..., "Learner"]
 
 
 @dataclass(frozen=True)
-class CompileSpec:
+class CompileSpec(Generic[J]):
     """What compile needs of one judge (see the module docs).
 
     Attributes:
@@ -64,7 +85,7 @@ class CompileSpec:
             compared as it comes.
     """
 
-    judge: Judge
+    judge: J
     space: Mapping[str, BaseDistribution] = field(default_factory=dict)
     threshold: str | None = None
     calibration: str | None = None
@@ -141,11 +162,11 @@ class CompileSpec:
         del calls_per_row
         return params
 
-    def start(self) -> Judge:
+    def start(self) -> J:
         """The judge compile must beat when it is given none (`init`): this judge as it is."""
         return self.judge
 
-    def offline(self) -> Judge | None:
+    def offline(self) -> J | None:
         """The same judge on the offline judge's LM, that validation measures beside a judge
         that reads demos; None for others."""
         if not self.reads_demos:

@@ -358,7 +358,7 @@ class Cascade(Judge):
             update={"id": result.id}
         )
 
-    def compile_spec(self) -> CompileSpec:
+    def compile_spec(self) -> CompileSpec[Judge]:
         """What compile needs of a cascade (`CascadeSpec`): the route, the band, the LM's
         weight, the threshold and the LM judge's scoring searched; the offline judge's
         weights fitted (cross-fitted per fold); the LM asked on every tuning row, so that
@@ -396,7 +396,7 @@ OFFLINE_ARM = "offline"
 
 
 @dataclass(frozen=True)
-class CascadeSpec(CompileSpec):
+class CascadeSpec(CompileSpec[Judge]):
     """A cascade's compile: trials group by route and LM mode; a row costs the LM's calls
     where its offline score sends it to the LM; the offline judge alone is the start."""
 
