@@ -156,6 +156,38 @@ def test_the_checker_sees_a_lazy_circle() -> None:
     assert _imported(ast.parse(typing_only), "a", False, {"a", "b"}) == {"b"}
 
 
+#: The subpackages bottom up (ARCHITECTURE.md): a module imports only from its own layer's
+#: package or from layers below. `lm` sits above `offline`: `resolve_lm("local")` builds the
+#: offline judge's engine, which knows nothing of `lm`.
+LAYERS = (
+    ("exceptions", "_version"),
+    ("data", "stats", "signatures", "lexical"),
+    ("offline",),
+    ("lm",),
+    ("programs",),
+    ("evaluation",),
+    ("optimize",),
+    ("estimation",),
+    ("label", "report", "testing", "distributed"),
+    ("cli",),
+    ("__main__",),
+)
+
+
+def test_subpackages_import_only_from_layers_below() -> None:
+    rank = {package: i for i, layer in enumerate(LAYERS) for package in layer}
+    graph = subpackage_graph(import_graph())
+    assert set(graph) - {"ragjudge"} == set(rank), "a subpackage missing from LAYERS"
+    upward = [
+        f"{a} -> {b}"
+        for a, targets in sorted(graph.items())
+        if a != "ragjudge"  # the package's lazy re-exports
+        for b in sorted(targets)
+        if rank[b] >= rank[a]
+    ]
+    assert not upward, "imports against the layers: " + ", ".join(upward)
+
+
 def test_the_checker_sees_a_circle_between_subpackages() -> None:
     """No module meets itself, but `p.x -> q.y -> p.z` ties p and q both ways."""
     graph = {
