@@ -1,5 +1,6 @@
-"""The package layout: no import circles (lazy imports inside functions included), and the
-public API that the move into subpackages kept."""
+"""The package layout: no import circles between modules or between subpackages (lazy imports
+inside functions and imports for the type checker included), and the public API that the move into
+subpackages kept."""
 
 from __future__ import annotations
 
@@ -23,22 +24,13 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _imported(tree: ast.AST, name: str, is_package: bool, modules: set[str]) -> set[str]:
-    """Every ragjudge module that `name` imports at run time, at any depth of its code."""
+    """Every ragjudge module that `name` imports, at any depth of its code: at import time,
+    inside a function (run later), or for the type checker only (`if TYPE_CHECKING:`), which
+    ties the modules as tightly for whoever reads or changes them."""
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -117,9 +109,40 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def subpackage_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Subpackage -> the subpackages its modules import (`ragjudge.x.y` counts as `x`; the
+    modules at the package root as themselves)."""
+    found: dict[str, set[str]] = {_part(m): set() for m in graph}
+    for module, targets in graph.items():
+        found[_part(module)].update(_part(t) for t in targets if _part(t) != _part(module))
+    return found
+
+
+def _part(module: str) -> str:
+    return module.split(".")[1] if "." in module else module
+
+
+def _shown(found: list[list[str]]) -> str:
+    return "; ".join(" <-> ".join(c) for c in found)
+
+
 def test_no_import_circles() -> None:
     found = circles(import_graph())
-    assert not found, "import circles: " + "; ".join(" <-> ".join(c) for c in found)
+    assert not found, "import circles: " + _shown(found)
+
+
+def test_no_circles_between_subpackages() -> None:
+    """Imports go one way between subpackages (ARCHITECTURE.md: the layers), whichever modules
+    carry them: a circle through two subpackages is a circle even when no module meets itself."""
+    graph = import_graph()
+    found = circles(subpackage_graph(graph))
+    edges = [
+        f"{m} -> {t}"
+        for m, targets in sorted(graph.items())
+        for t in sorted(targets)
+        if _part(m) != _part(t) and any({_part(m), _part(t)} <= set(c) for c in found)
+    ]
+    assert not found, f"subpackage circles: {_shown(found)} (through {', '.join(edges)})"
 
 
 def test_the_checker_sees_a_lazy_circle() -> None:
@@ -129,8 +152,53 @@ def test_the_checker_sees_a_lazy_circle() -> None:
     graph["a"] = _imported(tree, "a", False, {"a", "b"})
     graph["b"] = _imported(ast.parse("import a\n"), "b", False, {"a", "b"})
     assert circles(graph) == [["a", "b"]]
-    skipped = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import b\n"
-    assert _imported(ast.parse(skipped), "a", False, {"a", "b"}) == set()
+    typing_only = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import b\n"
+    assert _imported(ast.parse(typing_only), "a", False, {"a", "b"}) == {"b"}
+
+
+#: The subpackages bottom up (ARCHITECTURE.md): a module imports only from its own layer's
+#: package or from layers below. `lm` sits above `offline`: `resolve_lm("local")` builds the
+#: offline judge's engine, which knows nothing of `lm`.
+LAYERS = (
+    ("exceptions", "_version"),
+    ("data", "stats", "signatures", "lexical"),
+    ("offline",),
+    ("lm",),
+    ("programs",),
+    ("evaluation",),
+    ("optimize",),
+    ("estimation",),
+    ("probing",),
+    ("label", "report", "testing", "distributed"),
+    ("cli",),
+    ("__main__",),
+)
+
+
+def test_subpackages_import_only_from_layers_below() -> None:
+    rank = {package: i for i, layer in enumerate(LAYERS) for package in layer}
+    graph = subpackage_graph(import_graph())
+    assert set(graph) - {"ragjudge"} == set(rank), "a subpackage missing from LAYERS"
+    upward = [
+        f"{a} -> {b}"
+        for a, targets in sorted(graph.items())
+        if a != "ragjudge"  # the package's lazy re-exports
+        for b in sorted(targets)
+        if rank[b] >= rank[a]
+    ]
+    assert not upward, "imports against the layers: " + ", ".join(upward)
+
+
+def test_the_checker_sees_a_circle_between_subpackages() -> None:
+    """No module meets itself, but `p.x -> q.y -> p.z` ties p and q both ways."""
+    graph = {
+        "ragjudge.p.x": {"ragjudge.q.y"},
+        "ragjudge.q.y": {"ragjudge.p.z"},
+        "ragjudge.p.z": set(),
+        "ragjudge.r": {"ragjudge.p.x"},
+    }
+    assert circles(graph) == []
+    assert circles(subpackage_graph(graph)) == [["p", "q"]]
 
 
 def test_no_loose_modules_at_the_package_root() -> None:
@@ -146,3 +214,38 @@ def test_subpackages_reexport_with_all(package: str) -> None:
     assert len(set(module.__all__)) == len(module.__all__)
     for name in module.__all__:
         assert getattr(module, name) is not None
+
+
+#: The subpackages whose functions are held to `MAX_FUNCTION_LINES`.
+SHORT_FUNCTIONS = ("optimize", "estimation", "programs")
+#: The most lines a function may take, from its `def` to its last line (docstring included).
+MAX_FUNCTION_LINES = 80
+
+
+def long_functions(tree: ast.AST, limit: int = MAX_FUNCTION_LINES) -> list[tuple[str, int]]:
+    """Each function or method (nested ones too) longer than `limit` lines: (name, lines)."""
+    return [
+        (node.name, node.end_lineno - node.lineno + 1)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > limit
+    ]
+
+
+@pytest.mark.parametrize("package", SHORT_FUNCTIONS)
+def test_no_function_over_80_lines(package: str) -> None:
+    found = [
+        f"{path.relative_to(PACKAGE.parent)}::{name} ({lines} lines)"
+        for path in sorted((PACKAGE / package).rglob("*.py"))
+        for name, lines in long_functions(ast.parse(path.read_text()))
+    ]
+    assert not found, f"functions over {MAX_FUNCTION_LINES} lines: " + ", ".join(found)
+
+
+def test_the_length_check_counts_from_def_to_the_last_line() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(79))
+    short = f'def f():\n    """Doc."""\n{body}\n'  # 81 lines
+    assert long_functions(ast.parse(short)) == [("f", 81)]
+    nested = f"class C:\n    def g(self):\n        pass\n\n{short}"
+    assert long_functions(ast.parse(nested), limit=2) == [("f", 81)]

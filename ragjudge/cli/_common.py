@@ -207,13 +207,6 @@ def load_rows(
     )
 
 
-def uses_preset(args: argparse.Namespace) -> bool:
-    """True when the rows are read through a preset (`--preset`, or detected without `--map`)."""
-    if getattr(args, "preset", None):
-        return True
-    return not args.map and detect_preset(args.gold) is not None
-
-
 def _columns(source: str) -> set[str] | None:
     from ragjudge.data._presets import _first_columns
 

@@ -25,7 +25,8 @@ from ragjudge.data._paths import check_not_inputs
 from ragjudge.exceptions import ConfigurationError, UngroupedRowsWarning
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.optimize._report import CompileReport
-from ragjudge.optimize._select import SELECT_RULES
+from ragjudge.optimize._select import COSTLIER_SE, SELECT_RULES
+from ragjudge.optimize._study import storage_file
 from ragjudge.programs import Judge
 from ragjudge.programs._build import build_judge, default_concurrency
 from ragjudge.programs._serialization import check_judge_path, load
@@ -123,9 +124,14 @@ def add_parser(sub: Any) -> None:
         choices=list(SELECT_RULES),
         default="one-se",
         help="which judge ships, among the study's best in each mode and the starting judge "
-        "(uncompiled, or --init), all cross-validated on the same folds of the train rows: "
-        "one-se ships a tuned judge only when it beats the start by more than one standard "
-        "error; best ships the highest agreement",
+        "(uncompiled, or --init), all cross-validated on the same folds of the train rows, "
+        "on --objective. one-se: the most agreeing tuned judge that beats the start by more "
+        "than one standard error of the paired difference "
+        f"({COSTLIER_SE:g} for one that makes more LM calls a row than the start) and, where "
+        "the rows come from several sources, agrees less than the start on none of them by "
+        "more than that source's bar (1 standard error for one source, 1.75 for four, so that "
+        "a loss by chance is no likelier with more sources); else the start. best: the "
+        "highest agreement",
     )
     parser.add_argument(
         "--concurrency",
@@ -176,9 +182,12 @@ def run(args: argparse.Namespace) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         raise ConfigurationError("--concurrency must be at least 1")
     check_judge_path(args.out)  # before any work: a folder or a wrong suffix loses nothing
+    storage = storage_file(args.storage)  # the study's file is read and written
     check_not_inputs(
-        {"--out": args.out, "--report": args.report}, {"--gold": args.gold, "--init": args.init}
+        {"--out": args.out, "--report": args.report},
+        {"--gold": args.gold, "--init": args.init, "--storage": storage},
     )
+    check_not_inputs({"--storage": storage}, {"--gold": args.gold, "--init": args.init})
     if args.report:
         check_report_path(args.report)
     configure_run(args)

@@ -5,7 +5,6 @@ each unlabeled row by the mean of the fold judges' verdicts."""
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Sequence
 from typing import Literal
 
@@ -21,7 +20,7 @@ from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs.faithfulness import Faithfulness
 from ragjudge.stats._folds import group_folds
-from ragjudge.stats._threshold import floored
+from ragjudge.stats._threshold import UNSCORED, unit_prediction, unit_score
 
 __all__ = ["CrossFit", "Prediction", "cross_fit", "verdict"]
 
@@ -33,18 +32,16 @@ Prediction = Literal["score", "passed"]
 
 
 def verdict(result: JudgeResult, kind: Prediction = "score", *, scale: float = 1.0) -> float:
-    """A result as the prediction PPI uses: its score over the judge's `scale`, clipped to
-    [0, 1] (`kind="score"`), or 1.0 when it passed (`"passed"`); an error or an unscored row
-    fails and ranks lowest (`ragjudge.stats._threshold.UNSCORED`, clipped to 0)."""
-    score = None if result.error is not None else result.score / (scale or 1.0)
-    return _from_record(score, result.passed if result.error is None else None, kind)
+    """A result as the prediction PPI uses: its unit score on the judge's `scale`
+    (`JudgeResult.unit`) as a value in [0, 1] (`kind="score"`; `stats.unit_prediction`), or
+    1.0 when it passed (`"passed"`); an error or an unscored row fails and predicts 0."""
+    return _prediction(result.unit(scale=scale), result.passed, kind)
 
 
-def _from_record(score: float | None, passed: bool | None, kind: Prediction) -> float:
-    unscored = score is None or math.isnan(score)
+def _prediction(unit: float, passed: bool | None, kind: Prediction) -> float:
     if kind == "passed":
-        return 1.0 if passed and not unscored else 0.0
-    return min(1.0, max(0.0, float(floored([score])[0])))
+        return 1.0 if passed and unit != UNSCORED else 0.0
+    return unit_prediction(unit)
 
 
 class CrossFit:
@@ -126,6 +123,8 @@ def cross_fit(
     passed = np.zeros(len(labeled))
     errors = 0
     judges: list[Judge] = []
+    start = student if student is not None else Faithfulness()
+    scale = start.compile_spec().scale  # compile searches no scale: the fold judges' own
     for k in range(int(fold_of.max()) + 1):
         train_index = [int(i) for i in np.flatnonzero(fold_of != k)]
         held_index = [int(i) for i in np.flatnonzero(fold_of == k)]
@@ -135,7 +134,7 @@ def cross_fit(
             raise GoldDataError(f"cross-fitting fold {k + 1} has one label only; add labels")
         logger.info("cross-fitting: compiling fold %d of %d on %d rows", k + 1, folds, len(train))
         judge = compile_judge(
-            student if student is not None else Faithfulness(),
+            start,
             gold=train,
             validation=held,
             n_trials=n_trials,
@@ -146,8 +145,9 @@ def cross_fit(
         by_id = {p["id"]: p for p in (judge.report_ or {}).get("predictions", [])}
         for i, row in zip(held_index, held, strict=True):
             p = by_id[row.id]
-            predicted[i] = _from_record(p["score"], p["passed"], kind)
-            passed[i] = _from_record(p["score"], p["passed"], "passed")
+            unit = unit_score(p["score"], scale=scale)
+            predicted[i] = _prediction(unit, p["passed"], kind)
+            passed[i] = _prediction(unit, p["passed"], "passed")
             errors += p["score"] is None
         judges.append(judge)
     return CrossFit(judges, predicted, passed, errors, kind)

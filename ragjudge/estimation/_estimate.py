@@ -842,7 +842,7 @@ def _verdicts(
     every = [*data.labeled, *data.unlabeled]
     from_files = all(r.record is None for r in every)
     name = f"verdicts read from {data.rows_name}" if from_files else judge.name
-    scale = 1.0 if from_files else float(getattr(judge.get(), "scale", 1.0) or 1.0)
+    scale = 1.0 if from_files else judge.get().compile_spec().scale
     found = _read_verdicts(data, predictions, name, scale)
     found.from_file = from_files
     return found
@@ -907,61 +907,107 @@ def estimate(
         >>> est.ppi.estimate, est.ppi.ci, est.classical.ci, est.effective_labels  # doctest: +SKIP
     """
     _check_options(level=level, target_width=target_width, cross_fit=cross_fit, judge=judge)
-    notes: list[str] = []
     the_judge = _Judge(judge, trust_modified)
-    data = _inputs(rows, gold, mapping, the_judge.metric)
-    # -- rows drawn by `ragjudge label --strategy estimate` (estimation/_drawn.py): their
-    # weights are for all the rows, so none is left out (see drawn_estimate) --
-    drawn_mode = cross_fit is None and any(draws_of(r.record) for r in data.labeled)
-    if not drawn_mode:
-        _leave_out_fitted(data, the_judge, cross_fit, notes)
-    labels = np.array([float(r.label or 0) for r in data.labeled])
-    _check_labels(labels, gold=data.gold_name, dropped=data.dropped)
-    found = _verdicts(
-        data,
-        the_judge,
+    run = _Run(
+        judge=the_judge,
         cross_fit=cross_fit,
         n_trials=n_trials,
         seed=seed,
         concurrency=concurrency,
         predictions=predictions,
         on_result=on_result,
-    )
-    notes += _verdict_notes(data, found)
-    sample = _Sample(
-        labels=labels,
-        predicted=found.labeled,
-        predicted_unlabeled=found.unlabeled,
-        passed=found.passed_labeled,
-        passed_unlabeled=found.passed_unlabeled,
-        in_measured=np.isin([r.id for r in data.labeled], list(data.measured_ids)),
-    )
-    overall, strata = sample.estimate(level), list[Stratum]()
-    if by:
-        overall, strata = _strata(sample, data, by, level)
-    if overall.fell_back and not drawn_mode:
-        notes.append("the judge does not help on these labels: PPI++ is the labels-only interval")
-    result = _assemble(
-        data,
-        found,
-        sample,
-        overall,
-        strata,
-        notes=notes,
-        level=level,
         by=by,
-        target=_target(overall, target_width, level, by),
-        cross_fit=cross_fit,
+        level=level,
+        target_width=target_width,
     )
-    if drawn_mode:  # -- the drawn rows' weighted estimate replaces PPI++ (estimation/_drawn.py)
+    return run.estimate(_inputs(rows, gold, mapping, the_judge.metric))
+
+
+@dataclasses.dataclass
+class _Run:
+    """One `estimate`: its options (see there) and its steps."""
+
+    judge: _Judge
+    cross_fit: int | None
+    n_trials: int
+    seed: int
+    concurrency: int
+    predictions: Prediction
+    on_result: Callable[[int, JudgeResult], None] | None
+    by: str | None
+    level: float
+    target_width: float | None
+
+    def estimate(self, data: _Inputs) -> Estimate:
+        """The estimate from the rows: the labels checked, the verdicts, PPI++ (pooled and by
+        stratum), or the drawn rows' weighted estimate where the labels were drawn."""
+        notes: list[str] = []
+        # -- rows drawn by `ragjudge label --strategy estimate` (estimation/_drawn.py): their
+        # weights are for all the rows, so none is left out (see drawn_estimate) --
+        drawn_mode = self.cross_fit is None and any(draws_of(r.record) for r in data.labeled)
+        if not drawn_mode:
+            _leave_out_fitted(data, self.judge, self.cross_fit, notes)
+        labels = np.array([float(r.label or 0) for r in data.labeled])
+        _check_labels(labels, gold=data.gold_name, dropped=data.dropped)
+        found = _verdicts(
+            data,
+            self.judge,
+            cross_fit=self.cross_fit,
+            n_trials=self.n_trials,
+            seed=self.seed,
+            concurrency=self.concurrency,
+            predictions=self.predictions,
+            on_result=self.on_result,
+        )
+        notes += _verdict_notes(data, found)
+        sample = _Sample(
+            labels=labels,
+            predicted=found.labeled,
+            predicted_unlabeled=found.unlabeled,
+            passed=found.passed_labeled,
+            passed_unlabeled=found.passed_unlabeled,
+            in_measured=np.isin([r.id for r in data.labeled], list(data.measured_ids)),
+        )
+        overall, strata = sample.estimate(self.level), list[Stratum]()
+        if self.by:
+            overall, strata = _strata(sample, data, self.by, self.level)
+        if overall.fell_back and not drawn_mode:
+            notes.append(
+                "the judge does not help on these labels: PPI++ is the labels-only interval"
+            )
+        result = _assemble(
+            data,
+            found,
+            sample,
+            overall,
+            strata,
+            notes=notes,
+            level=self.level,
+            by=self.by,
+            target=_target(overall, self.target_width, self.level, self.by),
+            cross_fit=self.cross_fit,
+        )
+        if drawn_mode:
+            self.drawn(result, data, found, sample, labels)
+        return result
+
+    def drawn(
+        self,
+        result: Estimate,
+        data: _Inputs,
+        found: _Verdicts,
+        sample: _Sample,
+        labels: np.ndarray,
+    ) -> None:
+        """The drawn rows' weighted estimate replaces PPI++ in `result` (estimation/_drawn.py)."""
         drawn = drawn_estimate(
             labeled=data.labeled,
             labels=labels,
             predicted=found.labeled,
             predicted_all=np.concatenate([found.labeled[sample.in_measured], found.unlabeled]),
             gold=data.gold_name,
-            by=by,
-            level=level,
+            by=self.by,
+            level=self.level,
         )
         assert drawn is not None
         result.notes.append(drawn.note)
@@ -973,18 +1019,18 @@ def estimate(
         result.n_labeled = drawn.rows
         ratio = (drawn.classical.se / drawn.ppi.se) ** 2 if drawn.ppi.se > 0 else math.inf
         result.effective_labels = None if math.isinf(ratio) else drawn.ppi.n_draws * ratio
-        if target_width is not None:
-            need_ppi = labels_for_active_width(drawn.ppi, width=target_width)
-            need_cls = labels_for_active_width(drawn.classical, width=target_width)
+        if self.target_width is not None:
+            width = self.target_width
+            need_ppi = labels_for_active_width(drawn.ppi, width=width)
+            need_cls = labels_for_active_width(drawn.classical, width=width)
             n = drawn.ppi.n_draws
             result.target = LabelsNeeded(
-                width=target_width,
+                width=width,
                 ppi=need_ppi,
                 classical=need_cls,
                 ppi_more=None if need_ppi is None else max(0, need_ppi - n),
                 classical_more=None if need_cls is None else max(0, need_cls - n),
             )
-    return result
 
 
 def _assemble(

@@ -26,9 +26,8 @@ import pydantic
 from ragjudge.data._gold import GoldRecord
 from ragjudge.data._labels import gold_label
 from ragjudge.data._rowhash import fitted_on
+from ragjudge.evaluation._predictions import RowPrediction, RowPredictions
 from ragjudge.exceptions import ConfigurationError
-from ragjudge.optimize._report import CompileReport
-from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.stats._agreement import (
     METRICS,
@@ -123,8 +122,9 @@ class DriftReport(pydantic.BaseModel):
         return self.model_dump(mode="json")
 
 
-def reference_sample(report: CompileReport | dict[str, Any] | None, *, path: str) -> DriftSample:
-    """The compile's validation rows, from a judge file's compile report.
+def reference_sample(report: Any, *, path: str) -> DriftSample:
+    """The compile's validation rows, from a judge file's compile report (a `CompileReport`,
+    or the dict a judge file holds; None for a judge saved uncompiled).
 
     Raises:
         ConfigurationError: For a judge file with no compile report, or one that recorded no
@@ -135,13 +135,16 @@ def reference_sample(report: CompileReport | dict[str, Any] | None, *, path: str
             f"{path} has no compile report (it was saved uncompiled): drift compares a compiled "
             "judge with its compile; compile it with `ragjudge compile`, or use `ragjudge evaluate`"
         )
-    parsed = report if isinstance(report, CompileReport) else CompileReport.model_validate(report)
-    if not parsed.predictions:
+    preds: list[RowPrediction] = (
+        RowPredictions.model_validate(report).predictions
+        if isinstance(report, dict)
+        else list(report.predictions)
+    )
+    if not preds:
         raise ConfigurationError(
             f"{path}: its compile report holds no per-row validation predictions; "
             "re-compile it with this version of ragjudge"
         )
-    preds = parsed.predictions
     scores = floored(p.score for p in preds)
     return DriftSample(
         labels=[int(p.gold) for p in preds],
@@ -361,11 +364,3 @@ def _point(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Agreement:
 
 def _minus(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else float(a - b)
-
-
-def measured_on(judge: Judge) -> str:
-    """What the judge's compile measured: its gold file and validation size, for reports."""
-    report = judge.report_ or {}
-    gold = report.get("gold", {})
-    sizes = report.get("sizes", {})
-    return f"{gold.get('path', '?')} ({sizes.get('validation', '?')} validation rows)"

@@ -81,9 +81,9 @@ def ablation(
         return sum(r.lm_calls for r in outs)
 
     steps = [AblationStep(step="uncompiled", validation=measure(baseline_out))]
-    mode = compiled.get_params().get("mode")
+    mode = compiled.compile_spec().mode
     raw: Sequence[JudgeResult] = baseline_out
-    if mode is not None and mode != baseline.get_params().get("mode"):
+    if mode is not None and mode != baseline.compile_spec().mode:
         moved = baseline.clone(mode=mode)
         raw = run(moved, label)
         steps.append(

@@ -143,7 +143,7 @@ def judge_within_budget(
         size = min(size, len(rows) - start)
         if not budget.affords(mode, size) and fill:
             error = f"LM call budget spent ({budget.spent} of {budget.limit} calls)"
-            mode_name = str(getattr(judge, "mode", mode))
+            mode_name = judge.compile_spec().mode or mode
             out += [
                 JudgeResult(metric=judge.metric, mode=mode_name, error=error) for _ in rows[start:]
             ]

@@ -38,11 +38,12 @@ from ragjudge.data._gold import GoldRecord, gold_fingerprint
 from ragjudge.data._labels import gold_label, label_source, labeled_rows
 from ragjudge.data._rowhash import row_hash
 from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
+from ragjudge.evaluation._predictions import RowPrediction
 from ragjudge.exceptions import ConfigurationError, GoldDataError
 from ragjudge.optimize._ablation import AblationStep, ablation
 from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
 from ragjudge.optimize._demos import demo_pool, demo_sets
-from ragjudge.optimize._report import CompileReport, RowPrediction
+from ragjudge.optimize._report import CompileReport
 from ragjudge.optimize._select import (
     SELECT_REPEATS,
     SELECT_RULES,
@@ -144,7 +145,7 @@ class CompileState:
     """
 
     student: Judge
-    spec: CompileSpec
+    spec: CompileSpec[Judge]
     rows: list[GoldRecord]
     train: list[GoldRecord]
     valid: list[GoldRecord]
@@ -253,8 +254,9 @@ class JudgeOptimizer(Teleprompter):
             on the same grouped folds of the training rows, on the study's objective:
             `"one-se"` ships the most agreeing tuned judge that beats the start by more than
             one standard error of the paired difference (two for a finalist that makes more LM
-            calls a row than the start), else the start; `"best"` ships the highest
-            out-of-fold agreement.
+            calls a row than the start) and agrees less on no source (rows of several sources)
+            beyond that source's bar (`_select.source_bar`), else the start; `"best"` ships
+            the highest out-of-fold agreement.
         max_lm_calls_per_row: The most LM calls a row may cost the judge that ships (a
             trial's mean over the tuning rows, `CompileSpec.row_calls`): only trials within it
             are chosen (for `Cascade`, the best route and band under that budget). None: any.
@@ -714,33 +716,7 @@ class JudgeOptimizer(Teleprompter):
         if not arms:
             raise self._unaffordable(state)
         start_arm = self._start_arm(state)
-        finalists: list[Finalist] = []
-        chosen: dict[str, dict[str, Any]] = {}
-        if start_arm not in arms:
-            start = self._start_outputs(state)
-            finalists.append(
-                Finalist(
-                    name="start",
-                    passed=np.array([bool(r.passed) and not r.error for r in start]),
-                    scores=_unit_scores(self.start(state).compile_spec(), start),
-                    cost=float(self.start(state).compile_spec().own_calls()),
-                    label="starting judge",
-                )
-            )
-        for arm, trials in arms.items():
-            name = "start" if arm == start_arm else arm
-            best = self._pick(state, trials)
-            chosen[name] = self._trial_params(state, best)
-            finalists.insert(
-                0 if name == "start" else len(finalists),
-                Finalist(
-                    name=name,
-                    candidates=[self._trial_scores(state, t) for t in trials],
-                    params=chosen[name],
-                    cost=float(best.user_attrs.get("lm_calls_per_row", 0.0)),
-                    label="starting judge, tuned" if name == "start" else spec.arm_label(arm),
-                ),
-            )
+        finalists, chosen = self._finalists(state, arms, start_arm)
         fixed = float(spec.start().policy().get(spec.threshold or "", 0.5))
         objective = self.objective
 
@@ -778,6 +754,44 @@ class JudgeOptimizer(Teleprompter):
         )
         logger.info("selection: %s (%s)", selection.chosen, selection.reason)
         return selection, chosen.get(selection.chosen)
+
+    def _finalists(
+        self,
+        state: CompileState,
+        arms: dict[str, list[optuna.trial.FrozenTrial]],
+        start_arm: str | None,
+    ) -> tuple[list[Finalist], dict[str, dict[str, Any]]]:
+        """The starting judge (its fixed verdicts, or its arm tuned) and each arm's trials
+        as finalists, and the parameters of each finalist's best trial."""
+        spec = state.spec
+        finalists: list[Finalist] = []
+        chosen: dict[str, dict[str, Any]] = {}
+        if start_arm not in arms:
+            start = self._start_outputs(state)
+            finalists.append(
+                Finalist(
+                    name="start",
+                    passed=np.array([bool(r.passed) and not r.error for r in start]),
+                    scores=_unit_scores(self.start(state).compile_spec(), start),
+                    cost=float(self.start(state).compile_spec().own_calls()),
+                    label="starting judge",
+                )
+            )
+        for arm, trials in arms.items():
+            name = "start" if arm == start_arm else arm
+            best = self._pick(state, trials)
+            chosen[name] = self._trial_params(state, best)
+            finalists.insert(
+                0 if name == "start" else len(finalists),
+                Finalist(
+                    name=name,
+                    candidates=[self._trial_scores(state, t) for t in trials],
+                    params=chosen[name],
+                    cost=float(best.user_attrs.get("lm_calls_per_row", 0.0)),
+                    label="starting judge, tuned" if name == "start" else spec.arm_label(arm),
+                ),
+            )
+        return finalists, chosen
 
     def _arms(self, state: CompileState) -> dict[str, list[optuna.trial.FrozenTrial]]:
         """The complete trials within `max_lm_calls_per_row`, by arm (in mode order)."""
@@ -843,7 +857,7 @@ class JudgeOptimizer(Teleprompter):
         if state.init is not None:
             return state.init
         start = state.spec.start()
-        mode = student_mode = start.get_params().get("mode")
+        mode = student_mode = start.compile_spec().mode
         choices = _mode_choices(state.spec, self.modes)
         if choices and mode is not None and mode not in choices:
             student_mode = choices[0]
@@ -854,7 +868,7 @@ class JudgeOptimizer(Teleprompter):
         already paid for when they are the start's own, else judged now)."""
         start = self.start(state)
         assert state.raw is not None
-        mode = str(start.get_params().get("mode"))
+        mode = str(start.compile_spec().mode)
         own = (
             state.init is None
             and state.reads_demos
@@ -936,7 +950,7 @@ class JudgeOptimizer(Teleprompter):
         mode when `modes` leaves out its own)."""
         judge = state.student.clone()
         judge.report_ = None
-        mode = judge.get_params().get("mode")
+        mode = state.spec.mode
         choices = _mode_choices(state.spec, self.modes)
         if choices and mode is not None and mode not in choices:
             judge = judge.clone(mode=choices[0])
@@ -1053,7 +1067,7 @@ class JudgeOptimizer(Teleprompter):
                 judge,
                 rows,
                 budget=state.budget,
-                mode=str(judge.get_params().get("mode", "")),
+                mode=judge.compile_spec().mode or "",
                 demos=-1,
                 concurrency=self.concurrency,
                 on_result=(lambda i, r: bar.update(1)) if bar is not None else None,
@@ -1177,7 +1191,7 @@ def _objective_value(
 def _unit_scores(spec: CompileSpec, results: Sequence[JudgeResult]) -> np.ndarray:
     """Unit scores (`CompileSpec.unit`), `UNSCORED` (failing, lowest) for rows without one or
     with an error."""
-    return floored(spec.unit(r) for r in results)
+    return np.array([spec.unit(r) for r in results], dtype=float)
 
 
 @dataclass
@@ -1239,10 +1253,6 @@ class _RawCache:
     @property
     def total_calls(self) -> int:
         return sum(self.calls.values())
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from typing import Any
 
 import pydantic
 
+from ragjudge.evaluation._predictions import RowPrediction
 from ragjudge.lm._resolve import is_offline_lm
 from ragjudge.optimize._ablation import AblationStep
 from ragjudge.optimize._select import FinalistScore, Selection
@@ -50,23 +51,6 @@ class StudySummary(pydantic.BaseModel):
     trials: list[TrialRecord] = pydantic.Field(default_factory=list)
     pareto_front: list[TrialRecord] = pydantic.Field(default_factory=list)
     importances: dict[str, float] = pydantic.Field(default_factory=dict)
-
-
-class RowPrediction(pydantic.BaseModel):
-    """A validation row as the compiled and the baseline judge saw it."""
-
-    id: str
-    source: str = ""
-    group: str = pydantic.Field(
-        default="",
-        description="the row's group (compile's `group_by`); empty in judge files written "
-        "before it was recorded, whose intervals resample rows",
-    )
-    gold: int
-    score: float | None
-    passed: bool | None
-    baseline_score: float | None = None
-    baseline_passed: bool | None = None
 
 
 class CompileReport(pydantic.BaseModel):

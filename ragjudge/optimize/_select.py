@@ -263,72 +263,16 @@ def select_finalist(
     assignments = [
         group_folds(list(groups), y, folds=folds, seed=seed + r) for r in range(max(1, repeats))
     ]
-    verdicts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for f in finalists:
-        runs = [_out_of_fold(f, y, fold_of, refit) for fold_of in assignments]
-        verdicts[f.name] = (
-            np.mean([p for p, _ in runs], axis=0),
-            np.mean([s for _, s in runs], axis=0),
-        )
-    one = np.ones((1, len(y)))
-    weights = _resample_weights(seed, n_boot, len(y), list(groups)) if n_boot > 0 else None
-
-    def measure(name: str, mask: np.ndarray | None, w: np.ndarray) -> np.ndarray:
-        passed, scores = verdicts[name]
-        if mask is None:
-            return objective_draws(objective, y, passed, scores, w)
-        return objective_draws(objective, y[mask], passed[mask], scores[mask], w[:, mask])
-
-    point = {name: float(measure(name, None, one)[0]) for name in verdicts}
-    boot = {name: measure(name, None, weights) for name in verdicts} if weights is not None else {}
-    masks = _source_masks(sources, y)
-    start = "start" if "start" in verdicts else None
+    measured = _Measured(
+        objective=objective,
+        y=y,
+        verdicts=_averaged_verdicts(finalists, y, assignments, refit),
+        weights=_resample_weights(seed, n_boot, len(y), list(groups)) if n_boot > 0 else None,
+    )
+    start = "start" if "start" in measured.verdicts else None
     start_cost = next((f.cost for f in finalists if f.name == "start"), None)
-    scores = []
-    for f in finalists:
-        diff = se = None
-        differences: list[SourceDifference] = []
-        if start is not None and f.name != start:
-            diff = point[f.name] - point[start]
-            se = _se(boot.get(f.name), boot.get(start))
-            bar = source_bar(len(masks))
-            for source, mask in masks.items():
-                d = float(measure(f.name, mask, one)[0] - measure(start, mask, one)[0])
-                s_se = (
-                    _se(measure(f.name, mask, weights), measure(start, mask, weights))
-                    if weights is not None
-                    else 0.0
-                )
-                differences.append(
-                    SourceDifference(
-                        source=source,
-                        n=int(mask.sum()),
-                        difference=round(d, 4),
-                        se=round(s_se, 4),
-                        bar=round(bar, 4),
-                    )
-                )
-        low, high = (
-            np.nanpercentile(boot[f.name], [2.5, 97.5])
-            if f.name in boot
-            else (point[f.name], point[f.name])
-        )
-        costlier = (f.cost or 0.0) > (start_cost or 0.0) + 1e-9
-        scores.append(
-            FinalistScore(
-                name=f.name,
-                label=f.label,
-                mode=None if f.params is None else f.params.get("mode"),
-                value=round(point[f.name], 4),
-                ci=(round(float(low), 4), round(float(high), 4)),
-                difference=None if diff is None else round(diff, 4),
-                se=None if se is None else round(se, 4),
-                lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
-                bar=None if f.name == start else (COSTLIER_SE if costlier else 1.0),
-                params=f.params,
-                by_source=differences,
-            )
-        )
+    masks = _source_masks(sources, y)
+    scores = [_finalist_score(f, measured, start, start_cost, masks) for f in finalists]
     chosen, reason = decide(scores, rule=rule, start_label=start_label)
     return Selection(
         rule=rule,
@@ -339,6 +283,99 @@ def select_finalist(
         finalists=scores,
         chosen=chosen,
         reason=reason,
+    )
+
+
+def _averaged_verdicts(
+    finalists: Sequence[Finalist], y: np.ndarray, assignments: list[np.ndarray], refit: Refit
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each finalist's out-of-fold pass verdicts and scores, averaged over the fold
+    assignments."""
+    verdicts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for f in finalists:
+        runs = [_out_of_fold(f, y, fold_of, refit) for fold_of in assignments]
+        verdicts[f.name] = (
+            np.mean([p for p, _ in runs], axis=0),
+            np.mean([s for _, s in runs], axis=0),
+        )
+    return verdicts
+
+
+@dataclass
+class _Measured:
+    """The finalists' out-of-fold verdicts measured on the study's objective: at the point
+    (`point`) and under the grouped bootstrap draws (`boot`; `weights` None: no draws)."""
+
+    objective: str
+    y: np.ndarray
+    verdicts: dict[str, tuple[np.ndarray, np.ndarray]]
+    weights: np.ndarray | None
+
+    def _draws(self, name: str, mask: np.ndarray | None, w: np.ndarray) -> np.ndarray:
+        passed, scores = self.verdicts[name]
+        if mask is None:
+            return objective_draws(self.objective, self.y, passed, scores, w)
+        y, w = self.y[mask], w[:, mask]
+        return objective_draws(self.objective, y, passed[mask], scores[mask], w)
+
+    def point(self, name: str, mask: np.ndarray | None = None) -> float:
+        """The objective of a finalist's verdicts (on the rows of `mask`, or all)."""
+        return float(self._draws(name, mask, np.ones((1, len(self.y))))[0])
+
+    def boot(self, name: str, mask: np.ndarray | None = None) -> np.ndarray | None:
+        """The objective under each bootstrap draw; None without draws."""
+        if self.weights is None:
+            return None
+        return self._draws(name, mask, self.weights)
+
+
+def _finalist_score(
+    f: Finalist,
+    measured: _Measured,
+    start: str | None,
+    start_cost: float | None,
+    masks: dict[str, np.ndarray],
+) -> FinalistScore:
+    """A finalist's value and interval, and its difference from the start (pooled with its
+    standard error, and per source with each source's bar)."""
+    point = measured.point(f.name)
+    diff = se = None
+    differences: list[SourceDifference] = []
+    if start is not None and f.name != start:
+        diff = point - measured.point(start)
+        se = _se(measured.boot(f.name), measured.boot(start))
+        bar = source_bar(len(masks))
+        for source, mask in masks.items():
+            d = measured.point(f.name, mask) - measured.point(start, mask)
+            s_se = (
+                _se(measured.boot(f.name, mask), measured.boot(start, mask))
+                if measured.weights is not None
+                else 0.0
+            )
+            differences.append(
+                SourceDifference(
+                    source=source,
+                    n=int(mask.sum()),
+                    difference=round(d, 4),
+                    se=round(s_se, 4),
+                    bar=round(bar, 4),
+                )
+            )
+    draws = measured.boot(f.name)
+    low, high = np.nanpercentile(draws, [2.5, 97.5]) if draws is not None else (point, point)
+    costlier = (f.cost or 0.0) > (start_cost or 0.0) + 1e-9
+    return FinalistScore(
+        name=f.name,
+        label=f.label,
+        mode=None if f.params is None else f.params.get("mode"),
+        value=round(point, 4),
+        ci=(round(float(low), 4), round(float(high), 4)),
+        difference=None if diff is None else round(diff, 4),
+        se=None if se is None else round(se, 4),
+        lm_calls_per_row=None if f.cost is None else round(float(f.cost), 4),
+        bar=None if f.name == start else (COSTLIER_SE if costlier else 1.0),
+        params=f.params,
+        by_source=differences,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import warnings
 from pathlib import Path
@@ -21,13 +22,48 @@ from optuna.trial import TrialState
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.optimize._report import StudySummary, TrialRecord
 
-__all__ = ["open_storage", "suggest", "summarize_study"]
+__all__ = ["open_storage", "storage_file", "suggest", "summarize_study"]
 
 #: The trial attribute holding what a trial fitted rather than sampled (the pass cut, under
 #: the name of the judge's policy): shown among the trial's parameters.
 FITTED = "fitted"
 
 logger = logging.getLogger(__name__)
+
+
+def storage_file(url: str | None) -> str | None:
+    """The local file a storage writes (a journal file, or SQLite's database file); None for
+    none, in memory, or a database server.
+
+    Example:
+        >>> storage_file("study.log"), storage_file("sqlite:///runs/s.db")
+        ('study.log', 'runs/s.db')
+        >>> storage_file("postgresql://user@host/db") is None
+        True
+    """
+    if not url:
+        return None
+    if url.startswith("sqlite:///"):
+        return url.removeprefix("sqlite:///") or None
+    return None if "://" in url else url
+
+
+def _check_journal(path: Path) -> None:
+    """Refuse an existing file that is not an Optuna journal (Optuna would fail on it with
+    `KeyError: 'op_code'` or append its log to someone's data)."""
+    if not path.is_file():
+        return
+    with path.open("rb") as handle:
+        first = handle.readline()
+    try:
+        entry = json.loads(first) if first.strip() else {"op_code": 0}
+    except ValueError:
+        entry = None
+    if not isinstance(entry, dict) or "op_code" not in entry:
+        raise ConfigurationError(
+            f"`storage` {path}: is not an Optuna journal file (its first line is not a study "
+            "log entry); name a new file, or the journal of an earlier compile"
+        )
 
 
 def open_storage(url: str | None) -> optuna.storages.BaseStorage | None:
@@ -60,6 +96,7 @@ def open_storage(url: str | None) -> optuna.storages.BaseStorage | None:
         except Exception as exc:  # SQLAlchemy raises many types for unreachable databases
             raise ConfigurationError(f"`storage`: cannot open the study storage ({exc})") from None
     path = Path(url)
+    _check_journal(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     backend = JournalFileBackend(str(path))
     return optuna.storages.JournalStorage(backend)

@@ -395,10 +395,6 @@ class Judge(dspy.Module):
             return None
         return ResultMemo.for_judge(self, self.resolved_lm())
 
-    def _policies(self, names: Sequence[str], overrides: dict[str, Any]) -> dict[str, Any]:
-        """This judge's values of the policy parameters `names`, with `overrides` winning."""
-        return {**{name: getattr(self, name) for name in names}, **overrides}
-
     # -- as a DSPy metric -----------------------------------------------------------------
     def as_metric(
         self,
@@ -461,7 +457,7 @@ class Judge(dspy.Module):
     #: The parameters `score` reads: changing them needs no new LM call.
     policy_names: ClassVar[tuple[str, ...]] = ()
 
-    def compile_spec(self) -> CompileSpec:
+    def compile_spec(self) -> CompileSpec[Judge]:
         """What compile needs of this judge, as one object (`ragjudge.programs._spec`): its
         search space, how it rescores, what it fits, what a row costs. This default searches
         no policy and fits nothing; judges extend it (`dataclasses.replace`)."""
@@ -562,7 +558,7 @@ class Judge(dspy.Module):
 
     def save(self, path: str | os.PathLike[str], **_: Any) -> None:
         """Save the judge as versioned JSON (never pickle). See `ragjudge.load`."""
-        from ragjudge.programs._serialization import save_judge
+        from ragjudge.programs._document import save_judge
 
         save_judge(self, path)
 
@@ -617,8 +613,3 @@ def _prompt_counts(usage_data: dict[str, list[dict[str, Any]]]) -> dict[str, int
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:300] if text else ""
-
-
-def is_nan(value: float | None) -> bool:
-    """True for None or NaN."""
-    return value is None or (isinstance(value, float) and math.isnan(value))

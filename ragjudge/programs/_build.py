@@ -15,7 +15,7 @@ from ragjudge.lm._openai_engine import OpenAICompatibleEngine
 from ragjudge.lm._resolve import CONNECTION_KEYS, is_offline_lm, is_offline_name, resolve_lm
 from ragjudge.lm._retry import lm_options
 from ragjudge.programs._base import GENERATION_PARAMS, Judge
-from ragjudge.programs._serialization import judge_class, load, metric_names
+from ragjudge.programs._serialization import judge_class, load
 from ragjudge.programs.cascade import Cascade
 from ragjudge.programs.ensemble import Ensemble
 
@@ -114,9 +114,45 @@ def build_judge(
         >>> build_judge(lm="openai/gpt-4o-mini", cascade=True, mode="statement", cache=False)
         Cascade(mode='statement', lm='openai/gpt-4o-mini')
     """
+    lms = list(lm) if isinstance(lm, (list, tuple)) else [] if lm is None else [lm]
+    made = _made(
+        metric=metric,
+        judge=judge,
+        mode=mode,
+        threshold=threshold,
+        cascade=cascade,
+        lms=lms,
+        repeat=repeat,
+        trust_modified=trust_modified,
+        options=options,
+    )
+    bounds = {"max_tokens": max_tokens, "temperature": temperature, "timeout": timeout}
+    connection: dict[str, Any] = {"api_base": api_base, "cache": cache, "max_retries": max_retries}
+    made = with_lm_options(
+        made, bounds={k: v for k, v in bounds.items() if v is not None}, **connection
+    )
+    if repeat == 1 and len(lms) <= 1:
+        return made
+    members = [with_lm_options(made.clone(lm=name), **connection).lm for name in lms]
+    return Ensemble.of(made, repeat=repeat, lms=members or None)
+
+
+def _made(
+    *,
+    metric: str,
+    judge: Judge | str | os.PathLike[str] | None,
+    mode: str | None,
+    threshold: float | None,
+    cascade: bool,
+    lms: list[str | dspy.BaseLM],
+    repeat: int,
+    trust_modified: bool,
+    options: dict[str, Any],
+) -> Judge:
+    """The one judge `build_judge` starts from (before LM options and repeats): `judge`
+    (loaded from its file) with the options given, or a new one of `metric`'s class."""
     if repeat < 1:
         raise ConfigurationError(f"The `repeat` parameter must be at least 1. Got {repeat}.")
-    lms = list(lm) if isinstance(lm, (list, tuple)) else [] if lm is None else [lm]
     if cascade and judge is None:
         _check_cascade(metric=metric, lms=lms, repeat=repeat)
     overrides: dict[str, Any] = {}
@@ -145,23 +181,7 @@ def build_judge(
         else:
             overrides.pop("lm", None)
         made = cls(**overrides, **options)
-    bounds = {"max_tokens": max_tokens, "temperature": temperature, "timeout": timeout}
-    made = with_lm_options(
-        made,
-        bounds={k: v for k, v in bounds.items() if v is not None},
-        api_base=api_base,
-        cache=cache,
-        max_retries=max_retries,
-    )
-    if repeat == 1 and len(lms) <= 1:
-        return made
-    members = [
-        with_lm_options(
-            made.clone(lm=name), api_base=api_base, cache=cache, max_retries=max_retries
-        ).lm
-        for name in lms
-    ]
-    return Ensemble.of(made, repeat=repeat, lms=members or None)
+    return made
 
 
 def _check_cascade(
@@ -285,8 +305,3 @@ def api_key(model: str) -> str:
             return value
     logger.info("no API key in $RAGJUDGE_API_KEY or $%s_API_KEY; sending 'EMPTY'", provider)
     return "EMPTY"
-
-
-def known_metrics() -> list[str]:
-    """The metric names `build_judge` knows (from the judge registry)."""
-    return metric_names()

@@ -12,7 +12,7 @@ values on the judge it builds.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ragjudge.data._gold import GoldRecord
 from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, fit_offline
@@ -20,9 +20,18 @@ from ragjudge.offline.model import CrossFit, OfflineParams, cross_fit_offline, f
 if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
 
-    from ragjudge.programs._base import Judge
+__all__ = ["Fitted", "Learner", "OfflineLearner", "offline_learner"]
 
-__all__ = ["Learner", "OfflineLearner", "offline_learner"]
+
+class Fitted(Protocol):
+    """What a learner reads and puts on a judge (`Judge` has it; this module imports no
+    judge, so that the judge's module can hand out learners through its spec)."""
+
+    offline_params_: OfflineParams | None
+
+    def get_params(self) -> dict[str, Any]:
+        """The judge's constructor arguments."""
+        ...
 
 
 class Learner:
@@ -33,22 +42,22 @@ class Learner:
     folds: list[int] | None = None
 
     def fit(
-        self, rows: Sequence[GoldRecord], *, groups: Sequence[str], init: Judge | None, seed: int
+        self, rows: Sequence[GoldRecord], *, groups: Sequence[str], init: Fitted | None, seed: int
     ) -> None:
         """Fit on the train rows (`init`: the warm-start judge, if any)."""
 
-    def apply(self, judge: Judge, *, fold: int | None = None) -> None:
+    def apply(self, judge: Fitted, *, fold: int | None = None) -> None:
         """Put the fitted state (fold `fold`'s, when given) on a candidate judge."""
 
     def search_space(self, mode: str) -> dict[str, BaseDistribution]:
         """Parameters compile searches beside the judge's policies, in `mode`."""
         return {}
 
-    def start_params(self, init: Judge) -> dict[str, Any]:
+    def start_params(self, init: Fitted) -> dict[str, Any]:
         """The warm-start judge's values of `search_space` (the study's first trial)."""
         return {}
 
-    def finish(self, judge: Judge, params: dict[str, Any]) -> None:
+    def finish(self, judge: Fitted, params: dict[str, Any]) -> None:
         """Put the fitted state and the chosen values of `search_space` on the built judge."""
         self.apply(judge)
 
@@ -88,7 +97,7 @@ class OfflineLearner(Learner):
         self.support_threshold: float | None = None
 
     def fit(
-        self, rows: Sequence[GoldRecord], *, groups: Sequence[str], init: Judge | None, seed: int
+        self, rows: Sequence[GoldRecord], *, groups: Sequence[str], init: Fitted | None, seed: int
     ) -> None:
         """Cross-fit the weights (out-of-fold outputs for the study), then fit them on all."""
         start = init.offline_params_ if init is not None else None
@@ -111,7 +120,7 @@ class OfflineLearner(Learner):
             head=self.cross.head,
         )
 
-    def apply(self, judge: Judge, *, fold: int | None = None) -> None:
+    def apply(self, judge: Fitted, *, fold: int | None = None) -> None:
         """The fitted weights, or fold `fold`'s cross-fitted ones."""
         if fold is not None and self.cross is not None:
             judge.offline_params_ = self.cross.fold_params[fold]
@@ -126,7 +135,7 @@ class OfflineLearner(Learner):
             return {}
         return {"support_threshold": FloatDistribution(0.05, 0.95)}
 
-    def start_params(self, init: Judge) -> dict[str, Any]:
+    def start_params(self, init: Fitted) -> dict[str, Any]:
         """The warm-start judge's support threshold, in statement mode."""
         if not self.support or init.get_params().get("mode") != "statement":
             return {}
@@ -134,7 +143,7 @@ class OfflineLearner(Learner):
             return {}
         return {"support_threshold": init.offline_params_.support_threshold}
 
-    def finish(self, judge: Judge, params: dict[str, Any]) -> None:
+    def finish(self, judge: Fitted, params: dict[str, Any]) -> None:
         """The fitted weights, with the chosen support threshold."""
         self.apply(judge)
         support = params.get("support_threshold")
@@ -162,7 +171,7 @@ class OfflineLearner(Learner):
         }
 
 
-def offline_learner(judge: Judge, *, support: bool = True) -> Callable[..., Learner]:
+def offline_learner(judge: Fitted, *, support: bool = True) -> Callable[..., Learner]:
     """The offline judge's learner for `judge`, a judge that scores with the offline judge:
     `(regularization=..., head=...) -> OfflineLearner`, fitted with the MiniLM paraphrase
     evidence where the judge's offline judge uses it.

@@ -6,22 +6,50 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import dspy
 
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs._results import reason_text
+from ragjudge.stats._threshold import unit_prediction
 
 if TYPE_CHECKING:
-    from ragjudge.programs._base import Judge
     from ragjudge.programs._results import JudgeResult
+    from ragjudge.programs._spec import CompileSpec
 
 __all__ = ["JudgeMetric", "feedback_text", "with_statements"]
 
 logger = logging.getLogger(__name__)
 
 _UNSET: Any = object()
+
+
+class Judging(Protocol):
+    """What the metric asks of a judge (`Judge` has it; this module imports no judge, so that
+    `Judge.as_metric` can hand one out)."""
+
+    @property
+    def metric(self) -> str:
+        """The metric's name."""
+        ...
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """The judge's modes."""
+        ...
+
+    def __call__(self, *args: Any, **kwargs: Any) -> JudgeResult:
+        """Judge one item."""
+        ...
+
+    def clone(self, **overrides: Any) -> Judging:
+        """The same judge with other parameters."""
+        ...
+
+    def compile_spec(self) -> CompileSpec:
+        """What compile needs of the judge (its scale, here)."""
+        ...
 
 
 class JudgeMetric:
@@ -34,8 +62,10 @@ class JudgeMetric:
     `dspy.Prediction(score=..., feedback=...)`, the feedback listing the unsupported
     statements with the judge's reasons.
 
-    An item the judge could not score (an LM failure, an answer with no statements) scores
-    0.0 and fails; the reason is logged and, for GEPA, given as the feedback.
+    The score is the judge's unit score (`JudgeResult.unit` on `CompileSpec.scale`) as a
+    value in [0, 1] (`stats.unit_prediction`): an item the judge could not score (an LM
+    failure, an answer with no statements) scores 0.0 and fails; the reason is logged and,
+    for GEPA, given as the feedback.
 
     Attributes:
         judge: The judge that scores.
@@ -48,7 +78,7 @@ class JudgeMetric:
 
     def __init__(
         self,
-        judge: Judge,
+        judge: Judging,
         *,
         question_field: str = "question",
         contexts_field: str = "contexts",
@@ -63,6 +93,14 @@ class JudgeMetric:
         self.reference_field = reference_field
         self.pass_on_trace = pass_on_trace
         self.__name__ = f"{judge.metric}_metric"
+        self._scale: float | None = None
+
+    @property
+    def scale(self) -> float:
+        """The judge's score scale (`CompileSpec.scale`), read once."""
+        if self._scale is None:
+            self._scale = self.judge.compile_spec().scale
+        return self._scale
 
     def inputs(self, example: Any, pred: Any) -> dict[str, Any]:
         """The judge's keyword arguments read from an example and a prediction.
@@ -95,7 +133,7 @@ class JudgeMetric:
         pred_trace: Any = _UNSET,
     ) -> float | bool | dspy.Prediction:
         result = self.result(example, pred)
-        score = _unit_score(result, getattr(self.judge, "scale", 1.0))
+        score = unit_prediction(result.unit(scale=self.scale))
         if result.error or math.isnan(result.score):
             logger.warning("%s metric: item not scored: %s", self.judge.metric, _why(result))
         if pred_name is not _UNSET or pred_trace is not _UNSET:
@@ -106,7 +144,7 @@ class JudgeMetric:
         return score
 
 
-def with_statements(judge: Judge, result: JudgeResult, inputs: dict[str, Any]) -> JudgeResult:
+def with_statements(judge: Judging, result: JudgeResult, inputs: dict[str, Any]) -> JudgeResult:
     """The result with per-statement verdicts to explain it.
 
     A judge in a mode without statements (`whole`, `rubric`) gives one verdict; to say which
@@ -155,12 +193,6 @@ def feedback_text(result: JudgeResult) -> str:
 
 def _why(result: JudgeResult) -> str:
     return result.error or result.reason or "no score"
-
-
-def _unit_score(result: JudgeResult, scale: float) -> float:
-    if result.error or math.isnan(result.score):
-        return 0.0
-    return float(result.score) / (scale or 1.0)
 
 
 def _get(obj: Any, name: str) -> Any:

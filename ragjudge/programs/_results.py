@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 
 import pydantic
 
+from ragjudge.stats._threshold import unit_score
+
 __all__ = [
     "CascadeOutput",
     "JudgeResult",
@@ -205,6 +207,12 @@ class JudgeResult(pydantic.BaseModel):
         """Strict JSON stores a NaN score as null: read it back as NaN, at any depth (the
         members of an ensemble, the two judges of a cascade)."""
         return math.nan if value is None else value
+
+    def unit(self, *, scale: float = 1.0) -> float:
+        """This result's score as a unit score (`ragjudge.stats._threshold.unit_score`, given
+        its judge's `scale`: `CompileSpec.scale`): an error counts as no score, which never
+        passes and ranks lowest (`UNSCORED`)."""
+        return unit_score(None if self.error else self.score, scale=scale)
 
     @classmethod
     def from_json_data(cls, data: dict[str, Any], **update: Any) -> JudgeResult:

@@ -2,20 +2,17 @@
 
 The file names its judge class, which is looked up in an explicit registry (never imported
 from a dotted path), records a fingerprint of every signature and a checksum of its own
-content, and is validated whole before any object is touched.
+content, and is validated whole before any object is touched. Writing it is
+`ragjudge.programs._document` (which `Judge.save` calls); this module reads it back.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import os
-import platform
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import pydantic
 
@@ -26,6 +23,18 @@ from ragjudge.exceptions import (
     SerializationError,
     UnsupportedFormatVersionError,
 )
+from ragjudge.programs._document import FORMAT as FORMAT
+from ragjudge.programs._document import FORMAT_VERSION as FORMAT_VERSION
+from ragjudge.programs._document import READABLE_VERSIONS as READABLE_VERSIONS
+from ragjudge.programs._document import JudgeFile as JudgeFile
+from ragjudge.programs._document import _checksum as _checksum
+from ragjudge.programs._document import _versions as _versions
+from ragjudge.programs._document import check_judge_path as check_judge_path
+from ragjudge.programs._document import judge_document as judge_document
+from ragjudge.programs._document import register_judge as register_judge
+from ragjudge.programs._document import registered
+from ragjudge.programs._document import save_judge as save_judge
+from ragjudge.programs._document import signature_fingerprints as signature_fingerprints
 
 if TYPE_CHECKING:
     from ragjudge.programs._base import Judge
@@ -41,156 +50,6 @@ __all__ = [
     "save_judge",
     "signature_fingerprints",
 ]
-
-FORMAT = "ragjudge.judge"
-FORMAT_VERSION = 2
-#: Versions this release reads: 1 (before results carried raw outputs and compile recorded its
-#: selection) has the same layout; its judges load with the parameters they were saved with.
-READABLE_VERSIONS = (1, 2)
-_REGISTRY: dict[str, type[Judge]] = {}
-J = TypeVar("J", bound="type[Judge]")
-
-
-def register_judge(cls: J) -> J:
-    """Class decorator: let `load` rebuild judges of this class by name."""
-    _REGISTRY[cls.__name__] = cls
-    return cls
-
-
-class JudgeFile(pydantic.BaseModel):
-    """The schema of a saved judge."""
-
-    model_config = pydantic.ConfigDict(extra="forbid")
-
-    format: str
-    format_version: int
-    judge: str
-    params: dict[str, Any]
-    state: dict[str, Any]
-    signatures: dict[str, str]
-    provenance: dict[str, Any]
-    compile: dict[str, Any] | None = None
-    checksum: str
-
-
-def signature_fingerprints(judge: Judge) -> dict[str, str]:
-    """A short hash of each predictor's signature fields (names, roles and types)."""
-    prints = {}
-    for name, predictor in judge.named_predictors():
-        fields = [
-            (
-                field,
-                info.json_schema_extra.get("__dspy_field_type") if info.json_schema_extra else "",
-                str(info.annotation),
-            )
-            for field, info in predictor.signature.fields.items()
-        ]
-        prints[name] = hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
-    return prints
-
-
-def _versions() -> dict[str, str]:
-    out = {"ragjudge": __version__, "python": platform.python_version()}
-    for dist in ("dspy", "pydantic", "optuna", "numpy", "datasets"):
-        try:
-            out[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            out[dist] = "not installed"
-    return out
-
-
-def _checksum(document: dict[str, Any]) -> str:
-    body = {k: v for k, v in document.items() if k != "checksum"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _jsonable(value: Any) -> Any:
-    """NaN and infinities become None so the file is strict JSON."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, pydantic.BaseModel):
-        return _jsonable(value.model_dump(mode="json"))
-    return value
-
-
-def judge_document(judge: Judge) -> dict[str, Any]:
-    """The JSON document of a judge (what `save_judge` writes)."""
-    name = type(judge).__name__
-    if _REGISTRY.get(name) is not type(judge):
-        raise SerializationError(
-            f"{name} is not a registered judge class; decorate it with `@register_judge`"
-        )
-    params = dict(judge.get_params())
-    lm = params.get("lm")
-    if lm is not None and not isinstance(lm, str):
-        params["lm"] = str(getattr(lm, "model", None) or "")
-    report = getattr(judge, "report_", None)
-    document: dict[str, Any] = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "judge": name,
-        "params": _jsonable(params),
-        "state": _jsonable(judge.dump_state()),
-        "signatures": signature_fingerprints(judge),
-        "provenance": _versions(),
-        "compile": _jsonable(report) if report is not None else None,
-    }
-    document["checksum"] = _checksum(document)
-    return document
-
-
-def check_judge_path(path: str | os.PathLike[str]) -> Path:
-    """Refuse, before any work, a path a judge cannot be saved to: an existing folder, a
-    pickle, a suffix other than `.json`.
-
-    Raises:
-        SerializationError: Naming the path and the fix.
-
-    Example:
-        >>> check_judge_path("judges/faithfulness.json").name
-        'faithfulness.json'
-    """
-    target = Path(path)
-    if target.is_dir():
-        raise SerializationError(
-            f"{target}: is a folder; name a .json file for the judge (e.g. {target / 'judge.json'})"
-        )
-    if target.suffix.lower() in {".pkl", ".pickle"}:
-        raise SerializationError(f"{target}: judges are saved as JSON only; use a .json path")
-    if target.suffix and target.suffix.lower() != ".json":
-        raise SerializationError(f"{target}: a judge file is JSON; name a file ending in .json")
-    return target
-
-
-def save_judge(judge: Judge, path: str | os.PathLike[str]) -> Path:
-    """Write a judge to `path` as versioned JSON.
-
-    Args:
-        judge: The judge to save.
-        path: A `.json` file; parent folders are created.
-
-    Returns:
-        The path written.
-
-    Raises:
-        SerializationError: For a pickle path or an unregistered judge class.
-    """
-    target = check_judge_path(path)
-    document = judge_document(judge)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    try:
-        tmp.write_text(json.dumps(document, indent=1, allow_nan=False) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise SerializationError(f"{target}: cannot be written ({exc.strerror or exc})") from None
-    return target
 
 
 def load(path: str | os.PathLike[str], *, trust_modified: bool = False) -> Judge:
@@ -242,9 +101,9 @@ def load(path: str | os.PathLike[str], *, trust_modified: bool = False) -> Judge
             f"{name}: the file was modified after it was saved (checksum mismatch); "
             "pass trust_modified=True if you edited it on purpose"
         )
-    cls = _REGISTRY.get(document.judge)
+    cls = registered().get(document.judge)
     if cls is None:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(sorted(registered()))
         raise SerializationError(f"{name}: unknown judge class {document.judge!r} (known: {known})")
     return _build(cls, document, name)
 
@@ -323,7 +182,7 @@ def _build(cls: type[Judge], document: JudgeFile, name: str) -> Judge:
 
 def registry() -> dict[str, Callable[..., Judge]]:
     """The registered judge classes, by name."""
-    return dict(_REGISTRY)
+    return dict(registered().items())
 
 
 def _metric_of(cls: type[Judge]) -> str | None:
@@ -334,7 +193,7 @@ def _metric_of(cls: type[Judge]) -> str | None:
 
 def metric_names() -> list[str]:
     """The metric names the registered judge classes stand for, in registration order."""
-    names = [_metric_of(cls) for cls in _REGISTRY.values()]
+    names = [_metric_of(cls) for cls in registered().values()]
     return sorted({n for n in names if n}, key=lambda n: (n != "faithfulness", n))
 
 
@@ -349,7 +208,7 @@ def judge_class(metric: str) -> type[Judge]:
         >>> judge_class("faithfulness").__name__
         'Faithfulness'
     """
-    for cls in _REGISTRY.values():
+    for cls in registered().values():
         if _metric_of(cls) == metric:
             return cls
     raise ConfigurationError(

@@ -13,28 +13,48 @@ beyond its policies (`learner`), what a row costs in LM calls (`mode_calls`, `ow
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ragjudge.stats._logistic import calibrated
 
 if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
 
-    from ragjudge.programs._base import Judge
     from ragjudge.programs._learner import Learner
     from ragjudge.programs._results import JudgeResult
 
-__all__ = ["CompileSpec", "LearnerFactory"]
+__all__ = ["CompileSpec", "LearnerFactory", "SpecJudge"]
+
+
+class SpecJudge(Protocol):
+    """What a spec asks of its judge (`Judge` has it; this module imports no judge, so that
+    `Judge.compile_spec` can hand out a spec)."""
+
+    @property
+    def policy_names(self) -> tuple[str, ...]:
+        """The parameters `score` reads."""
+        ...
+
+    def rescore(self, result: JudgeResult, **policy: Any) -> JudgeResult:
+        """A result scored again under other policies."""
+        ...
+
+    def clone(self, **overrides: Any) -> Any:
+        """The same judge with other parameters (of the judge's own class)."""
+        ...
+
+
+#: The judge a spec describes (`Judge`, for every spec a judge hands out).
+J = TypeVar("J", bound=SpecJudge)
 
 #: `(regularization=..., head=...) -> Learner`: the options compile passes a learner.
 LearnerFactory = Callable[..., "Learner"]
 
 
 @dataclass(frozen=True)
-class CompileSpec:
+class CompileSpec(Generic[J]):
     """What compile needs of one judge (see the module docs).
 
     Attributes:
@@ -65,7 +85,7 @@ class CompileSpec:
             compared as it comes.
     """
 
-    judge: Judge
+    judge: J
     space: Mapping[str, BaseDistribution] = field(default_factory=dict)
     threshold: str | None = None
     calibration: str | None = None
@@ -87,10 +107,9 @@ class CompileSpec:
 
     # -- scoring -----------------------------------------------------------------------------
     def unit(self, result: JudgeResult) -> float:
-        """A result's score in [0, 1] (the scale taken off); NaN for an error or no score."""
-        if result.error or math.isnan(result.score):
-            return math.nan
-        return float(result.score) / (self.scale or 1.0)
+        """A result's score in [0, 1] (the scale taken off); `UNSCORED` for an error or no
+        score (`JudgeResult.unit`)."""
+        return result.unit(scale=self.scale)
 
     def rescore(self, result: JudgeResult, params: Mapping[str, Any]) -> JudgeResult:
         """A result scored again under a trial's choices (its policies among `params`), with
@@ -143,11 +162,11 @@ class CompileSpec:
         del calls_per_row
         return params
 
-    def start(self) -> Judge:
+    def start(self) -> J:
         """The judge compile must beat when it is given none (`init`): this judge as it is."""
         return self.judge
 
-    def offline(self) -> Judge | None:
+    def offline(self) -> J | None:
         """The same judge on the offline judge's LM, that validation measures beside a judge
         that reads demos; None for others."""
         if not self.reads_demos:

@@ -51,6 +51,7 @@ from ragjudge.programs._results import (
 from ragjudge.programs._serialization import register_judge
 from ragjudge.programs._spec import CompileSpec
 from ragjudge.programs.faithfulness import AGGREGATIONS, UNSURE, Faithfulness
+from ragjudge.stats._threshold import UNSCORED
 
 __all__ = ["ROUTES", "Cascade"]
 
@@ -357,7 +358,7 @@ class Cascade(Judge):
             update={"id": result.id}
         )
 
-    def compile_spec(self) -> CompileSpec:
+    def compile_spec(self) -> CompileSpec[Judge]:
         """What compile needs of a cascade (`CascadeSpec`): the route, the band, the LM's
         weight, the threshold and the LM judge's scoring searched; the offline judge's
         weights fitted (cross-fitted per fold); the LM asked on every tuning row, so that
@@ -395,7 +396,7 @@ OFFLINE_ARM = "offline"
 
 
 @dataclass(frozen=True)
-class CascadeSpec(CompileSpec):
+class CascadeSpec(CompileSpec[Judge]):
     """A cascade's compile: trials group by route and LM mode; a row costs the LM's calls
     where its offline score sends it to the LM; the offline judge alone is the start."""
 
@@ -450,10 +451,10 @@ def _in_band(s: float, q: float, p: Mapping[str, Any], band: tuple[float, float]
 
 
 def _unit(result: JudgeResult, judge: Faithfulness) -> float:
-    """A member's score in [0, 1] (NaN when it has none)."""
-    if result.error or math.isnan(result.score):
-        return math.nan
-    return float(result.score) / float(judge.scale or 1.0)
+    """A member's unit score (`JudgeResult.unit`), NaN when it has none: a score the cascade
+    builds its own from, and a result's missing score is NaN."""
+    unit = result.unit(scale=judge.scale)
+    return math.nan if unit == UNSCORED else unit
 
 
 def _shown(value: float) -> str:

@@ -230,7 +230,7 @@ class DeterministicJudge(Judge):
         return with_outcome(result, p, text)
 
     # -- compiling ------------------------------------------------------------------------
-    def compile_spec(self) -> CompileSpec:
+    def compile_spec(self) -> CompileSpec[Judge]:
         """Per-sentence threshold, aggregation and pass threshold: no recomputation needed."""
         from optuna.distributions import CategoricalDistribution, FloatDistribution
 

@@ -382,7 +382,7 @@ class Faithfulness(Judge):
             raw = StatementsOutput(statements=list(statements))
         return self.score(raw, {**self.policy(), **overrides})
 
-    def compile_spec(self) -> CompileSpec:
+    def compile_spec(self) -> CompileSpec[Judge]:
         """The statement policies searched; two LM calls a row in statement mode (extract,
         then judge every statement), else one; on the offline judge, its weights fitted."""
         spec = super().compile_spec()

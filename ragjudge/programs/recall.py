@@ -277,7 +277,7 @@ class ContextRecall(Judge):
         )
         return self.score(raw, {**self.policy(), **overrides})
 
-    def compile_spec(self) -> CompileSpec:
+    def compile_spec(self) -> CompileSpec[Judge]:
         """The statement policies searched; two LM calls a row in statement mode (extract,
         then judge every statement), else one."""
         return replace(

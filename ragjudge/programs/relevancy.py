@@ -317,7 +317,7 @@ class AnswerRelevancy(Judge):
         """A result of results format 1 (no `raw`), read back from its details."""
         return _raw_from_details(result.details) if result.details else None
 
-    def compile_spec(self) -> CompileSpec:
+    def compile_spec(self) -> CompileSpec[Judge]:
         """The policies compile searches: threshold, aggregation and the noncommittal rule."""
         from optuna.distributions import CategoricalDistribution, FloatDistribution
 

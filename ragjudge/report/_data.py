@@ -11,9 +11,9 @@ import numpy as np
 
 from ragjudge.data._gold import GoldRecord
 from ragjudge.data._labels import gold_label
-from ragjudge.optimize._report import RowPrediction
+from ragjudge.evaluation._predictions import RowPrediction
 from ragjudge.programs._results import JudgeResult
-from ragjudge.stats._threshold import UNSCORED, floored
+from ragjudge.stats._threshold import UNSCORED, unit_score
 
 __all__ = [
     "Disagreement",
@@ -92,11 +92,8 @@ class Variant:
 
 
 def _probs(scores: Sequence[float | None], scale: float) -> np.ndarray:
-    """Scores over `scale`, clipped to [0, 1]; `UNSCORED` (`stats.floored`) where none."""
-    floor = floored(scores)
-    scored = floor != UNSCORED
-    floor[scored] = np.clip(floor[scored] / scale, 0.0, 1.0)
-    return floor
+    """Unit scores (`stats.unit_score`): `UNSCORED` where none."""
+    return np.array([unit_score(s, scale=scale) for s in scores], dtype=float)
 
 
 def variant_from_predictions(
@@ -196,7 +193,7 @@ def worst_disagreements(
         unscored = math.isnan(res.score)
         if (bool(res.passed) and not unscored) == bool(label):
             continue
-        prob = math.nan if unscored else min(1.0, max(0.0, res.score / scale))
+        prob = math.nan if unscored else res.unit(scale=scale)
         severity = float(label) if unscored else abs(float(label) - prob)
         found.append(
             Disagreement(

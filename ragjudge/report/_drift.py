@@ -67,7 +67,7 @@ def build_drift_report(
         The HTML document.
     """
     compile_report = CompileReport.model_validate(judge.report_ or {})
-    scale = float(getattr(judge, "scale", 1.0) or 1.0)
+    scale = judge.compile_spec().scale
     threshold = getattr(judge, "threshold", None)
     fitted = compile_report.fitted_rows or ()
     unseen = [  # the new rows the test compares (those the judge was fitted on left out)

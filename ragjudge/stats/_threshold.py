@@ -13,7 +13,15 @@ import numpy.typing as npt
 
 from ragjudge.stats._agreement import _auroc, _ba, _counts, _f1, _kappa
 
-__all__ = ["UNSCORED", "best_threshold", "floored", "objective_draws", "objective_value"]
+__all__ = [
+    "UNSCORED",
+    "best_threshold",
+    "floored",
+    "objective_draws",
+    "objective_value",
+    "unit_prediction",
+    "unit_score",
+]
 
 #: Where a row without a score (NaN, or an error) stands: below every threshold in [0, 1], so it
 #: never passes and ranks lowest.
@@ -69,6 +77,32 @@ def floored(scores: Iterable[float | None]) -> npt.NDArray[np.float64]:
     return np.array(
         [UNSCORED if s is None or math.isnan(s) else float(s) for s in scores], dtype=float
     )
+
+
+def unit_score(score: float | None, *, scale: float = 1.0) -> float:
+    """The one reading of a judge's score as a unit score: the score over the judge's `scale`,
+    in [0, 1]; `UNSCORED` for a row without one (None, NaN, or an error: see
+    `JudgeResult.unit`), which never passes and ranks lowest. Compile's study and selection,
+    the reports, drift, the DSPy metric and the estimates all read a score through it.
+
+    Example:
+        >>> unit_score(4.0, scale=5.0), unit_score(float("nan"), scale=5.0), unit_score(None)
+        (0.8, -1.0, -1.0)
+    """
+    if score is None or math.isnan(score):
+        return UNSCORED
+    return min(1.0, max(0.0, float(score) / (scale or 1.0)))
+
+
+def unit_prediction(unit: float) -> float:
+    """A unit score (`unit_score`) where the value must lie in [0, 1] (a DSPy metric's value,
+    the prediction PPI averages): an unscored row, which fails, predicts 0.
+
+    Example:
+        >>> unit_prediction(unit_score(4.0, scale=5.0)), unit_prediction(unit_score(None))
+        (0.8, 0.0)
+    """
+    return max(0.0, unit)
 
 
 def best_threshold(

@@ -77,8 +77,8 @@ def assert_faithful(
     result = judge(question=question, contexts=ctx, answer=answer)
     if result.error or math.isnan(result.score):
         raise AssertionError(f"the answer could not be judged: {feedback_text(result)}")
-    scale = float(getattr(judge, "scale", 1.0) or 1.0)
-    ok = result.passed if min_score is None else result.score / scale >= min_score
+    unit = result.unit(scale=judge.compile_spec().scale)
+    ok = result.passed if min_score is None else unit >= min_score
     if not ok:
         result = with_statements(
             judge, result, {"question": question, "contexts": ctx, "answer": answer}

@@ -81,6 +81,33 @@ def test_every_command_refuses_an_output_over_an_input(
     assert judge.read_bytes() == saved
 
 
+@pytest.mark.parametrize("form", ["journal", "sqlite", "other file"])
+def test_compile_refuses_a_storage_that_is_an_input_before_any_work(
+    form: str, labeled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Optuna would die on it with `KeyError: 'op_code'` after the rows are judged (or write
+    its log into the file): refused up front, the file untouched."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    storage, named, victim = {
+        "journal": (str(labeled), "is the --gold file", labeled),
+        "sqlite": (f"sqlite:///{labeled}", "is the --gold file", labeled),
+        "other file": (str(notes), "is not an Optuna journal file", notes),
+    }[form]
+    before = victim.read_bytes()
+    out = tmp_path / "judge.json"
+    args = ["--gold", str(labeled), "--out", str(out), "--storage", storage, "--trials", "2"]
+    code, stdout, err = run_cli(capsys, "compile", *args)
+    assert code == 2 and not stdout
+    refused(err, "--storage", named)
+    assert "Traceback" not in err and victim.read_bytes() == before and not out.exists()
+
+
+def test_library_compile_refuses_a_storage_that_is_its_gold(labeled: Path) -> None:
+    with pytest.raises(ConfigurationError, match=r"`storage`.*is the `gold` file"):
+        ragjudge.compile(ragjudge.Faithfulness(), gold=str(labeled), storage=str(labeled))
+
+
 def test_library_evaluate_refuses_out_over_its_rows(labeled: Path) -> None:
     with pytest.raises(ConfigurationError, match=r"`out`.*is the `rows` file"):
         ragjudge.evaluate(ragjudge.Faithfulness(), str(labeled), out=str(labeled))

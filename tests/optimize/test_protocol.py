@@ -27,6 +27,7 @@ from ragjudge.optimize._select import (
     decide,
     pick_best,
     select_finalist,
+    source_bar,
 )
 from ragjudge.programs import Faithfulness
 from ragjudge.programs._serialization import registry
@@ -38,7 +39,8 @@ from ragjudge.testing import scripted_lm
 OPTIMIZE = Path(ragjudge.__file__).parent / "optimize"
 
 #: The one judge parameter compile knows by name: the mode its raw outputs are cached by
-#: (`Judge.modes`, part of every judge's contract).
+#: (`Judge.modes`, part of every judge's contract). Compile sets it (`clone(mode=...)`, the
+#: study's `mode` choice) but reads a judge's own only from its spec (`CompileSpec.mode`).
 PROTOCOL_NAMES = {"mode"}
 
 
@@ -63,6 +65,26 @@ def _on_judge(node: ast.Attribute) -> bool:
     value = node.value
     name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
     return name in JUDGES
+
+
+def _reads_mode(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """True for a judge's mode read by name rather than from its spec: `judge.mode`,
+    `getattr(judge, "mode", ...)`, `judge.get_params().get("mode")`, `...get_params()["mode"]`."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "mode" and _on_judge(node)
+    if not (isinstance(node, ast.Constant) and node.value == "mode"):
+        return False
+    parent = parents.get(node)
+    if isinstance(parent, ast.Call) and getattr(parent.func, "id", "") == "getattr":
+        return True
+    target: ast.AST | None = None
+    if isinstance(parent, ast.Call):
+        if not (isinstance(parent.func, ast.Attribute) and parent.func.attr == "get"):
+            return False
+        target = parent.func.value
+    else:
+        target = getattr(parent, "value", None)
+    return isinstance(target, ast.Call) and getattr(target.func, "attr", "") == "get_params"
 
 
 def _judge_call(node: ast.keyword, parents: dict[ast.AST, ast.AST]) -> bool:
@@ -106,6 +128,8 @@ def test_optimize_imports_no_judge_and_reads_no_parameter_by_name(path: Path) ->
             found.append(f"line {node.value.lineno}: the keyword {node.arg}=")
         elif isinstance(node, ast.Attribute) and node.attr in names and _on_judge(node):
             found.append(f"line {node.lineno}: the attribute .{node.attr}")
+        if _reads_mode(node, parents):
+            found.append(f"line {getattr(node, 'lineno', 0)}: a judge's mode read by name")
     assert not found, f"{path.name} knows judges by name: " + "; ".join(found)
 
 
@@ -119,6 +143,15 @@ def test_the_ast_check_sees_what_the_optimizer_used_to_read() -> None:
     attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     assert "scale" in constants & names and "lm" in keywords
     assert "route" in attributes & names
+    reads = (
+        'a = judge.get_params().get("mode")\nb = getattr(start, "mode", None)\n'
+        'c = baseline.get_params()["mode"]\nd = student.mode\n'
+        'ok = (params["mode"], judge.clone(mode="whole"), spec.mode)'
+    )
+    tree = ast.parse(reads)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    lines = {n.lineno for n in ast.walk(tree) if _reads_mode(n, parents)}  # type: ignore[attr-defined]
+    assert lines == {1, 2, 3, 4}
     assert {"threshold", "calibration", "support_threshold", "low", "high"} <= names
 
 
@@ -249,6 +282,23 @@ def test_the_decision_line_reads_true() -> None:
     assert (
         "-0.150 out of fold, an agreement lower by more than one standard error (0.105)" in reason
     )
+
+
+def test_the_select_help_says_what_the_rule_does() -> None:
+    """`--select one-se`'s help names every bar `decide` applies: one standard error, the
+    larger one for a costlier finalist, and the per-source bars."""
+    import argparse
+
+    from ragjudge.cli.compile import add_parser
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    add_parser(sub)
+    parser = sub.choices["compile"]
+    (action,) = [a for a in parser._actions if a.dest == "select"]
+    text = " ".join((action.help or "").split())
+    assert "one standard error" in text
+    assert f"{COSTLIER_SE:g} for one that makes more LM calls a row" in text
+    assert "source's bar" in text and f"{source_bar(4):.2f} for four" in text
 
 
 def test_pick_best_is_the_studys_rule() -> None:
