@@ -13,6 +13,7 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.probing._generate import ProbeSet, generate_probes
 from ragjudge.probing._probe import Probe
 from ragjudge.probing._report import ProbeOutcome, ProbeReport
+from ragjudge.stats._threshold import UNSCORED
 
 if TYPE_CHECKING:
     from ragjudge.programs._base import Judge
@@ -167,7 +168,7 @@ def _outcome(p: Probe, result: JudgeResult, unit: float) -> ProbeOutcome:
         kind=p.kind,
         expect=p.expect,
         source=p.source,
-        score=unit if not math.isnan(unit) else math.nan,
+        score=math.nan if unit == UNSCORED else unit,  # no score: shown as none
         passed=passed,
         held=held,
         error=result.error,
