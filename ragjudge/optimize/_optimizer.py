@@ -60,6 +60,7 @@ from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import _versions
 from ragjudge.programs._spec import CompileSpec
 from ragjudge.stats._agreement import auroc
+from ragjudge.stats._folds import group_folds
 from ragjudge.stats._logistic import fit_logistic
 from ragjudge.stats._threshold import UNSCORED, best_threshold, floored, objective_value
 
@@ -457,9 +458,13 @@ class JudgeOptimizer(Teleprompter):
         train tunes.
         """
         tune_rows, pool_rows = _carve_pool(
-            state.train, reads_demos=state.reads_demos and self.max_demos > 0, seed=self.seed
+            state.train,
+            reads_demos=state.reads_demos and self.max_demos > 0,
+            groups=[group_key(r, self.group_by) for r in state.train],
+            labels=[int(gold_label(r, state.student.metric) or 0) for r in state.train],
+            seed=self.seed,
         )
-        pool = demo_pool(pool_rows) if list(state.student.named_predictors()) else []
+        pool = demo_pool(pool_rows, annotate=state.spec.demo)
         sets: list[list[dspy.Example]]
         if not pool:
             sets = [[]]
@@ -1264,18 +1269,25 @@ def _tune_folds(state: CompileState) -> list[int] | None:
 
 
 def _carve_pool(
-    train: list[GoldRecord], *, reads_demos: bool, seed: int
+    train: list[GoldRecord],
+    *,
+    reads_demos: bool,
+    groups: Sequence[str],
+    labels: Sequence[int],
+    seed: int,
 ) -> tuple[list[GoldRecord], list[GoldRecord]]:
     """Rows for tuning and rows for demos. An LM sees demos, so their rows are kept out of
-    tuning; a judge that reads no demos (the offline judge) tunes on all of train."""
+    tuning, whole groups of them (a demo's twin tuning the judge would flatter it): the pool
+    is one fold of the grouped, label-stratified folds (`stats.group_folds`, the fold maker
+    of the split and the learner), about a fifth of train, at most about 60 rows. A judge that
+    reads no demos (the offline judge) tunes on all of train."""
     if not reads_demos:
         return train, train
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(len(train))
     n_pool = min(60, max(4, len(train) // 5))
-    pool_idx = set(order[:n_pool].tolist())
-    tune = [r for i, r in enumerate(train) if i not in pool_idx]
-    pool = [r for i, r in enumerate(train) if i in pool_idx]
+    folds = max(2, -(-len(train) // n_pool))
+    in_pool = group_folds(list(groups), np.asarray(labels), folds=folds, seed=seed) == 0
+    tune = [r for r, pooled in zip(train, in_pool, strict=True) if not pooled]
+    pool = [r for r, pooled in zip(train, in_pool, strict=True) if pooled]
     return tune, pool
 
 

@@ -487,6 +487,7 @@ class Judge(dspy.Module):
             threshold="threshold" if "threshold" in names else None,
             calibration="calibration" if "calibration" in names else None,
             scale=float(getattr(self, "scale", 1.0) or 1.0),
+            scale_policy="scale" if "scale" in names else None,
             modes=tuple(self.modes),
             mode=None if mode is None else str(mode),
             calls_lm=not offline,

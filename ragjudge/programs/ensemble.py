@@ -10,9 +10,9 @@ Aggregation follows the kind of score the judge gives: the median of 1-5 ratings
 modes), the share of members that say yes (faithfulness whole mode), the mean of ratios
 (statement modes, relevancy questions). The aggregate is one unit score, and the ensemble
 passes when it (calibrated, where the judge has a calibration) is at least the threshold: the
-cut compile refits on unit scores is the cut the ensemble applies. The result keeps every member's full result, its score
-and the spread in `JudgeResult.details`, so compiling can re-score members under other policies
-without LM calls (`rescore`).
+cut compile refits on unit scores is the cut the ensemble applies. The result keeps every
+member's full result, its score and the spread in `JudgeResult.details`, so compiling can
+re-score members under other policies without LM calls (`rescore`).
 """
 
 from __future__ import annotations
@@ -443,6 +443,7 @@ class Ensemble(Judge):
             space={"threshold": FloatDistribution(0.0, 1.0)},
             scale=inner.scale,
             mode=inner.mode,
+            demo=inner.demo,
             calls_by_mode={m: members * n for m, n in inner.calls_by_mode.items()},
         )
 

@@ -13,7 +13,8 @@ import ragjudge.offline.tasks  # noqa: F401 - the offline judge's rubric handler
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams, offline_verdict
-from ragjudge.programs._base import Judge, passages_text, check_calibration, check_choice
+from ragjudge.programs._base import Judge, check_calibration, check_choice, passages_text
+from ragjudge.programs._demos import faithfulness_demo
 from ragjudge.programs._learner import offline_learner
 from ragjudge.programs._results import (
     JudgeResult,
@@ -390,6 +391,7 @@ class Faithfulness(Judge):
             space=statement_policy_space(),
             calls_by_mode={m: 2 if m == "statement" else 1 for m in MODES},
             learner=offline_learner(self) if not spec.calls_lm else None,
+            demo=faithfulness_demo,
         )
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:

@@ -174,8 +174,9 @@ def test_lm_compile_demos_reach_file_and_prompt(
     gold_ids = {r.id for r in gold_rows}
     if not report["params"]["demos"]:  # compile kept the built-in examples
         from ragjudge.optimize._demos import demo_pool
+        from ragjudge.programs._demos import faithfulness_demo
 
-        compiled.whole.demos = demo_pool(gold_rows)[:2]
+        compiled.whole.demos = demo_pool(gold_rows, annotate=faithfulness_demo)[:2]
         compiled.judge.demos = compiled.whole.demos
         compiled.extract.demos = compiled.whole.demos
     path = tmp_path / "j.json"
