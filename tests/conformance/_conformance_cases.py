@@ -26,8 +26,8 @@ from ragjudge.programs import (
     Faithfulness,
 )
 from ragjudge.programs._base import Judge, judge_inputs
-from ragjudge.programs.cascade import ROUTES
 from ragjudge.programs._results import JudgeResult
+from ragjudge.programs.cascade import ROUTES
 from ragjudge.testing._function import FunctionEngine, function_lm
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "faithfulness"

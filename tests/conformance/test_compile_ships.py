@@ -106,10 +106,14 @@ def _check_study_rule(judge: Judge, results: list[JudgeResult], report: dict[str
     for result in results:
         if result.error:
             continue
-        units = [
-            spec.unit(spec.rescore(result, {**policy, spec.threshold or "": t}))
-            for t in (cut, 0.5, 0.05, 0.95)
-        ] if spec.threshold else [spec.unit(spec.rescore(result, policy))]
+        units = (
+            [
+                spec.unit(spec.rescore(result, {**policy, spec.threshold or "": t}))
+                for t in (cut, 0.5, 0.05, 0.95)
+            ]
+            if spec.threshold
+            else [spec.unit(spec.rescore(result, policy))]
+        )
         unit = units[0]
         assert all(_same(u, unit) or (math.isnan(u) and math.isnan(unit)) for u in units), (
             "the unit score moves with the cut",
