@@ -43,10 +43,12 @@ def _compile(judge: Judge, *, limit: int | None) -> Judge:
 STUDY_REFUSAL = "cannot pay for one pass over the"
 
 #: Why a budget the plan accepts (at least the calls it names) can still be refused, as the
-#: study then says (`STUDY_REFUSAL`): the first trial is the judge's own mode, which can cost
-#: more calls a row than the cheapest mode the plan counted one pass of; its raw outputs are
-#: paid chunk by chunk (`optimize/_budget.py::judge_within_budget`) and left unfinished when
-#: the budget runs short, so the calls spent on them leave less than one pass of any mode.
+#: study then says (`STUDY_REFUSAL`): the first trial (the judge's own mode; the first mode for
+#: an ensemble, whose mode optimize/ reads by name and finds None) can cost more calls a row
+#: than the cheapest mode the plan counted one pass of; its raw outputs are paid chunk by chunk
+#: (`optimize/_budget.py::judge_within_budget`) and left unfinished when the budget runs
+#: short, so the calls spent on them leave less than one pass of any mode. Seen on the code
+#: before issue 49 too, where this test returned without a word.
 BUDGET_DEFECT = (
     "known defect (issue 49): a budget at or above the minimum the plan names is refused when "
     "the first trial's costlier mode spends part of it on raw outputs it cannot finish"
@@ -91,7 +93,7 @@ def test_a_compile_never_exceeds_max_lm_calls(case: Case, tmp_path: Path) -> Non
     limits = [spent - 1] if fits else [spent - 1, spent // 2]
     compiled, needs, refusals = None, [], []
     for limit in limits:
-        compiled = _within(case, limit, needs, refusals)
+        compiled = _within(case, limit, needs, refusals) or compiled
     # Every binding budget refused: a refusal up front names the budget that pays for the plan
     # (the most calls the runs after the study can make, held back: more than a compile with
     # no limit happens to spend), and a compile under that budget must keep to it.
