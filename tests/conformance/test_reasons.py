@@ -40,8 +40,7 @@ POLICIES: list[dict[str, object]] = [
 
 
 def _scale(judge: Judge) -> float:
-    inner = judge.inner if isinstance(judge, Ensemble) else judge
-    return float(getattr(inner, "scale", 1.0))
+    return judge.compile_spec().scale
 
 
 def _threshold(judge: Judge) -> float:
