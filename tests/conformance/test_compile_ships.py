@@ -92,7 +92,7 @@ def _check_study_rule(judge: Judge, results: list[JudgeResult], report: dict[str
     calibration = policy.get(spec.calibration) if spec.calibration else None
     cut = float(policy[spec.threshold]) if spec.threshold else math.nan
     trial = report["params"].get("best_trial")
-    if trial is not None and spec.refits_threshold:
+    if trial is not None and spec.refits_threshold and spec.threshold is not None:
         record = next(t for t in report["study"]["trials"] if t["number"] == trial)
         cut = float(record["params"][spec.threshold])  # the cut the study fitted
         assert float(policy[spec.threshold]) == pytest.approx(calibrated(cut, calibration))

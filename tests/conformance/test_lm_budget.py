@@ -91,7 +91,9 @@ def test_a_compile_never_exceeds_max_lm_calls(case: Case, tmp_path: Path) -> Non
     with lm_for(case):
         fits = case.make().compile_spec().learner is not None
     limits = [spent - 1] if fits else [spent - 1, spent // 2]
-    compiled, needs, refusals = None, [], []
+    compiled: Judge | None = None
+    needs: list[int] = []
+    refusals: list[str] = []
     for limit in limits:
         compiled = _within(case, limit, needs, refusals) or compiled
     # Every binding budget refused: a refusal up front names the budget that pays for the plan

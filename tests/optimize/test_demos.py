@@ -84,6 +84,7 @@ def test_a_relevancy_or_recall_lm_judge_gets_a_demo_pool(metric: str, judge: Jud
             group_by=None,
             seed=0,
         )
+    assert compiled.report_ is not None
     sizes = compiled.report_["sizes"]
     assert sizes["demo_pool"] > 0 and sizes["demo_sets"] > 1, sizes
 
