@@ -882,14 +882,25 @@ class JudgeOptimizer(Teleprompter):
 
     def build(self, state: CompileState, params: dict[str, Any]) -> Judge:
         """The compiled judge: the chosen parameters, demos and weights, calibrated when asked
-        (the calibration is fitted on the tuning rows and the pass threshold moves with it)."""
+        (the calibration is fitted on the tuning rows and the pass threshold moves with it).
+
+        The study cut unit scores with no calibration, so the judge ships a calibration with
+        the cut moved through it: the one fitted now, else the student's own where it is
+        increasing, else none; either way each verdict is the one the study scored."""
         spec = state.spec
         policy = {k: params[k] for k in state.policy_space}
-        if spec.calibration is not None and spec.threshold in policy and self.calibrate:
-            rescored, _, _ = self.rescore(state, params)
-            calibration = self.calibration(state.student, rescored, state.labels)
-            if calibration is not None:
-                policy = spec.calibrated(policy, calibration)
+        if spec.calibration is not None and spec.threshold in policy:
+            calibration = None
+            if self.calibrate:
+                rescored, _, _ = self.rescore(state, params)
+                calibration = self.calibration(state.student, rescored, state.labels)
+            if calibration is None:
+                calibration = _increasing(state.student.policy().get(spec.calibration))
+            policy = (
+                spec.calibrated(policy, calibration)
+                if calibration is not None
+                else {**policy, spec.calibration: None}
+            )
         compiled = state.candidate(params["mode"], params["demos"], **policy)
         if state.learner is not None:
             state.learner.finish(compiled, params)
@@ -1427,6 +1438,13 @@ def _full_params(
     for name, value in best.items():  # the learner's searched values
         params.setdefault(name, value)
     return params
+
+
+def _increasing(calibration: Sequence[float] | None) -> tuple[float, float] | None:
+    """A Platt calibration `(a, b)` that keeps the order of scores (a > 0), else None."""
+    if calibration is None or float(calibration[0]) <= 0:
+        return None
+    return float(calibration[0]), float(calibration[1])
 
 
 def _fit_calibration(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float] | None:

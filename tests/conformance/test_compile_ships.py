@@ -31,7 +31,7 @@ from ragjudge.stats._logistic import calibrated
 from ragjudge.stats._threshold import objective_value
 
 
-def _compile(judge: Judge) -> Judge:
+def _compile(judge: Judge, *, calibrate: bool = True) -> Judge:
     """A small compile of the case's judge in its own mode (the other modes are cases too)."""
     own = judge.compile_spec().mode
     with warnings.catch_warnings():
@@ -50,6 +50,7 @@ def _compile(judge: Judge) -> Judge:
             head=False,
             select="best",
             modes=None if own is None else [own],
+            calibrate=calibrate,
         )
 
 
@@ -59,13 +60,37 @@ def _same(a: float | None, b: float) -> bool:
     return abs(a - b) <= 1e-9
 
 
+def _calibrated(case: Case) -> bool:
+    with lm_for(case):
+        judge = case.make()
+        spec = judge.compile_spec()
+        return spec.calibration is not None and judge.policy()[spec.calibration] is not None
+
+
+#: The cases whose judge comes with a calibration of its own: compiled without calibrating,
+#: the cut the study fitted on uncalibrated scores must move through it.
+CALIBRATED = [c for c in CASES if _calibrated(c)]
+
+
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_the_saved_judge_gives_the_verdicts_and_scores_compile_scored(
     case: Case, tmp_path: Path
 ) -> None:
-    path = tmp_path / "judge.json"
+    _check_ships(case, tmp_path / "judge.json", calibrate=True)
+
+
+@pytest.mark.parametrize("case", CALIBRATED, ids=[c.id for c in CALIBRATED])
+def test_a_judge_compiled_without_calibrating_keeps_the_cut_it_scored(
+    case: Case, tmp_path: Path
+) -> None:
+    """Its own calibration ships with the cut moved through it (it shipped beside a cut fitted
+    on uncalibrated scores)."""
+    _check_ships(case, tmp_path / "judge.json", calibrate=False)
+
+
+def _check_ships(case: Case, path: Path, *, calibrate: bool) -> None:
     with lm_for(case):
-        compiled = _compile(case.make())
+        compiled = _compile(case.make(), calibrate=calibrate)
         compiled.save(path)
         loaded = load(path)
         report = loaded.report_
