@@ -78,7 +78,7 @@ def add_parser(sub: Any) -> None:
         type=int,
         default=1,
         help="ask each LM N times (distinct cache keys) and aggregate: median of rubric "
-        "ratings, majority of verdicts, mean of ratios",
+        "ratings, share of yes verdicts, mean of ratios; the aggregate passes at --threshold",
     )
     parser.add_argument("--threshold", type=float, default=None, help="pass threshold in [0, 1]")
     parser.add_argument(

@@ -61,6 +61,7 @@ from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import _versions
 from ragjudge.programs._spec import CompileSpec
 from ragjudge.stats._agreement import auroc
+from ragjudge.stats._folds import group_folds
 from ragjudge.stats._logistic import fit_logistic
 from ragjudge.stats._threshold import UNSCORED, best_threshold, floored, objective_value
 
@@ -459,9 +460,13 @@ class JudgeOptimizer(Teleprompter):
         train tunes.
         """
         tune_rows, pool_rows = _carve_pool(
-            state.train, reads_demos=state.reads_demos and self.max_demos > 0, seed=self.seed
+            state.train,
+            reads_demos=state.reads_demos and self.max_demos > 0,
+            groups=[group_key(r, self.group_by) for r in state.train],
+            labels=[int(gold_label(r, state.student.metric) or 0) for r in state.train],
+            seed=self.seed,
         )
-        pool = demo_pool(pool_rows) if list(state.student.named_predictors()) else []
+        pool = demo_pool(pool_rows, annotate=state.spec.demo)
         sets: list[list[dspy.Example]]
         if not pool:
             sets = [[]]
@@ -891,14 +896,25 @@ class JudgeOptimizer(Teleprompter):
 
     def build(self, state: CompileState, params: dict[str, Any]) -> Judge:
         """The compiled judge: the chosen parameters, demos and weights, calibrated when asked
-        (the calibration is fitted on the tuning rows and the pass threshold moves with it)."""
+        (the calibration is fitted on the tuning rows and the pass threshold moves with it).
+
+        The study cut unit scores with no calibration, so the judge ships a calibration with
+        the cut moved through it: the one fitted now, else the student's own where it is
+        increasing, else none; either way each verdict is the one the study scored."""
         spec = state.spec
         policy = {k: params[k] for k in state.policy_space}
-        if spec.calibration is not None and spec.threshold in policy and self.calibrate:
-            rescored, _, _ = self.rescore(state, params)
-            calibration = self.calibration(state.student, rescored, state.labels)
-            if calibration is not None:
-                policy = spec.calibrated(policy, calibration)
+        if spec.calibration is not None and spec.threshold in policy:
+            calibration = None
+            if self.calibrate:
+                rescored, _, _ = self.rescore(state, params)
+                calibration = self.calibration(state.student, rescored, state.labels)
+            if calibration is None:
+                calibration = _increasing(state.student.policy().get(spec.calibration))
+            policy = (
+                spec.calibrated(policy, calibration)
+                if calibration is not None
+                else {**policy, spec.calibration: None}
+            )
         compiled = state.candidate(params["mode"], params["demos"], **policy)
         if state.learner is not None:
             state.learner.finish(compiled, params)
@@ -1274,18 +1290,25 @@ def _tune_folds(state: CompileState) -> list[int] | None:
 
 
 def _carve_pool(
-    train: list[GoldRecord], *, reads_demos: bool, seed: int
+    train: list[GoldRecord],
+    *,
+    reads_demos: bool,
+    groups: Sequence[str],
+    labels: Sequence[int],
+    seed: int,
 ) -> tuple[list[GoldRecord], list[GoldRecord]]:
     """Rows for tuning and rows for demos. An LM sees demos, so their rows are kept out of
-    tuning; a judge that reads no demos (the offline judge) tunes on all of train."""
+    tuning, whole groups of them (a demo's twin tuning the judge would flatter it): the pool
+    is one fold of the grouped, label-stratified folds (`stats.group_folds`, the fold maker
+    of the split and the learner), about a fifth of train, at most about 60 rows. A judge that
+    reads no demos (the offline judge) tunes on all of train."""
     if not reads_demos:
         return train, train
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(len(train))
     n_pool = min(60, max(4, len(train) // 5))
-    pool_idx = set(order[:n_pool].tolist())
-    tune = [r for i, r in enumerate(train) if i not in pool_idx]
-    pool = [r for i, r in enumerate(train) if i in pool_idx]
+    folds = max(2, -(-len(train) // n_pool))
+    in_pool = group_folds(list(groups), np.asarray(labels), folds=folds, seed=seed) == 0
+    tune = [r for r, pooled in zip(train, in_pool, strict=True) if not pooled]
+    pool = [r for r, pooled in zip(train, in_pool, strict=True) if pooled]
     return tune, pool
 
 
@@ -1425,6 +1448,13 @@ def _full_params(
     for name, value in best.items():  # the learner's searched values
         params.setdefault(name, value)
     return params
+
+
+def _increasing(calibration: Sequence[float] | None) -> tuple[float, float] | None:
+    """A Platt calibration `(a, b)` that keeps the order of scores (a > 0), else None."""
+    if calibration is None or float(calibration[0]) <= 0:
+        return None
+    return float(calibration[0]), float(calibration[1])
 
 
 def _fit_calibration(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float] | None:

@@ -23,6 +23,7 @@ from ragjudge.lm._adapters import default_adapter, parse_stats
 from ragjudge.lm._cache import ResultMemo
 from ragjudge.lm._generation import GenerationOptions, check_generation, generation_options
 from ragjudge.lm._resolve import is_offline_lm, resolve_lm
+from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
 from ragjudge.programs._metric import JudgeMetric
 from ragjudge.programs._results import JudgeResult, RawOutput
@@ -84,6 +85,19 @@ def judge_inputs(row: GoldRecord | dict[str, Any]) -> dict[str, Any]:
 
 #: The keyword arguments a judge call takes.
 JUDGE_INPUTS = ("question", "contexts", "answer", "reference")
+
+
+def passages_text(contexts: Sequence[str] | str) -> str:
+    """The retrieved passages as a judge's LM reads them: fenced (`ragjudge.lm.fence`), empty
+    ones left out, in one canonical order (sorted), so that the passages are a set to the
+    judge: a prompt, and so a verdict, never depends on the order retrieval returned them in.
+
+    Example:
+        >>> passages_text(["b", "", "a"])
+        'a\n\nb'
+    """
+    passages = [contexts] if isinstance(contexts, str) else list(contexts)
+    return fence("\n\n".join(sorted(p for p in passages if p)))
 
 
 def check_inputs(judge: Judge, inputs: dict[str, Any]) -> None:
@@ -469,6 +483,7 @@ class Judge(dspy.Module):
             threshold="threshold" if "threshold" in names else None,
             calibration="calibration" if "calibration" in names else None,
             scale=float(getattr(self, "scale", 1.0) or 1.0),
+            scale_policy="scale" if "scale" in names else None,
             modes=tuple(self.modes),
             mode=None if mode is None else str(mode),
             calls_lm=not offline,

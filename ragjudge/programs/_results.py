@@ -272,7 +272,6 @@ def outcome_reason(
     text: str,
     scale: float = 1.0,
     verdict: str | None = None,
-    rule: str | None = None,
 ) -> str:
     """A result's reason: its outcome (final score, pass or fail and why), then what the judge
     found. The one rule every judge writes its reasons by, so that a reason always agrees with
@@ -287,7 +286,6 @@ def outcome_reason(
         scale: The judge's `scale` (the score is the unscaled score times it).
         verdict: The judge's own yes/no verdict (a whole-answer verdict); named when the final
             verdict differs from it (a confidence, a calibration or a tuned threshold decided).
-        rule: Why the row passes or fails when it is not a threshold (an ensemble's majority).
 
     Returns:
         `"<score> passes (at least the threshold <t>): <text>"`, `"<score> fails (below the
@@ -303,9 +301,7 @@ def outcome_reason(
     if passed is None or math.isnan(score):
         return text
     outcome = "passes" if passed else "fails"
-    if rule is not None:
-        shown, why = f"{score:.2f}", rule
-    elif threshold is None:
+    if threshold is None:
         shown, why = f"{score:.2f}", ""
     else:
         shown, bound = _pair(score, float(threshold) * scale)

@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from ragjudge.stats._logistic import calibrated
 
 if TYPE_CHECKING:
+    import dspy
     from optuna.distributions import BaseDistribution
 
+    from ragjudge.data._gold import GoldRecord
     from ragjudge.programs._learner import Learner
     from ragjudge.programs._results import JudgeResult
 
-__all__ = ["CompileSpec", "LearnerFactory", "SpecJudge"]
+__all__ = ["CompileSpec", "DemoAnnotator", "LearnerFactory", "SpecJudge"]
 
 
 class SpecJudge(Protocol):
@@ -52,6 +54,9 @@ J = TypeVar("J", bound=SpecJudge)
 #: `(regularization=..., head=...) -> Learner`: the options compile passes a learner.
 LearnerFactory = Callable[..., "Learner"]
 
+#: `(row) -> dspy.Example | None`: a labeled gold row as a demo for the judge (`CompileSpec.demo`).
+DemoAnnotator = Callable[["GoldRecord"], "dspy.Example | None"]
+
 
 @dataclass(frozen=True)
 class CompileSpec(Generic[J]):
@@ -66,12 +71,17 @@ class CompileSpec(Generic[J]):
         calibration: The policy that holds a Platt calibration `(a, b)` of the unit score
             (None: the judge takes none). Compile rescores with it unset and fits it last.
         scale: The factor between a result's `score` and its unit score in [0, 1].
+        scale_policy: The policy that sets `scale` (None when the judge's scale is fixed): it
+            multiplies the score a person reads and changes no verdict and no estimate.
         modes: The modes compile may search (each needs its own raw outputs).
         mode: The judge's own mode (None for a judge without modes).
         calls_lm: False when the judge never makes an LM call (the offline judge, the
             deterministic metrics): nothing it does is charged to `max_lm_calls`.
         reads_demos: True when few-shot demos reach the judge's LM, so compile searches them
             and keeps their rows out of tuning.
+        demo: Annotates a labeled gold row as a few-shot demo for the judge's predictors, its
+            label in `gold_label` (`ragjudge.programs._demos`); None when the judge takes no
+            demos from gold, or the row cannot be annotated soundly.
         calls_by_mode: The most LM calls one row costs in each mode, under any policy.
         learner: Builds what compile fits beyond the policies (`ragjudge.programs._learner`),
             given compile's `regularization` and `head`; None when the judge fits nothing.
@@ -90,10 +100,12 @@ class CompileSpec(Generic[J]):
     threshold: str | None = None
     calibration: str | None = None
     scale: float = 1.0
+    scale_policy: str | None = None
     modes: tuple[str, ...] = ()
     mode: str | None = None
     calls_lm: bool = True
     reads_demos: bool = False
+    demo: DemoAnnotator | None = None
     calls_by_mode: Mapping[str, int] = field(default_factory=dict)
     learner: LearnerFactory | None = None
     raw_params: Mapping[str, Any] = field(default_factory=dict)

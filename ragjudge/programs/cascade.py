@@ -386,6 +386,7 @@ class Cascade(Judge):
                 "learner": functools.partial(OfflineLearner, paraphrase=False, support=False),
                 "raw_params": {"route": "lm"},
                 "rescores_any_result": False,
+                "demo": lm.demo,
                 "start_arm": OFFLINE_ARM,
             }
         )

@@ -7,10 +7,12 @@ are each cached. The first repeat uses the LM unchanged, so it shares cache entr
 plain, unrepeated run.
 
 Aggregation follows the kind of score the judge gives: the median of 1-5 ratings (rubric
-modes), the majority of pass/fail verdicts (faithfulness whole mode), the mean of ratios
-(statement modes, relevancy questions). The result keeps every member's full result, its score
-and the spread in `JudgeResult.details`, so compiling can re-score members under other policies
-without LM calls (`rescore`).
+modes), the share of members that say yes (faithfulness whole mode), the mean of ratios
+(statement modes, relevancy questions). The aggregate is one unit score, and the ensemble
+passes when it (calibrated, where the judge has a calibration) is at least the threshold: the
+cut compile refits on unit scores is the cut the ensemble applies. The result keeps every
+member's full result, its score and the spread in `JudgeResult.details`, so compiling can
+re-score members under other policies without LM calls (`rescore`).
 """
 
 from __future__ import annotations
@@ -41,10 +43,14 @@ from ragjudge.programs._serialization import register_judge, registry
 from ragjudge.programs._spec import CompileSpec
 from ragjudge.programs.relevancy import is_offline_lm
 from ragjudge.signatures.rubric import rubric_fraction
+from ragjudge.stats._logistic import calibrated
+from ragjudge.stats._threshold import unit_score
 
 __all__ = ["Ensemble", "aggregation_kind"]
 
-KINDS = {"rubric": "median", "verdict": "majority", "ratio": "mean"}
+#: How each kind of score is aggregated: a whole-answer verdict by the share of members that say
+#: yes (the mean of their unit scores), a ratio by the mean, a rubric rating by the median.
+KINDS = {"rubric": "median", "verdict": "share", "ratio": "mean"}
 
 
 def aggregation_kind(mode: str) -> str:
@@ -191,11 +197,6 @@ class Ensemble(Judge):
         in [0, 1] times it), read by whatever puts a score back in [0, 1]."""
         return float(getattr(self.inner, "scale", 1.0) or 1.0)
 
-    @property
-    def inner_metric(self) -> str:
-        """The metric of the repeated judge."""
-        return self.inner.metric
-
     def _member_lms(self) -> list[dspy.BaseLM]:
         specs: Sequence[str | dspy.BaseLM | None] = self.lms if self.lms is not None else [self.lm]
         params = self.offline_params_ or self.inner.offline_params_
@@ -277,6 +278,12 @@ class Ensemble(Judge):
     def score(self, raw: RawOutput, policy: Mapping[str, Any]) -> JudgeResult:
         """Every member scored under the repeated judge's `policy`, then aggregated.
 
+        Each member keeps its own result under the whole policy (its verdict as a lone judge
+        would give it); the aggregate is taken of the members' uncalibrated unit scores, and the
+        calibration and the pass cut apply to the aggregate once, as they do to one judge's
+        score: the ensemble passes exactly when its calibrated unit score is at least the
+        threshold (the cut compile refits, `CompileSpec.threshold`).
+
         Args:
             raw: The members (`MembersOutput`).
             policy: A value for every policy name of the repeated judge.
@@ -287,6 +294,7 @@ class Ensemble(Judge):
         if not isinstance(raw, MembersOutput):
             raise TypeError(f"Ensemble cannot score a {type(raw).__name__}")
         inner_policy = {k: v for k, v in policy.items() if k in self.inner.policy_names}
+        calibration = inner_policy.get("calibration")
         records = [
             {
                 "lm": m.lm,
@@ -296,9 +304,13 @@ class Ensemble(Judge):
             }
             for m in raw.members
         ]
-        return self.aggregate(records, threshold=policy.get("threshold")).model_copy(
-            update={"raw": raw}
-        )
+        units = None
+        if calibration is not None:  # the members' scores before any calibration
+            plain = {**inner_policy, "calibration": None}
+            units = [self.inner.rescore(m.result, **plain) for m in raw.members]
+        return self.aggregate(
+            records, threshold=policy.get("threshold"), calibration=calibration, uncalibrated=units
+        ).model_copy(update={"raw": raw})
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:
         """A result of results format 1 (no `raw`): its members in `details`."""
@@ -318,14 +330,28 @@ class Ensemble(Judge):
         )
 
     def aggregate(
-        self, members: Sequence[dict[str, Any]], *, threshold: float | None = None
+        self,
+        members: Sequence[dict[str, Any]],
+        *,
+        threshold: float | None = None,
+        calibration: Sequence[float] | None = None,
+        uncalibrated: Sequence[JudgeResult] | None = None,
     ) -> JudgeResult:
         """Aggregate scored member records into one result.
+
+        The aggregate is a unit score in [0, 1]: the median rating (rubric modes) as a
+        fraction, else the mean of the members' unit scores (a whole-answer verdict counts 1
+        for yes and 0 for no, or its confidence under `aggregation="mean"`: then the mean is
+        the share of members that say yes). The result passes exactly when that unit score,
+        calibrated, is at least `threshold`: one cut on one score, as compile fits it.
 
         Args:
             members: `{"lm", "repeat", "offline", "result"}` records, `result` a dumped
                 `JudgeResult` of the repeated judge, already scored.
             threshold: The pass threshold of the aggregate (None: the repeated judge's).
+            calibration: The Platt calibration `(a, b)` of the aggregate (None: none).
+            uncalibrated: The members' results scored without the calibration, in the order
+                of `members` (None: `members` are uncalibrated).
 
         Returns:
             The aggregated result; `details` keeps the members, their scores and the spread.
@@ -337,7 +363,8 @@ class Ensemble(Judge):
         kind = aggregation_kind(mode)
         records = [dict(m) for m in members]
         results = [JudgeResult.from_json_data(m["result"]) for m in records]
-        scored = [r for r in results if not r.error and not math.isnan(r.score)]
+        plain = list(uncalibrated) if uncalibrated is not None else results
+        ok = [not r.error and not math.isnan(r.score) for r in results]
         for record, result in zip(records, results, strict=True):
             record["score"] = None if math.isnan(result.score) else result.score
             record["passed"] = result.passed
@@ -352,60 +379,34 @@ class Ensemble(Judge):
                 "the same output"
             )
         base: dict[str, Any] = {"metric": inner.metric, "mode": mode}
+        scored = [r for r, good in zip(plain, ok, strict=True) if good]
         if not scored:
             errors = [r.error for r in results if r.error]
             if errors and len(errors) == len(results):
                 return JudgeResult(**base, error=f"every member failed; first: {errors[0]}")
             return JudgeResult(**base, reason="no member gave a score", details=details)
-        units = [r.score / scale for r in scored]
-        if kind == "rubric":
-            ratings = [
-                float(r.details.get("rubric_score", 1 + 4 * u))
-                for r, u in zip(scored, units, strict=True)
-            ]
-            center = statistics.median(ratings)
-            raw = rubric_fraction(center)
-            passed = raw >= threshold
-            shown = ", ".join(f"{x:g}" for x in ratings)
-            text = f"median rating {center:g} of {len(ratings)} ({shown})"
-            details["ratings"] = ratings
-            rule = None
-        elif kind == "verdict":
-            votes = [bool(r.passed) for r in scored]
-            raw = sum(votes) / len(votes)
-            passed = raw > 0.5
-            text = f"{sum(votes)} of {len(votes)} members pass"
-            rule = "a majority of members pass" if passed else "no majority of members passes"
-        else:
-            raw = sum(units) / len(units)
-            passed = raw >= threshold
-            text = f"mean score of {len(units)} members"
-            rule = None
-        agree = sum(1 for r in scored if bool(r.passed) == passed) / len(scored)
-        details["spread"] = {
-            "min": min(units),
-            "max": max(units),
-            "range": max(units) - min(units),
-            "stdev": statistics.pstdev(units) if len(units) > 1 else 0.0,
-            "agreement": agree,
-            "members": len(records),
-            "failed": len(records) - len(scored),
-        }
+        units = [unit_score(r.score, scale=scale) for r in scored]
+        unit, text = _center(kind, scored, units, details)
+        value = calibrated(unit, calibration)
+        passed = value >= threshold
+        members_passed = [bool(r.passed) for r, good in zip(results, ok, strict=True) if good]
+        details["spread"] = _spread(units, members_passed, passed=passed, members=len(records))
         reason = outcome_reason(
-            score=raw * scale, passed=passed, threshold=threshold, scale=scale, text=text, rule=rule
+            score=value * scale, passed=passed, threshold=threshold, scale=scale, text=text
         )
         return JudgeResult(
             **base,
-            score=raw * scale,
+            score=value * scale,
             passed=passed,
             reason=reason,
-            confidence=raw,
+            confidence=unit,
             details=details,
         )
 
     def compile_spec(self) -> CompileSpec:
-        """The threshold searched (applied to each member and the aggregate); a row costs
-        every member's calls: the repeated judge's, `repeat` times for each LM."""
+        """The pass cut refitted on the aggregate's unit score, the cut the ensemble applies
+        (`aggregate`); a row costs every member's calls: the repeated judge's, `repeat` times
+        for each LM."""
         from optuna.distributions import FloatDistribution
 
         inner = self.inner.compile_spec()
@@ -415,6 +416,8 @@ class Ensemble(Judge):
             spec,
             space={"threshold": FloatDistribution(0.0, 1.0)},
             scale=inner.scale,
+            mode=inner.mode,
+            demo=inner.demo,
             calls_by_mode={m: members * n for m, n in inner.calls_by_mode.items()},
         )
 
@@ -438,3 +441,38 @@ class Ensemble(Judge):
         super()._load_learned(learned)
         raw = learned.get("inner_offline_params")
         self.inner.offline_params_ = None if raw is None else OfflineParams.model_validate(raw)
+
+
+def _center(
+    kind: str, scored: Sequence[JudgeResult], units: Sequence[float], details: dict[str, Any]
+) -> tuple[float, str]:
+    """The members' one unit score and how the reason says it: the median rating as a
+    fraction (rubric modes; the ratings go into `details`), else the mean unit score."""
+    if kind == "rubric":
+        ratings = [
+            float(r.details.get("rubric_score", 1 + 4 * u))
+            for r, u in zip(scored, units, strict=True)
+        ]
+        center = statistics.median(ratings)
+        details["ratings"] = ratings
+        shown = ", ".join(f"{x:g}" for x in ratings)
+        return rubric_fraction(center), f"median rating {center:g} of {len(ratings)} ({shown})"
+    text = f"mean score of {len(units)} members"
+    if kind == "verdict" and all(u in (0.0, 1.0) for u in units):
+        text = f"{int(sum(units))} of {len(units)} members say yes"
+    return sum(units) / len(units), text
+
+
+def _spread(
+    units: Sequence[float], members_passed: Sequence[bool], *, passed: bool, members: int
+) -> dict[str, Any]:
+    """How far the scored members' unit scores lie apart, and how many agree with the verdict."""
+    return {
+        "min": min(units),
+        "max": max(units),
+        "range": max(units) - min(units),
+        "stdev": statistics.pstdev(units) if len(units) > 1 else 0.0,
+        "agreement": sum(1 for p in members_passed if p == passed) / len(members_passed),
+        "members": members,
+        "failed": members - len(units),
+    }

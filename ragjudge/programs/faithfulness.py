@@ -13,7 +13,8 @@ import ragjudge.offline.tasks  # noqa: F401 - the offline judge's rubric handler
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams, offline_verdict
-from ragjudge.programs._base import Judge, check_calibration, check_choice
+from ragjudge.programs._base import Judge, check_calibration, check_choice, passages_text
+from ragjudge.programs._demos import faithfulness_demo
 from ragjudge.programs._learner import offline_learner
 from ragjudge.programs._results import (
     JudgeResult,
@@ -228,8 +229,7 @@ class Faithfulness(Judge):
     ) -> RawOutput:
         """The raw output for one answer (the LM calls); may raise on LM failure."""
         del reference  # faithfulness does not use a reference answer
-        passages = [contexts] if isinstance(contexts, str) else list(contexts)
-        context = fence("\n\n".join(p for p in passages if p))
+        context = passages_text(contexts)
         question, answer = fence(question or ""), fence(answer or "")
         if self.mode == "whole":
             return self._raw_whole(question=question, context=context, answer=answer)
@@ -391,6 +391,7 @@ class Faithfulness(Judge):
             space=statement_policy_space(),
             calls_by_mode={m: 2 if m == "statement" else 1 for m in MODES},
             learner=offline_learner(self) if not spec.calls_lm else None,
+            demo=faithfulness_demo,
         )
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:

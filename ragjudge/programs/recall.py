@@ -13,7 +13,8 @@ import ragjudge.offline.tasks  # noqa: F401 - registers the offline handlers of 
 from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
-from ragjudge.programs._base import Judge, check_choice
+from ragjudge.programs._base import Judge, check_choice, passages_text
+from ragjudge.programs._demos import recall_demo
 from ragjudge.programs._results import (
     JudgeResult,
     RawOutput,
@@ -184,8 +185,7 @@ class ContextRecall(Judge):
             return UnscoredOutput(
                 reason="no reference was given (reference=...), so context recall is undefined"
             )
-        passages = [contexts] if isinstance(contexts, str) else list(contexts)
-        context = fence("\n\n".join(p for p in passages if p))
+        context = passages_text(contexts)
         question = fence(question or "")
         if self.mode == "rubric":
             out = self.rubric(question=question, context=context, reference=text)
@@ -284,6 +284,7 @@ class ContextRecall(Judge):
             super().compile_spec(),
             space=statement_policy_space(),
             calls_by_mode={m: 2 if m == "statement" else 1 for m in self.modes},
+            demo=recall_demo,
         )
 
     def legacy_raw(self, result: JudgeResult) -> RawOutput | None:

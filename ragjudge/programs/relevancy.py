@@ -19,6 +19,7 @@ from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
 from ragjudge.offline.tasks import lexical_similarity
 from ragjudge.programs._base import Judge, check_choice
+from ragjudge.programs._demos import relevancy_demo
 from ragjudge.programs._results import (
     JudgeResult,
     QuestionsOutput,
@@ -326,7 +327,7 @@ class AnswerRelevancy(Judge):
             "aggregation": CategoricalDistribution(AGGREGATIONS),
             "noncommittal": CategoricalDistribution(NONCOMMITTAL),
         }
-        return replace(super().compile_spec(), space=space)
+        return replace(super().compile_spec(), space=space, demo=relevancy_demo)
 
 
 def _raw_from_details(details: dict[str, Any]) -> RawOutput:

@@ -22,30 +22,37 @@ def _unit(*parts: Any) -> float:
 
 
 def _passages(context: Any) -> list[str]:
-    """The passages of a rendered context, in sorted order: what the scripted LM reads does
-    not depend on the order the passages came in (a real LM's might; the judge's must not)."""
-    return sorted(p.strip() for p in str(context or "").split("\n\n") if p.strip())
+    """The passages of a rendered context, in the order the prompt gives them: like a real
+    LM's, what the scripted LM replies depends on that order (a judge whose verdict must not
+    depend on it has to show the passages in one order, `ragjudge.programs._base`)."""
+    return [p.strip() for p in str(context or "").split("\n\n") if p.strip()]
 
 
 class FunctionEngine(ScriptedEngine):
-    """A scripted LM whose reply is a fixed function of the prompt's inputs (the passages taken
-    as a set): the same question always gets the same verdicts, confidences and ratings, so
-    judging again, rescoring and judging after a save all see the same LM. Every request is
-    recorded (`requests`): the LM calls a compile really made."""
+    """A scripted LM whose reply is a fixed function of the prompt's inputs (the passages in
+    the order shown) and of the sampling temperature: the same request always gets the same
+    verdicts, confidences and ratings, so judging again, rescoring and judging after a save
+    all see the same LM, while a sample at a non-zero temperature answers differently from a
+    greedy one (as an ensemble's repeats do). Every request is recorded (`requests`): the LM
+    calls a compile really made."""
 
     def __init__(self) -> None:
         super().__init__([])
 
     def complete(self, request: Any) -> Any:
         parsed = parse_prompt(request)
+        salt = request.config.temperature or None  # a sample differs from the greedy reply
+        outputs = self._outputs(parsed, salt)
         with self._lock:
-            self.replies.append(_render(self._outputs(parsed), parsed.outputs, json_mode=False))
+            self.replies.append(_render(outputs, parsed.outputs, json_mode=False))
         return super().complete(request)
 
     @staticmethod
-    def _outputs(parsed: Any) -> dict[str, Any]:
+    def _outputs(parsed: Any, salt: float | None = None) -> dict[str, Any]:
         inputs, names = parsed.inputs, set(parsed.outputs)
-        context = _passages(inputs.get("context"))
+        context: Any = _passages(inputs.get("context"))
+        if salt is not None:
+            context = [context, salt]
         if names == {"statements"}:
             answer = str(inputs.get("answer", ""))
             return {"statements": [s.strip() + "." for s in answer.split(".") if s.strip()][:3]}
@@ -63,7 +70,7 @@ class FunctionEngine(ScriptedEngine):
             text = str(inputs.get("reference", ""))
             return {"reference_statements": [s.strip() for s in text.split(".") if s.strip()][:3]}
         if names == {"questions", "noncommittal"}:
-            u = _unit(inputs.get("answer"))
+            u = _unit(inputs.get("answer"), *([] if salt is None else [salt]))
             return {"questions": [f"What about {u:.3f}?", "What is it?"], "noncommittal": u < 0.1}
         u = _unit(inputs.get("question"), inputs.get("answer"), inputs.get("reference"), context)
         if "verdict" in names:

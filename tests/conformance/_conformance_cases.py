@@ -27,6 +27,7 @@ from ragjudge.programs import (
 )
 from ragjudge.programs._base import Judge, judge_inputs
 from ragjudge.programs._results import JudgeResult
+from ragjudge.programs.cascade import ROUTES
 from ragjudge.testing._function import FunctionEngine, function_lm
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "faithfulness"
@@ -71,6 +72,10 @@ def _fit_offline(judge: Judge) -> None:
     _keep_one_demo(judge)
 
 
+#: A Platt calibration `(a, b)` that moves scores and verdicts: a calibrated judge's case.
+CALIBRATION = [4.0, -1.5]
+
+
 def _cases() -> list[Case]:
     cases: list[Case] = []
     for mode in Faithfulness.modes:
@@ -92,6 +97,18 @@ def _cases() -> list[Case]:
         )
     cases += [
         Case(
+            "faithfulness-statement-calibrated-offline",
+            lambda: Faithfulness(mode="statement", lm="local", calibration=CALIBRATION),
+            "offline",
+            _fit_offline,
+        ),
+        Case(
+            "faithfulness-whole-mean-calibrated-scripted",
+            lambda: Faithfulness(mode="whole", aggregation="mean", calibration=CALIBRATION),
+            "scripted",
+            _keep_one_demo,
+        ),
+        Case(
             "ensemble-statement-offline",
             lambda: Ensemble.of(Faithfulness(mode="statement", lm="local"), repeat=2),
             "offline",
@@ -103,23 +120,69 @@ def _cases() -> list[Case]:
             "scripted",
             _keep_one_demo,
         ),
-        Case(
-            "cascade-whole-scripted",
-            lambda: Cascade(mode="whole", low=0.2, high=0.8),
+        Case(  # members whose confidences differ (a greedy reply and samples), cut once
+            "ensemble-whole-mean-scripted",
+            lambda: Ensemble(
+                judge="Faithfulness", params={"mode": "whole", "aggregation": "mean"}, repeat=3
+            ),
             "scripted",
-            _fit_offline,
+            _keep_one_demo,
         ),
         Case(
-            "cascade-statement-scripted",
-            lambda: Cascade(mode="statement", route="combined", low=0.1, high=0.9),
+            "ensemble-rubric-calibrated-scripted",
+            lambda: Ensemble(
+                judge="Faithfulness",
+                params={"mode": "rubric", "calibration": CALIBRATION},
+                repeat=2,
+            ),
             "scripted",
-            _fit_offline,
+            _keep_one_demo,
+        ),
+        Case(
+            "ensemble-relevancy-questions-scripted",
+            lambda: Ensemble(
+                judge="AnswerRelevancy",
+                params={"mode": "questions", "similarity": "lexical"},
+                repeat=2,
+            ),
+            "scripted",
+            _keep_one_demo,
+        ),
+        Case(
+            "ensemble-recall-statement-scripted",
+            lambda: Ensemble(judge="ContextRecall", params={"mode": "statement"}, repeat=2),
+            "scripted",
+            _keep_one_demo,
+        ),
+        Case(
+            "ensemble-deterministic",
+            lambda: Ensemble(judge="DeterministicJudge", params={"mode": "rouge"}, repeat=2),
+            "none",
         ),
     ]
-    for mode in ("rouge", "token_overlap", "bleu"):
+    for route in ROUTES:
+        for mode in Cascade.modes:
+            if route == "offline" and mode != Cascade.modes[0]:
+                continue  # the offline route asks no LM: its LM mode changes nothing
+            cases.append(
+                Case(
+                    "cascade-offline" if route == "offline" else f"cascade-{route}-{mode}-scripted",
+                    lambda r=route, m=mode: Cascade(mode=m, route=r, low=0.2, high=0.8),
+                    "offline" if route == "offline" else "scripted",
+                    _fit_offline,
+                )
+            )
+    for mode in DeterministicJudge.modes:
         cases.append(
             Case(f"deterministic-{mode}", lambda m=mode: DeterministicJudge(mode=m), "none")
         )
+    cases.append(
+        Case(
+            "deterministic-calibrated",
+            lambda: DeterministicJudge(mode="token_overlap", calibration=CALIBRATION),
+            "none",
+        )
+    )
     for mode in AnswerRelevancy.modes:
         cases.append(
             Case(

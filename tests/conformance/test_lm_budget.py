@@ -4,6 +4,7 @@ makes none it cannot pay for. Small compiles (a few trials, at most two demos)."
 
 from __future__ import annotations
 
+import re
 import warnings
 from pathlib import Path
 
@@ -38,6 +39,46 @@ def _compile(judge: Judge, *, limit: int | None) -> Judge:
         )
 
 
+#: How the study refuses a budget the plan accepted: no trial's raw outputs could be paid for.
+STUDY_REFUSAL = "cannot pay for one pass over the"
+
+#: Why a budget the plan accepts (at least the calls it names) can still be refused, as the
+#: study then says (`STUDY_REFUSAL`): the first trial (the judge's own mode; the first mode for
+#: an ensemble, whose mode optimize/ reads by name and finds None) can cost more calls a row
+#: than the cheapest mode the plan counted one pass of; its raw outputs are paid chunk by chunk
+#: (`optimize/_budget.py::judge_within_budget`) and left unfinished when the budget runs
+#: short, so the calls spent on them leave less than one pass of any mode. Seen on the code
+#: before issue 49 too, where this test returned without a word.
+BUDGET_DEFECT = (
+    "known defect (issue 49): a budget at or above the minimum the plan names is refused when "
+    "the first trial's costlier mode spends part of it on raw outputs it cannot finish"
+)
+
+
+def _within(case: Case, limit: int, needs: list[int], refusals: list[str]) -> Judge | None:
+    """A compile under `limit` that spends within it, or None when it is refused (then it
+    spent within the limit too; the refusal is added to `refusals` and the budget it names,
+    if any, to `needs`)."""
+    with lm_for(case) as engine:
+        assert engine is not None
+        try:
+            compiled = _compile(case.make(), limit=limit)
+        except ConfigurationError as exc:  # refused: it names the budget, spent within it
+            assert "max_lm_calls" in str(exc)
+            assert len(engine.requests) <= limit
+            refusals.append(str(exc))
+            named = re.search(r"give at least (\d+)", str(exc))
+            if named:
+                assert int(named[1]) > limit, str(exc)
+                needs.append(int(named[1]))
+            return None
+        assert len(engine.requests) <= limit
+    assert compiled.report_ is not None
+    budget = compiled.report_["lm_calls"]["budget"]
+    assert budget["limit"] == limit and budget["spent"] <= limit
+    return compiled
+
+
 @pytest.mark.parametrize("case", LM_CASES, ids=[c.id for c in LM_CASES])
 def test_a_compile_never_exceeds_max_lm_calls(case: Case, tmp_path: Path) -> None:
     with lm_for(case) as engine:  # what the compile spends when nothing holds it back
@@ -45,25 +86,24 @@ def test_a_compile_never_exceeds_max_lm_calls(case: Case, tmp_path: Path) -> Non
         free = _compile(case.make(), limit=None)
         spent = len(engine.requests)
     assert free.report_ is not None and spent > 0
-    # Budgets that bind: one call short of it, and half (a cascade fits its offline judge
-    # before each compile, so it tries the first only).
-    limits = [spent - 1] if "cascade" in case.id else [spent - 1, spent // 2]
-    compiled = None
+    # Budgets that bind: one call short of it, and half (a judge that fits a learner before
+    # each compile, a cascade's offline judge, tries the first only: each try refits it).
+    with lm_for(case):
+        fits = case.make().compile_spec().learner is not None
+    limits = [spent - 1] if fits else [spent - 1, spent // 2]
+    compiled: Judge | None = None
+    needs: list[int] = []
+    refusals: list[str] = []
     for limit in limits:
-        with lm_for(case) as engine:
-            assert engine is not None
-            try:
-                compiled = _compile(case.make(), limit=limit)
-            except ConfigurationError as exc:  # refused: it names the budget, spent within it
-                assert "max_lm_calls" in str(exc)
-                assert len(engine.requests) <= limit
-                continue
-            assert len(engine.requests) <= limit
-        assert compiled.report_ is not None
-        budget = compiled.report_["lm_calls"]["budget"]
-        assert budget["limit"] == limit and budget["spent"] <= limit
+        compiled = _within(case, limit, needs, refusals) or compiled
+    # Every binding budget refused: a refusal up front names the budget that pays for the plan
+    # (the most calls the runs after the study can make, held back: more than a compile with
+    # no limit happens to spend), and a compile under that budget must keep to it.
+    if compiled is None and needs:
+        compiled = _within(case, max(needs), [], refusals)
     if compiled is None:
-        return
+        assert refusals and all(STUDY_REFUSAL in r for r in refusals[-1:]), refusals
+        pytest.xfail(BUDGET_DEFECT)  # the suite says why; the test passes once it is fixed
     # What a compile learned survives save, load and clone, and judges the same.
     compiled.save(tmp_path / "compiled.json")
     rows = labeled_gold(compiled.metric)[:4]

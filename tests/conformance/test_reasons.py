@@ -40,8 +40,7 @@ POLICIES: list[dict[str, object]] = [
 
 
 def _scale(judge: Judge) -> float:
-    inner = judge.inner if isinstance(judge, Ensemble) else judge
-    return float(getattr(inner, "scale", 1.0))
+    return judge.compile_spec().scale
 
 
 def _threshold(judge: Judge) -> float:
@@ -74,13 +73,11 @@ def check_reason(judge: Judge, result: JudgeResult) -> None:
     assert abs(shown - result.score) <= 0.5 * 10**-digits + 1e-12, (result.score, result.reason)
     why = lead["why"] or ""
     bound = THRESHOLD.search(why)
-    if bound:  # the shown numbers are on the side of the threshold the verdict says
-        t = float(bound["t"])
-        assert t == pytest.approx(_threshold(judge) * _scale(judge), abs=10**-digits)
-        assert (shown >= t) == result.passed, result.reason
-        assert ("at least" in why) == result.passed, result.reason
-    else:  # only an ensemble of verdicts decides by its members' majority
-        assert isinstance(judge, Ensemble) and "majority" in why, result.reason
+    assert bound, f"every outcome is a score against the threshold: {result.reason!r}"
+    t = float(bound["t"])  # the shown numbers are on the side of the threshold the verdict says
+    assert t == pytest.approx(_threshold(judge) * _scale(judge), abs=10**-digits)
+    assert (shown >= t) == result.passed, result.reason
+    assert ("at least" in why) == result.passed, result.reason
     verdict = _own_verdict(result)
     if verdict is not None:
         differs = (verdict == "yes") != result.passed

@@ -8,36 +8,48 @@ from typing import Any
 import pytest
 from _conformance_cases import CASES, Case, example_rows, labeled_gold, lm_for
 
+from ragjudge.data._gold import GoldRecord
 from ragjudge.estimation import estimate
+from ragjudge.programs._serialization import registry
 
-#: The judges with a `scale` and the labels an estimate needs (faithfulness: people's labels),
-#: on the offline judge: its scores agree with the labels, so the estimate gives them weight
-#: (the scripted LM's are noise to the labels: PPI++ gives them none, and any scale passes).
-SCALED = [
-    c
-    for c in CASES
-    if "scale" in str(c.make().get_params())
-    and c.make().metric == "faithfulness"
-    and c.lm == "offline"
-]
+#: The judges whose spec says their score is scaled (`CompileSpec.scale_policy`), every metric:
+#: faithfulness estimated from people's labels, relevancy and recall from derived ones.
+SCALED = [c for c in CASES if c.make().compile_spec().scale_policy is not None]
 
 
-def test_every_faithfulness_judge_with_a_scale_is_checked() -> None:
-    assert {c.id.split("-")[0] for c in SCALED} == {"faithfulness", "ensemble"}
-    assert len(SCALED) == 4
+def test_every_judge_that_scales_its_score_is_checked() -> None:
+    """The spec, not a parameter's name, picks the cases: every class whose judges take a scale
+    (a cascade's score is a probability, the deterministic metrics' a ratio: they take none),
+    on an LM and offline."""
+    picked = {type(c.make()).__name__ for c in SCALED}
+    assert picked == set(registry()) - {"Cascade", "DeterministicJudge"}, picked
+    assert {c.lm for c in SCALED} == {"offline", "scripted"}
+    assert len(SCALED) > 4  # it ran on 4 cases, chosen by the string "scale"
+
+
+def _rows(metric: str) -> tuple[list[GoldRecord], list[GoldRecord]]:
+    """A system's rows, most of them unlabeled, and the labeled rows among them."""
+    if metric == "faithfulness":
+        gold = labeled_gold(metric)  # 12 labeled rows ...
+        rows = [r.model_copy(update={"faithful": None}) for r in example_rows(per_kind=4)]
+        return rows, gold
+    return labeled_gold(metric, per_label=10), labeled_gold(metric, per_label=5)
 
 
 @pytest.mark.parametrize("case", SCALED, ids=[c.id for c in SCALED])
 def test_an_estimate_does_not_change_with_the_judges_scale(case: Case) -> None:
-    gold = labeled_gold("faithfulness")  # 12 labeled rows ...
-    rows = [r.model_copy(update={"faithful": None}) for r in example_rows(per_kind=4)]
-    assert len(rows) > len(gold) and {r.id for r in gold} <= {r.id for r in rows}
     judge = case.make()
-    with lm_for(case):  # ... among the system's rows, most of them unlabeled
+    rows, gold = _rows(judge.metric)
+    assert len(rows) > len(gold) and {r.id for r in gold} <= {r.id for r in rows}
+    with lm_for(case):  # ... among the system's rows
         plain = estimate(rows=rows, gold=gold, judge=judge, seed=0)
         scaled = estimate(rows=rows, gold=gold, judge=judge.clone(scale=5.0), seed=0)
     assert plain.n_labeled == len(gold) and plain.n_rows == len(rows)
-    assert plain.lam > 0  # the judge's scores take part in the estimate
+    # On the offline faithfulness judge the scores agree with the labels, so the estimate
+    # gives them weight and the check is not vacuous (the scripted LM's scores are noise to
+    # the labels: PPI++ may give them none, and then only the pass rate tells the scales apart).
+    if judge.metric == "faithfulness" and case.lm == "offline":
+        assert plain.lam > 0
     assert _numbers(scaled.summary()) == pytest.approx(_numbers(plain.summary()))
 
 

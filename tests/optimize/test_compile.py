@@ -174,8 +174,9 @@ def test_lm_compile_demos_reach_file_and_prompt(
     gold_ids = {r.id for r in gold_rows}
     if not report["params"]["demos"]:  # compile kept the built-in examples
         from ragjudge.optimize._demos import demo_pool
+        from ragjudge.programs._demos import faithfulness_demo
 
-        compiled.whole.demos = demo_pool(gold_rows)[:2]
+        compiled.whole.demos = demo_pool(gold_rows, annotate=faithfulness_demo)[:2]
         compiled.judge.demos = compiled.whole.demos
         compiled.extract.demos = compiled.whole.demos
     path = tmp_path / "j.json"
@@ -259,7 +260,11 @@ def test_relevancy_compiles_on_derived_labels(gold_dir: Path) -> None:
     report = compiled.report_
     assert report is not None and report["split"]["labels"] == "derived"
     assert report["validation"]["n"] > 50
-    assert report["params"]["demos"] == 0  # faithfulness demos do not fit relevancy signatures
+    # Demos from the derived labels, by the relevancy judge's own annotator (they used to be
+    # none: the faithfulness annotator knew no relevancy label).
+    gold_demos = [d for _, p in compiled.named_predictors() for d in p.demos if "gold_label" in d]
+    assert report["params"]["demos"] > 0 and gold_demos
+    assert all("relevancy_score" in d and "verdicts" not in d for d in gold_demos)
     assert report["validation"]["auroc"] > 0.7
 
 

@@ -1,4 +1,4 @@
-"""Suite call counts and Ensemble aggregation (median / majority / mean), with scripted LMs."""
+"""Suite call counts and Ensemble aggregation (median / share of yes / mean), with scripted LMs."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def test_repeat_median_of_rubric_ratings_and_spread() -> None:
     assert strict.passed is False and len(engine.requests) == 3
 
 
-def test_majority_of_verdicts() -> None:
+def test_the_share_of_members_that_say_yes_is_cut_at_the_threshold() -> None:
     lm, _ = scripted_lm(
         [
             {"reasoning": "a", "verdict": "yes", "confidence": 0.9},
@@ -135,20 +135,47 @@ def test_majority_of_verdicts() -> None:
             {"reasoning": "c", "verdict": "yes", "confidence": 0.8},
         ]
     )
-    r = Ensemble.of(Faithfulness(mode="whole", lm=lm), repeat=3)(question=Q, contexts=CTX, answer=A)
-    assert r.details["aggregation"] == "majority"
+    ens = Ensemble.of(Faithfulness(mode="whole", lm=lm), repeat=3)
+    r = ens(question=Q, contexts=CTX, answer=A)
+    assert r.details["aggregation"] == "share"
     assert r.score == pytest.approx(2 / 3) and r.passed is True
+    assert r.reason.startswith("0.67 passes (at least the threshold 0.50): 2 of 3 members say yes")
+    # One cut on the share, wherever it is (compile refits it on this score): one member of
+    # three saying yes passes at 0.3 and fails at 0.4.
+    one = ens.rescore(r, threshold=0.3)
+    assert one.passed is True and ens.rescore(r, threshold=0.7).passed is False
+    # Under aggregation="mean" the share is the mean confidence, cut once (not per member).
+    confident = Ensemble.of(Faithfulness(mode="whole", aggregation="mean", lm=lm), repeat=3)
+    mean = confident.rescore(r, aggregation="mean", threshold=0.6)
+    assert mean.score == pytest.approx((0.9 + 0.2 + 0.8) / 3) and mean.passed is True
+    assert [m["passed"] for m in mean.details["members"]] == [True, False, True]
 
 
-def test_tied_verdicts_fail() -> None:
+def test_a_calibrated_ensemble_calibrates_its_aggregate_once() -> None:
+    lm, _ = scripted_lm(
+        [
+            {"reasoning": "a", "verdict": "yes", "confidence": 0.9},
+            {"reasoning": "b", "verdict": "no", "confidence": 0.1},
+        ]
+    )
+    ens = Ensemble.of(Faithfulness(mode="whole", aggregation="mean", lm=lm), repeat=2)
+    r = ens(question=Q, contexts=CTX, answer=A)
+    cal = ens.rescore(r, calibration=[8.0, -2.0], threshold=0.9)
+    value = 1 / (1 + math.exp(-(8.0 * 0.5 - 2.0)))  # the mean 0.5, calibrated
+    assert cal.score == pytest.approx(value) and cal.passed is (value >= 0.9)
+
+
+def test_tied_verdicts_pass_at_a_threshold_of_one_half() -> None:
     lm, _ = scripted_lm(
         [
             {"reasoning": "a", "verdict": "yes", "confidence": 0.9},
             {"reasoning": "b", "verdict": "no", "confidence": 0.2},
         ]
     )
-    r = Ensemble.of(Faithfulness(mode="whole", lm=lm), repeat=2)(question=Q, contexts=CTX, answer=A)
-    assert r.score == 0.5 and r.passed is False
+    ens = Ensemble.of(Faithfulness(mode="whole", lm=lm), repeat=2)
+    r = ens(question=Q, contexts=CTX, answer=A)
+    assert r.score == 0.5 and r.passed is True  # half the members: at least the threshold
+    assert ens.rescore(r, threshold=0.51).passed is False
 
 
 def test_mean_of_ratios_across_an_ensemble_of_two_lms() -> None:
