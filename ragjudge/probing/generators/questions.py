@@ -195,7 +195,9 @@ def _answered_from_context(row: GoldRecord) -> bool:
 
 
 #: A sentence end with no space before the next sentence (`"Easy".Deadpool`, `its hits.The`).
-_GLUED = re.compile(r"(?<=[a-z][.!?][\"”’)])(?=[A-Z])|(?<=[a-z][.!?])(?=[A-Z][a-z])")
+_GLUED = re.compile(
+    r"(?<=[a-z][.!?][\"”’)])(?=[A-Z])|(?<=[a-z][\"”’)][.!?])(?=[A-Z])|(?<=[a-z][.!?])(?=[A-Z][a-z])"
+)
 
 
 def _windows(row: GoldRecord) -> list[str]:
