@@ -237,3 +237,11 @@ def test_a_condition_the_question_already_states_is_left() -> None:
     paypal = "PayPal charges a fee for each transfer if you don't have an account."
     assert _asked_row("Should I get PayPal?", paypal) == Skip("no condition to drop")
     assert isinstance(_make(paypal.replace("you don't", "the sender doesn't")), Variant)
+
+
+def test_an_exception_after_an_or_is_still_dropped() -> None:
+    # "or" between two nouns under one "no": the exception limits them both
+    sentence = "The general wore no medals or badges except for a small pin on his cap."
+    assert ("except for a small pin on his cap", "The general wore no medals or badges.") in (
+        drop_conditions(sentence)
+    )

@@ -272,8 +272,10 @@ def limits_a_bare_claim(claim: str, dropped: str) -> bool:
         >>> limits_a_bare_claim("Many students binge drink.", "if they are in a clique")
         False
     """
-    if _VAGUE.search(claim) or _SAYING.search(claim) or _OR.search(claim):
-        return False  # an "or" before the clause: it may limit the last choice only
+    if _VAGUE.search(claim) or _SAYING.search(claim):
+        return False
+    if _OR.search(claim) and _IF.match(dropped):
+        return False  # "X or Y if Z": the clause may limit the last choice only
     if _WISH.search(dropped) or _PAST_IF.search(dropped) or _BACK.search(dropped):
         return False
     if _PAST.search(claim) and _IF.match(dropped):
@@ -285,10 +287,12 @@ def _roots(text: str) -> set[str]:
     return {w.removesuffix("s") for w in content_words(text) - _PERSONS}
 
 
-#: Persons and modals two clauses may share without the claim restating its condition.
+#: Persons, modals and common words two clauses may share without the claim restating its condition.
 _PERSONS = {
     "you", "your", "they", "their", "them", "she", "her", "his", "him", "its", "our", "can",
     "will", "vous", "votre", "nous", "ils", "elle", "usted", "ellos", "sie", "ihr", "wir",
+    "you're", "we're", "they're", "i'm", "too", "than", "have", "has", "had", "need", "more",
+    "less", "place", "get",
 }  # fmt: skip
 
 
