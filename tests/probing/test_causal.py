@@ -74,12 +74,62 @@ def test_an_association_that_is_no_finding_is_left(context: str) -> None:
     assert _make(context) == Skip("no association to make causal")
 
 
-def test_a_context_that_speaks_of_causes_is_left() -> None:
+ASSOCIATION = "Heavy drinking is associated with a higher risk of liver disease."
+
+
+@pytest.mark.parametrize(
+    "contexts",
+    [
+        # a cause word next to the association
+        (f"{ASSOCIATION} This damage results from years of abuse.",),
+        # causation between the same two things, anywhere in the context
+        (ASSOCIATION, "The town hall is open on Sundays. Heavy drinking causes liver disease."),
+        # the association's subject points elsewhere: a cause of the same effect is enough
+        (
+            "Austerity cuts spending. It is a fiscal policy, associated with lower growth. "
+            "The town hall is open on Sundays.",
+            "Spending cuts lead to lower growth in a recession.",
+        ),
+        # French, Spanish, German: the same two things, with their cause words
+        (
+            "Le café est associé à un risque plus faible de maladie du foie.",
+            "La mairie est ouverte le dimanche. Le café provoque des maladies du foie.",
+        ),
+        (
+            "La obesidad está asociada con un mayor riesgo de diabetes.",
+            "El ayuntamiento abre los domingos. La obesidad causa casos de diabetes.",
+        ),
+    ],
+)
+def test_a_context_that_states_the_cause_is_left(contexts: tuple[str, ...]) -> None:
+    assert _make(*contexts) == Skip("the context speaks of causes")
+
+
+def test_a_cause_elsewhere_between_other_things_does_not_stop_the_probe() -> None:
     made = _make(
-        "Heavy drinking is associated with a higher risk of liver disease.",
-        "Alcohol causes damage to liver cells over time.",
+        f"{ASSOCIATION} The town hall is open on Sundays. The clinic is in the old mill.",
+        "Heavy rain caused floods in the valley last spring.",
     )
-    assert made == Skip("the context speaks of causes")
+    assert isinstance(made, Variant)
+    assert made.answer == "Heavy drinking causes a higher risk of liver disease."
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        (
+            "His rhetoric has coincided with a rise in violent attacks in the country.",
+            "His rhetoric has caused a rise in violent attacks in the country.",
+        ),
+        (
+            "It is a deflationary fiscal policy, associated with lower rates of growth.",
+            "It is a deflationary fiscal policy, causing lower rates of growth.",
+        ),
+    ],
+)
+def test_more_associations_are_made_causes(context: str, answer: str) -> None:
+    made = _make(context)
+    assert isinstance(made, Variant) and made.answer == answer
 
 
 def test_causal_is_a_must_fail_kind() -> None:

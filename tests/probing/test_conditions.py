@@ -178,3 +178,70 @@ def test_a_general_claim_the_context_already_makes_is_skipped() -> None:
 
 def test_a_row_without_a_condition_is_skipped() -> None:
     assert _make("The museum opened to visitors on 2 October 2019.") == Skip("no condition to drop")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # a hedged or vague main claim stays true without its condition
+        "Many students feel obliged to binge drink if they are part of a clique.",
+        "There wasn't much celebration, except for some parents taking photos.",
+        "A dirty filter cuts mileage by as much as 14 percent if it is badly clogged.",
+        "Kids are at a risk of harming their eyes if they wear the wrong glasses.",
+        "The leak has dangerous implications if an attacker has access to the phone.",
+        "The system can be used by the crew if the host boards approve the plan.",
+        "The web tour should be a hit if the children are half as excited.",
+        "Beaucoup d'étudiants boivent trop, s'ils font partie d'un groupe.",
+        "Muchos estudiantes beben demasiado, si forman parte de un grupo.",
+        "Viele Studenten trinken zu viel, wenn ihre Freunde dabei sind.",
+        # what someone said or threatened, not a condition on the claim
+        "The men dragged her behind a truck, threatening her if she did not testify.",
+        "Los hombres la arrastraron amenazándola, si ella no declaraba ante el juez.",
+        "Les hommes l'ont traînée en la menaçant, si elle ne témoignait pas au procès.",
+        # a wish, a view or a choice: a purpose, or a claim that holds anyway
+        "I need to do my studies as well if I want to have a bigger plan.",
+        "We will listen carefully to their criticism if they feel we have gone off course.",
+        "The new rule is applied at all races if the host boards choose to do so.",
+        "Je dois aussi faire mes études, si je veux avoir un plus grand projet.",
+        "Tengo que estudiar también, si quiero tener un plan más grande.",
+        # told in the past: narration, not a limit
+        "Ellison tried his best to never miss a game if he was on earth.",
+        "Everything was going well, as long as he left most matters to the secretaries.",
+        # a choice among others: the clause may limit the last one only
+        "A major penalty or a match penalty is assessed if the opponent is endangered.",
+        # the claim restates its condition
+        "If the goalkeeper saves the ball, the save will count for the team.",
+        # a clause that only points back
+        "If this is indeed so, the only thing we can do is to try and understand.",
+        # a point of view, not a group a claim is limited to
+        "For members of the First Nation who escaped, the mandatory evacuation was frenzied.",
+        # a German cue word in an English sentence ("falls" is no "if" here)
+        "Iron Man, still hit, falls back through the wormhole just as Romanoff closes it.",
+    ],
+)
+def test_a_clause_that_does_not_limit_a_bare_claim_is_left(sentence: str) -> None:
+    assert drop_conditions(sentence) == []
+
+
+def _asked_row(question: str, *passages: str) -> Variant | Skip:
+    row = GoldRecord(id="r", question=question, contexts=list(passages), answer="x")
+    return GENERATORS["dropped_condition"](row, rng=random.Random(0), pool=_NoPool())
+
+
+def test_a_condition_the_question_already_states_is_left() -> None:
+    sentence = "Falling asleep is harder if we are trying to sleep in a noisy environment."
+    noisy = "Why is it harder to fall asleep in noisy environments?"
+    assert _asked_row(noisy, sentence) == Skip("no condition to drop")
+    assert isinstance(_asked_row("Why do people toss and turn at night?", sentence), Variant)
+    # a condition on the hearer may fit the asker
+    paypal = "PayPal charges a fee for each transfer if you don't have an account."
+    assert _asked_row("Should I get PayPal?", paypal) == Skip("no condition to drop")
+    assert isinstance(_make(paypal.replace("you don't", "the sender doesn't")), Variant)
+
+
+def test_an_exception_after_an_or_is_still_dropped() -> None:
+    # "or" between two nouns under one "no": the exception limits them both
+    sentence = "The general wore no medals or badges except for a small pin on his cap."
+    assert ("except for a small pin on his cap", "The general wore no medals or badges.") in (
+        drop_conditions(sentence)
+    )

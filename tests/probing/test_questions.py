@@ -158,16 +158,28 @@ def test_abstention_needs_a_real_question_and_an_unrelated_context() -> None:
 
 
 @pytest.mark.parametrize(
-    ("question", "lang"),
+    ("question", "context", "lang"),
     [
-        ("Who designed the Golden Gate Bridge?", "en"),
-        ("Wer hat die Golden Gate Bridge entworfen?", "de"),
-        ("Qui a conçu le Golden Gate Bridge ?", "fr"),
-        ("¿Quién diseñó el Golden Gate Bridge?", "es"),
+        ("Who designed the Golden Gate Bridge?", BRIDGE, "en"),
+        (
+            "Wer hat die Golden Gate Bridge entworfen?",
+            "Die Golden Gate Bridge wurde von Joseph Strauss entworfen.",
+            "de",
+        ),
+        (
+            "Qui a conçu le Golden Gate Bridge ?",
+            "Le Golden Gate Bridge a été conçu par Joseph Strauss.",
+            "fr",
+        ),
+        (
+            "¿Quién diseñó el Golden Gate Bridge?",
+            "El Golden Gate Bridge fue diseñado por Joseph Strauss.",
+            "es",
+        ),
     ],
 )
-def test_false_abstention_where_the_context_says(question: str, lang: str) -> None:
-    out = _variant(false_abstention, _row(question, "Joseph Strauss"))
+def test_false_abstention_where_the_context_says(question: str, context: str, lang: str) -> None:
+    out = _variant(false_abstention, _row(question, "Joseph Strauss", context=context))
     assert out.contexts is None  # its own context: the one that says
     assert out.answer in ABSTENTIONS[lang] and out.before == "Joseph Strauss"
 
@@ -178,10 +190,49 @@ def test_false_abstention_trusts_only_faithful_answers_the_context_holds() -> No
         "row not labeled faithful"
     )
     assert _make(false_abstention, _row(question, "Charles Ellis")) == Skip(
-        "the answer's words are not in the context"
+        "no context sentence holds the answer and the question's words"
     )
     assert isinstance(
         _make(false_abstention, _row(question, "Joseph Strauss", task="dialogue")), Skip
+    )
+
+
+def test_false_abstention_needs_one_place_that_answers_what_is_asked() -> None:
+    # the answer's sentence never speaks of what is asked (no casting, no Domino)
+    film = (
+        "In 2016, she also appeared in the series Easy. Deadpool 2 is an American superhero "
+        "film distributed by 20th Century Fox."
+    )
+    question = "Which 20th Century Fox film cast Zazie Beetz as Domino?"
+    assert _make(false_abstention, _row(question, "Deadpool 2", context=film)) == Skip(
+        "no context sentence holds the answer and the question's words"
+    )
+    # the answer in one sentence, what is asked in another far off behind a bare "he"
+    mentors = (
+        "The show features three mentors, Aadesh Shrivastava, Shankar Mahadevan and Pritam. "
+        "The show ran for twenty weeks on Zee TV. "
+        "Just a day after he turned 51, he died of cancer in Kokilaben Hospital."
+    )
+    question = "Which mentor of the show died of cancer in Kokilaben Hospital?"
+    assert isinstance(
+        _make(false_abstention, _row(question, "Aadesh Shrivastava", context=mentors)), Skip
+    )
+    # two adjacent sentences that together answer it
+    answered = (
+        "Holding the Fort is an ITV comedy starring Matthew Kelly. Trained as an actor, he "
+        "became known as a presenter of the show Game for a Laugh."
+    )
+    question = "Which actor in Holding the Fort presented Game for a Laugh?"
+    assert isinstance(
+        _make(false_abstention, _row(question, "Matthew Kelly", context=answered)), Variant
+    )
+    # a yes or a no needs the question's words in one place too
+    assert isinstance(
+        _make(false_abstention, _row("Did Joseph Strauss design the Golden Gate Bridge?", "Yes")),
+        Variant,
+    )
+    assert isinstance(
+        _make(false_abstention, _row("Did Frank Lloyd Wright design Fallingwater?", "Yes")), Skip
     )
 
 

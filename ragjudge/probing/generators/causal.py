@@ -3,11 +3,14 @@
 Where a context reports that two things go together, the variant says that one brings about
 the other: `X is associated with Y` -> `X causes Y` (the verb agreeing with `is`/`are`, in
 the tense of `was`/`were`), `X correlates with Y` -> `X causes Y`, `an association between`
--> `a causal link between`, `X coincided with Y` -> `X was caused by Y`; de `ein
+-> `a causal link between`, `X coincided with Y` -> `X was caused by Y`, `X has coincided
+with Y` -> `X has caused Y`, `X, associated with Y` -> `X, causing Y`; de `ein
 Zusammenhang zwischen` -> `ein kausaler Zusammenhang zwischen`; fr `est associé à` ->
 `cause`, `une corrélation entre` -> `un lien de causalité entre`; es `está asociado con` ->
-`causa`, `una correlación entre` -> `una relación causal entre`. A context that already
-speaks of causes, and a negated or hedged association, are skipped.
+`causa`, `una correlación entre` -> `una relación causal entre`. A negated or hedged
+association is skipped, and so is a context that may state the cause itself: a cause word in
+the sentence or a neighbour, or a sentence elsewhere with a cause word and a word of each side
+of the association (of the effect alone where the subject is a pronoun).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import re
 from ragjudge.data._gold import GoldRecord
 from ragjudge.probing._probe import Skip, Variant
 from ragjudge.probing._registry import Pool, generator
-from ragjudge.probing._text import words
+from ragjudge.probing._text import content_words, sentences, words
 from ragjudge.probing.generators._rewrite import Replace, rewrite, rules
 
 __all__ = ["causal"]
@@ -43,7 +46,8 @@ _OUTCOME = re.compile(
     r"levels?|growth|declines?|rises?|loss|improvements?|prevalence|likelihood|odds|injur\w+|"
     r"infections?|poorer|worse|fewer|disorders?|illness\w*|dementia|stroke|anxiety|weight|"
     r"asthma|blood pressure|heart attacks?|survival|performance|scores?|sales|prices?|"
-    r"unemployment|crime|violence|poverty)(?!\w)",
+    r"unemployment|crime|violence|poverty|effects?|complications?|problems?|attacks?|harm|"
+    r"damage)(?!\w)",
     re.IGNORECASE,
 )
 
@@ -106,6 +110,9 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (r"(an?) (?:(?:strong|significant|clear|positive|negative|close) )?"
          r"(?:association|correlation) between", _outcome("a causal link between")),
         (rf"(?<!has )(?<!have )(?<!had )coincided with{_OBJECT}", _outcome("was caused by")),
+        (rf"(has|have) coincided with{_OBJECT}", _outcome(r"\1 caused")),
+        (rf"(?<=\w, )(?:(?:often|strongly|closely) )?{_LINKED} (?:with|to){_OBJECT}",
+         _outcome("causing")),
         (rf"(?:is|are) a risk factor for{_OBJECT}",
          lambda m: "causes" if m.group(0).lower().startswith("is") else "cause"),
     ],
@@ -155,17 +162,48 @@ def _safe(sentence: str, lang: str) -> bool:
     return not _REFUSE_RE[lang].search(sentence)
 
 
+def _speaks_of_causes(row: GoldRecord, sentence: str, span: str) -> bool:
+    """Whether the context may itself state the cause `sentence` would be made to claim: a
+    cause word in the sentence or a neighbour, or in any context sentence that shares a
+    content word with each side of the association (`span` splits the two)."""
+    head, _, tail = sentence.partition(span)
+    cause, effect = _stems(head), _stems(tail)
+    pointed = bool(_POINTER.match(head))  # "It is a policy, associated with": any cause
+    for passage in row.contexts:
+        found = sentences(" ".join(passage.split()))
+        for i, other in enumerate(found):
+            if not any(_CAUSE_WORDS.match(w) for w in words(other)):
+                continue
+            near = any(sentence in s for s in found[max(0, i - 1) : i + 2])
+            said = _stems(other)
+            if near or ((pointed or said & cause) and said & effect):
+                return True
+    return False
+
+
+def _stems(text: str) -> set[str]:
+    """The content words of `text`, cut to five letters ("infection", "infections")."""
+    return {w[:5] for w in content_words(text)}
+
+
+#: A sentence whose subject points elsewhere: the cause may be named by any other word.
+_POINTER = re.compile(
+    r"\s*(?:it|this|that|these|those|they|he|she|es|dies|cela|ce|ceci|esto|eso|ello)\b", re.I
+)
+
+
 @generator(
     kind="causal",
     expect="fail",
     summary="an association stated as a cause ('is linked to' -> 'causes')",
 )
 def causal(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
-    """A context sentence whose reported association is made a causal claim."""
+    """A context sentence whose reported association is made a causal claim; never where the
+    context speaks of causes near it or between the same things."""
     del pool
     made = rewrite(row, rng=rng, table=_RULES, guard=_safe, nothing="no association to make causal")
-    if isinstance(made, Variant) and any(
-        _CAUSE_WORDS.match(w) for p in row.contexts for w in words(p)
-    ):
-        return Skip("the context speaks of causes")
+    if isinstance(made, Variant):
+        sentence = made.answer.replace(made.after, made.before, 1)
+        if _speaks_of_causes(row, sentence, made.before):
+            return Skip("the context speaks of causes")
     return made

@@ -5,6 +5,14 @@ The condition is cut where the sentence's own punctuation marks it off: a traili
 runs to the sentence's end, a leading clause that ends at the first comma (not in German, whose
 main clause would then open with its verb), or an exception set off by two commas. What stays
 must still read as a sentence, hold no other condition, and not stand as such in the context.
+
+Only a bare, certain claim loses its condition (`limits_a_bare_claim`): not a hedged or vague
+one ("many", "not much", "as much as", "should", "risk"), one that reports what was said or
+threatened, one with a choice ("or") the clause may limit alone, or one that restates its
+clause; and not a clause on a wish, view or choice ("if I want ...", "if they feel ..."), one
+told in the past, or one that only points back ("if this is so"). A row whose question already
+states the clause (a content word shared), or asks of the asker whom a clause on the hearer may
+fit, is skipped.
 """
 
 from __future__ import annotations
@@ -15,10 +23,10 @@ import re
 from ragjudge.data._gold import GoldRecord
 from ragjudge.probing._probe import Skip, Variant
 from ragjudge.probing._registry import Pool, generator
-from ragjudge.probing._text import language, words
+from ragjudge.probing._text import content_words, language, language_counts, words
 from ragjudge.probing.generators.names import cached_sentences
 
-__all__ = ["drop_conditions"]
+__all__ = ["drop_conditions", "limits_a_bare_claim"]
 
 #: Groups a claim can be limited to ("for members"), per language.
 _GROUPS = {
@@ -211,6 +219,99 @@ _BENEFIT = re.compile(
     re.I,
 )
 
+#: A main claim that is vague or hedged, so it may stay true without its condition ("many
+#: students feel ...", "there wasn't much ...", "by as much as 14 percent", "at a risk of",
+#: "has dangerous implications", "DRS can be used"): only a bare, certain claim is cut.
+_VAGUE = re.compile(
+    r"\b(?:many|much|some|several|few|little|as much as|up to|should|risks?|risky|implications?|"
+    r"potential(?:ly)?|(?:un)?likely|chances?|sometimes|occasionally|possibly|can be|"
+    r"can (?:lead|cause|result|help|affect|make|harm|damage|hurt|increase|reduce|become|get|"
+    r"happen|occur|take|have|mean)|viele?|einige|manche|mehrere|wenige?|Risiko|kann sein|"
+    r"beaucoup|certaine?s|plusieurs|peu|risques?|peut être|peuvent être|muchos?|muchas?|"
+    r"algun[oa]s|varios|varias|pocos|pocas|riesgos?|puede ser|pueden ser)\b",
+    re.IGNORECASE,
+)
+
+#: A main claim that reports what someone said, threatened or promised: the clause may be
+#: what was said ("threatening her if she did not testify"), not a condition on the claim.
+_SAYING = re.compile(
+    r"\b(?:threat\w*|said|says|say|warn\w*|told|tell|tells|promis\w*|vow\w*|insist\w*|"
+    r"demand\w*|claim\w*|announc\w*|according|suggest\w*|argu\w*|recommend\w*|advis\w*|"
+    r"sagte|sagt|drohte|droht|warnte|versprach|forderte|dit|déclar\w*|mena[cç]\w*|averti\w*|"
+    r"promet\w*|dijo|dice|amenaz\w*|advirti\w*|prometi\w*|declar\w*)\b",
+    re.IGNORECASE,
+)
+
+#: A condition on someone's wish, view or choice ("if I want a bigger plan", "if they feel we
+#: have gone off course", "if host boards choose to do so"): a purpose, or a claim that holds
+#: anyway, not a limit on it.
+_WISH = re.compile(
+    r"\b(?:wants?|wanted|wish\w*|like to|would like|plan\w*|hopes?|hoped|feels?|felt|"
+    r"thinks?|thought|believes?|believed|choose|chooses|chose|decides?|decided|prefers?|"
+    r"preferred|desire\w*|do so|deems?|see fit|sees fit|will|wollen|möchten?|glaubt|denkt|"
+    r"entscheid\w*|wünsch\w*|veu\w+|voulez|souhait\w*|pens\w+|croi\w*|décid\w*|choisi\w*|"
+    r"quier\w*|desea\w*|piens\w*|cree\w*|decid\w*|elig\w*|prefier\w*)\b",
+    re.IGNORECASE,
+)
+
+#: A condition told in the past ("if he was on earth", "if she did not testify"): narration,
+#: where the clause is often what someone said or a circumstance, not a limit on a claim.
+_PAST_IF = re.compile(
+    r"^(?:only\s+)?(?:if|unless|wenn|falls|si)\b.*\b(?:was|were|had|did|war|waren|hatte|"
+    r"hatten|était|étaient|avait|avaient|era|eran|fue|fueron|había|habían)\b",
+    re.IGNORECASE,
+)
+
+
+def limits_a_bare_claim(claim: str, dropped: str) -> bool:
+    """Whether `dropped` limits `claim` so that `claim` alone says more: the claim is bare and
+    certain (not hedged, no report of what was said), and the clause is no wish, view or
+    choice and is not told in the past.
+
+    Example:
+        >>> limits_a_bare_claim("Many students binge drink.", "if they are in a clique")
+        False
+    """
+    if _VAGUE.search(claim) or _SAYING.search(claim):
+        return False
+    if _OR.search(claim) and _IF.match(dropped):
+        return False  # "X or Y if Z": the clause may limit the last choice only
+    if _WISH.search(dropped) or _PAST_IF.search(dropped) or _BACK.search(dropped):
+        return False
+    if _PAST.search(claim) and _IF.match(dropped):
+        return False  # narration ("everything was going well, as long as he left ...")
+    return not _roots(claim) & _roots(dropped)  # "if the keeper saves it, the save counts"
+
+
+def _roots(text: str) -> set[str]:
+    return {w.removesuffix("s") for w in content_words(text) - _PERSONS}
+
+
+#: Persons, modals and common words two clauses may share without the claim restating its condition.
+_PERSONS = {
+    "you", "your", "they", "their", "them", "she", "her", "his", "him", "its", "our", "can",
+    "will", "vous", "votre", "nous", "ils", "elle", "usted", "ellos", "sie", "ihr", "wir",
+    "you're", "we're", "they're", "i'm", "too", "than", "have", "has", "had", "need", "more",
+    "less", "place", "get",
+}  # fmt: skip
+
+
+_OR = re.compile(r"\b(?:or|either|oder|ou|o)\b", re.IGNORECASE)
+#: A clause that only points back ("if this is indeed so", "if that is true").
+_BACK = re.compile(
+    r"^\S+\s+(?:(?:this|that|it)\s+(?:is|was)\s+(?:indeed\s+|really\s+)?"
+    r"(?:so|true|the case)|so|true)\b",
+    re.IGNORECASE,
+)
+_PAST = re.compile(r"\b(?:was|were|had|did|war|waren|hatte|était|avait|era|fue|había)\b", re.I)
+_IF = re.compile(
+    r"(?:only\s+)?(?:if|unless|as long as|so long as|provided|for|für|pour|para|wenn|falls|"
+    r"sofern|solange|si|"
+    r"tant qu|à condition|siempre que|a menos que)\b",
+    re.IGNORECASE,
+)
+
+
 _ANY_CUE = re.compile(
     r"\b(?:if|unless|except|provided that|as long as|wenn|falls|sofern|außer|es sei denn|"
     r"si|sauf|à condition|tant que|à moins|salvo|excepto|a menos que|siempre que)\b",
@@ -234,13 +335,15 @@ def drop_conditions(sentence: str) -> list[tuple[str, str]]:
         return []  # a speaker's label or a heading ("Sales agent: ...", "File size: ...")
     first = language(sentence)
     out: list[tuple[str, str]] = []
-    for lang in (first, *(code for code in _TRAILING if code != first)):
+    counts = language_counts(sentence)
+    others = [] if counts[first] else [code for code in _TRAILING if code != first]
+    for lang in (first, *others):  # others only where no language is told: "falls" is no "if"
         for dropped, new in (
             *_trailing(sentence, lang),
             *_leading(sentence, lang),
             *_middle(sentence, lang),
         ):
-            if _clean(new) and (dropped, new) not in out:
+            if _clean(new) and limits_a_bare_claim(new, dropped) and (dropped, new) not in out:
                 out.append((dropped, new))
         if out:
             break
@@ -294,6 +397,10 @@ def _leading(sentence: str, lang: str) -> list[tuple[str, str]]:
     )
     if not match or len(words(match.group("cond"))) < 3:
         return []
+    if re.match(r"(?:for|pour|para)\s", match.group("cond"), re.I) and not _BENEFIT.search(
+        match.group("main")
+    ):
+        return []  # a point of view ("for those who escaped, it was frenzied"), no limit
     if not _conditional("", match.group("cond"), claim=match.group("main")):
         return []
     if re.match(r"[^,]{0,40},[^,]{0,40},?\s+(?:and|or|et|ou|y|o)\s", match.group("main")):
@@ -368,6 +475,22 @@ def _clean(new: str) -> bool:
     return not body.endswith((",", ";", ":", "-", "–"))
 
 
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in content_words(text)}
+
+
+def _asked(question: str, dropped: str) -> bool:
+    """Whether the question already states the dropped condition (a content word of the
+    clause, cut to its first five letters, is in the question: "harder to fall asleep in noisy
+    environments?" against "if we are trying to sleep in a noisy environment"), or asks of the
+    asker whom a condition on the hearer ("if you don't have an account") may fit."""
+    if not question.strip():
+        return False
+    if re.search(r"\b(?:you|your|vous|votre|vos|usted|du|dein\w*|Sie|Ihr\w*)\b", dropped):
+        return True
+    return bool(_stems(question) & _stems(dropped))
+
+
 @generator(
     kind="dropped_condition",
     expect="fail",
@@ -382,6 +505,8 @@ def dropped_condition(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Var
     for sentence in cached_sentences(row):
         rest = text.replace(sentence.lower(), " | ")
         for dropped, new in drop_conditions(sentence):
+            if _asked(row.question, dropped):
+                continue
             if new.rstrip(" .!").lower() not in rest:
                 options.append((sentence, dropped, new))
     if not options:
