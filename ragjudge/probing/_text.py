@@ -104,6 +104,10 @@ _STOPWORDS = {
     },
     "fr": {
         "le",
+        "vous",
+        "nous",
+        "sans",
+        "avec",
         "la",
         "les",
         "et",

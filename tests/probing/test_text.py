@@ -16,6 +16,7 @@ from ragjudge.probing._text import language, sentences
         ("Die Brücke wurde 2019 eröffnet.", "de"),
         ("Le pont a été ouvert au public par la ville.", "fr"),
         ("El puente fue abierto al público.", "es"),
+        ("Si vous êtes membre, vous pouvez annuler sans frais.", "fr"),
         ("Ulm 1879.", "en"),
     ],
 )
