@@ -111,9 +111,10 @@ def restore(
     signature: type[dspy.Signature], inputs: Mapping[str, Any], values: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The outputs of `signature` from a tight retry's `values`: free text left out is "",
-    and a verdict item's `statement` is the statement it judges (the list input's item)."""
+    and a verdict item's `statement` is the statement it judges (the list input's item).
+    Other keys of `values` (where a confidence came from) are kept."""
     items = next((list(v) for v in inputs.values() if isinstance(v, (list, tuple))), [])
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = dict(values)  # with what the adapter added (confidence sources)
     for name, info in signature.output_fields.items():
         model = _item_model(info.annotation)
         value = values.get(name)

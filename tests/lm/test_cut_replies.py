@@ -200,3 +200,20 @@ def test_a_reply_that_stops_is_one_call_as_before(mode: Literal["whole", "statem
     result = Faithfulness(mode=mode, lm=_lm(engine))(question="q", contexts=CONTEXT, answer="Ulm.")
     assert result.error is None and result.lm_calls == len(replies)
     assert result.lm_stats is not None and result.lm_stats["cut_retried"] == 0
+
+
+def test_the_retrys_verdict_confidence_comes_from_its_logprobs() -> None:
+    from test_replies import LogprobEngine  # the scripted engine that offers logprobs
+
+    class CutThenLogprobs(LogprobEngine):
+        def complete(self, request: Request) -> Response:
+            if not self.requests:
+                self.requests.append(request)
+                raise _cut(RUNS_ON)
+            return super().complete(request)
+
+    engine = CutThenLogprobs(['{"verdict": "yes", "confidence": 0.2}'], p_yes=0.8)
+    judge = Faithfulness(mode="whole", aggregation="mean", lm=_lm(engine))
+    result = judge(question="Where?", contexts=CONTEXT, answer="Ulm.")
+    assert result.error is None and result.confidence_source == "logprobs"
+    assert result.confidence == pytest.approx(0.8)
