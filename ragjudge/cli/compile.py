@@ -7,6 +7,8 @@ import sys
 import warnings
 from typing import Any
 
+from tqdm import tqdm
+
 from ragjudge.cli._common import (
     HelpFormatter,
     add_cascade_option,
@@ -23,6 +25,7 @@ from ragjudge.cli._runopts import configure_run
 from ragjudge.cli.report import add_report_option, check_report_path, write_compile_report
 from ragjudge.data._paths import check_not_inputs
 from ragjudge.exceptions import ConfigurationError, UngroupedRowsWarning
+from ragjudge.lm._meter import CallMeter, metering
 from ragjudge.optimize import OBJECTIVES, compile_judge
 from ragjudge.optimize._report import CompileReport
 from ragjudge.optimize._select import COSTLIER_SE, SELECT_RULES
@@ -200,7 +203,9 @@ def run(args: argparse.Namespace) -> int:
         require={"contexts": start.metric} if start.needs_contexts else None,
     )
     group_by = args.group_by or None
-    with warnings.catch_warnings(record=True) as caught:
+    # the most LM calls it will make, said before the first and kept, with progress lines
+    meter = CallMeter(report=lambda line: tqdm.write(f"ragjudge {line}", file=sys.stderr))
+    with metering(meter), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UngroupedRowsWarning)
         compiled = compile_judge(
             start,

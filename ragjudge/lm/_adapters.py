@@ -45,7 +45,16 @@ from dspy.adapters.types.base_type import Type as DspyType
 from dspy.adapters.utils import apply_output_field_defaults, format_field_value, parse_value
 from dspy.utils.exceptions import AdapterParseError
 
-from ragjudge.lm._generation import generation_kwargs
+from ragjudge.lm._cut import (
+    RETRY_STRING_CHARS,
+    CutReplyError,
+    cut_of,
+    read_partial,
+    restore,
+    tight_demos,
+    tight_signature,
+)
+from ragjudge.lm._generation import ReplyCutError, generation_kwargs, token_budget
 from ragjudge.lm._logprobs import verdict_probabilities
 from ragjudge.lm._parsing import output_schema, salvage
 from ragjudge.lm._safety import fence_value
@@ -78,6 +87,10 @@ class ParseStats:
             them among its LM calls (and a compile budget charges them).
         logprob_verdicts: Verdicts whose confidence came from logprobs.
         stated_verdicts: Verdicts whose confidence is the one the LM stated (or none).
+        cut_read: Replies cut at max_tokens whose outputs were read from what they wrote
+            (`ragjudge.lm._cut`; the cut call is among `lm_errors`).
+        cut_retried: Replies cut at max_tokens answered by one retry without free text
+            (the cut call is among `lm_errors`).
     """
 
     predictor_calls: int = 0
@@ -88,6 +101,8 @@ class ParseStats:
     lm_errors: int = 0
     logprob_verdicts: int = 0
     stated_verdicts: int = 0
+    cut_read: int = 0
+    cut_retried: int = 0
 
     def as_dict(self) -> dict[str, int]:
         """The counts as a plain dict."""
@@ -168,16 +183,11 @@ class CachedChatAdapter(dspy.ChatAdapter):
     ) -> list[dict[str, Any]]:
         """ChatAdapter's call, bounded and made to parse (see the module docstring)."""
         extra = generation_kwargs(lm, signature, inputs)
-        engine = getattr(lm, "_engine_spec", None)
-        if self.structured and getattr(engine, "supports_json_schema", False):
-            extra["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": signature.__name__,
-                    "schema": output_schema(signature, inputs),
-                },
-            }
-        if getattr(engine, "supports_logprobs", False) and _has_verdict(signature):
+        if self._schemas(lm):
+            extra["response_format"] = _response_format(signature, output_schema(signature, inputs))
+        if getattr(getattr(lm, "_engine_spec", None), "supports_logprobs", False) and _has_verdict(
+            signature
+        ):
             extra.update(logprobs=True, top_logprobs=TOP_LOGPROBS)
         lm_kwargs = {**extra, **lm_kwargs}
         state = self._state
@@ -188,9 +198,12 @@ class CachedChatAdapter(dspy.ChatAdapter):
         except AdapterParseError:
             _count(failed=1)
             raise
-        except Exception:
+        except Exception as exc:
             _count(lm_errors=1)
-            raise
+            cut = cut_of(exc)
+            if cut is None or cut.bound != "max_tokens" or state.failed:
+                raise  # (after a failed parse the cut call was DSPy's JSON fallback)
+            return self._after_cut(cut, lm, lm_kwargs, signature, demos, inputs)
         if state.failed:
             _count(fallback=1)
         elif state.repaired:
@@ -198,6 +211,75 @@ class CachedChatAdapter(dspy.ChatAdapter):
         else:
             _count(first_try=1)
         return values
+
+    def _schemas(self, lm: Any) -> bool:
+        """Whether calls of `lm` carry their outputs' JSON schema (a grammar)."""
+        engine = getattr(lm, "_engine_spec", None)
+        return self.structured and bool(getattr(engine, "supports_json_schema", False))
+
+    def _after_cut(
+        self,
+        cut: ReplyCutError,
+        lm: Any,
+        lm_kwargs: dict[str, Any],
+        signature: type[dspy.Signature],
+        demos: list[dict[str, Any]],
+        inputs: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """The outputs of a call whose reply was cut at max_tokens: read from what it wrote,
+        else from one retry that cannot run on (`ragjudge.lm._cut`).
+
+        Raises:
+            CutReplyError: When neither answered; its message says what was tried.
+        """
+        said = str(cut.message if hasattr(cut, "message") else cut).rstrip(". ")
+        read = read_partial(signature, inputs, getattr(cut, "partial", "") or "")
+        if read is not None:
+            _count(cut_read=1)
+            if _has_verdict(signature):
+                _apply_logprobs(read, "", None)
+            return [read]
+        tight = tight_signature(signature)  # type: ignore[arg-type]  # classes hash
+        schema = self._schemas(lm)
+        if tight is None and not schema:
+            raise CutReplyError(
+                f"{said}; no verdict in what it wrote; not retried (every "
+                f"output of {signature.__name__} is needed and this LM takes no "
+                "JSON schema to bound them)"
+            ) from None
+        asked = tight or signature
+        budget = token_budget(asked, inputs)
+        if cut.max_tokens is not None:
+            budget = min(budget, cut.max_tokens)
+        kwargs = {**lm_kwargs, "max_tokens": budget}
+        kwargs.pop("response_format", None)
+        if schema:
+            bound = RETRY_STRING_CHARS if tight is None else None
+            kwargs["response_format"] = _response_format(
+                asked, output_schema(asked, inputs, max_chars=bound)
+            )
+        how = (
+            f"one more try without free text (max_tokens={budget}"
+            if tight is not None
+            else f"one more try with strings of at most {RETRY_STRING_CHARS} characters "
+            f"(max_tokens={budget}"
+        ) + (", JSON schema)" if schema else ")")
+        retry_demos = tight_demos(signature, tight, demos) if tight is not None else demos
+        try:
+            values = dspy.Adapter.__call__(self, lm, kwargs, asked, retry_demos, inputs)
+        except AdapterParseError as exc:
+            _count(failed=1)
+            raise CutReplyError(
+                f"{said}; no verdict in what it wrote; {how}: its reply did "
+                f"not parse ({_first_line(exc)})"
+            ) from None
+        except Exception as exc:
+            _count(lm_errors=1)
+            again = cut_of(exc)
+            what = "was cut too" if again is not None else f"failed ({_first_line(exc)})"
+            raise CutReplyError(f"{said}; no verdict in what it wrote; {how} {what}") from None
+        _count(cut_retried=1)
+        return [restore(signature, inputs, v) for v in values] if tight is not None else values
 
     def _strict_parse(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
         """The parse of the format this adapter asks for, without repair."""
@@ -398,6 +480,16 @@ class StructuredChatAdapter(CachedChatAdapter):
                     parsed_result=fields,
                 ) from exc
         return _complete_fields(signature, fields, completion, adapter_name="JSONAdapter")
+
+
+def _response_format(signature: type[dspy.Signature], schema: dict[str, Any]) -> dict[str, Any]:
+    """A JSON-schema `response_format` (a grammar in process) for `signature`'s outputs."""
+    return {"type": "json_schema", "json_schema": {"name": signature.__name__, "schema": schema}}
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0][:200] if lines else type(exc).__name__
 
 
 def _complete_fields(

@@ -4,7 +4,8 @@ Every LM call a judge makes carries these three settings, as per-call keyword ar
 the adapter adds (`generation_kwargs`), so they are part of DSPy's response-cache key:
 
 - `max_tokens`: the judge's option, else a budget sized for the signature and the row (a
-  whole-answer verdict gets 480 tokens; judging statements gets room per statement).
+  whole-answer verdict gets 480 tokens; judging statements gets room per statement; never
+  more than `MAX_REPLY_TOKENS`).
 - `temperature`: 0 unless the judge says otherwise.
 - the timeout: seconds one call may take. Engines that ragjudge owns (the in-process llama.cpp
   engine, the OpenAI-compatible engine) read it from `metadata["ragjudge_timeout"]` (DSPy lets
@@ -24,12 +25,15 @@ from collections.abc import Iterator, Mapping
 from typing import Any, get_args, get_origin
 
 import dspy
+import pydantic
 from dspy import lm15
 
 from ragjudge.exceptions import ConfigurationError
+from ragjudge.lm._parsing import MAX_LIST_ITEMS, shown_fields
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "MAX_REPLY_TOKENS",
     "TIMEOUT_KEY",
     "GenerationOptions",
     "ReplyCutError",
@@ -37,6 +41,7 @@ __all__ = [
     "current_options",
     "generation_kwargs",
     "generation_options",
+    "text_tokens",
     "timeout_of",
     "token_budget",
 ]
@@ -48,7 +53,28 @@ TIMEOUT_KEY = "ragjudge_timeout"
 
 
 class ReplyCutError(lm15.InvalidRequestError):
-    """A reply stopped by max_tokens or the timeout (not retried: it would stop again)."""
+    """A reply stopped by max_tokens or the timeout (DSPy does not retry it: it would stop
+    again; the adapter reads a verdict from `partial` or asks once more without free text,
+    `ragjudge.lm._cut`).
+
+    Attributes:
+        partial: The text generated before the cut.
+        bound: What cut it: "max_tokens" or "timeout".
+        max_tokens: The max_tokens of the cut call (None when unknown).
+    """
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        partial: str = "",
+        bound: str = "max_tokens",
+        max_tokens: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.partial = partial
+        self.bound = bound
+        self.max_tokens = max_tokens
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,29 +141,65 @@ def _is_list(annotation: Any) -> bool:
     return get_origin(annotation) is list
 
 
+#: The most tokens any reply is given by default: a budget sized from the input never exceeds
+#: it (a judge's `max_tokens` option can).
+MAX_REPLY_TOKENS = 2048
+#: Tokens for one free-text output (a small model reasons at length; replies are ~70 tokens).
+FREE_TEXT_TOKENS = 384
+#: Tokens for one short typed value (a verdict, a number, a flag) with its JSON key.
+SHORT_TOKENS = 24
+#: Tokens for one sentence inside a list item (a statement's reason, or the statement).
+SENTENCE_TOKENS = 48
+
+
+def text_tokens(text: str) -> int:
+    """A generous token count of `text`: one token per 3 characters (English runs ~4)."""
+    return math.ceil(len(text) / 3)
+
+
 def token_budget(signature: type[dspy.Signature], inputs: Mapping[str, Any]) -> int:
     """A max_tokens that fits a good reply to `signature` for these inputs, with room to spare.
 
-    Free-text outputs get 384 tokens each (small models reason at length), short typed ones
-    24; a list output gets 64 tokens per string item and 160 per verdict item, for as many
-    items as the longest list input holds (statements to judge), else one item per 12 words
-    of the longest text input (statements to extract), at least 4.
+    Free-text outputs get `FREE_TEXT_TOKENS` each, short typed ones `SHORT_TOKENS`. A list has
+    as many items as the longest list input holds (the statements to judge), else one per 12
+    words of the longest text input (statements to extract), at least 4. An item that is an
+    object (a verdict) gets a sentence per free-text field (more when the input item it
+    copies is longer) and 12 tokens per typed one; items of text (never more than the JSON
+    schema's `MAX_LIST_ITEMS`) get 64 tokens each, and all of them together at most twice the
+    longest text input (they restate it). The whole is at most
+    `MAX_REPLY_TOKENS`: a verdict never gets room for thousands of tokens of a model that
+    does not stop.
     """
-    list_inputs = [len(v) for v in inputs.values() if isinstance(v, (list, tuple))]
-    words = max((len(str(v).split()) for v in inputs.values() if isinstance(v, str)), default=0)
-    items = max(list_inputs) if list_inputs else max(4, math.ceil(words / 12))
+    list_inputs = [v for v in inputs.values() if isinstance(v, (list, tuple))]
+    texts = [str(v) for v in inputs.values() if isinstance(v, str)]
+    longest_text = max((text_tokens(t) for t in texts), default=0)
+    words = max((len(t.split()) for t in texts), default=0)
+    items = max(len(v) for v in list_inputs) if list_inputs else max(4, math.ceil(words / 12))
+    copied = max((text_tokens(str(x)) for v in list_inputs for x in v), default=0)
     budget = 48
     for info in signature.output_fields.values():
         annotation = info.annotation
         if _is_list(annotation):
             (item,) = get_args(annotation) or (str,)
-            per_item = 64 if item is str else 160
-            budget += 16 + per_item * min(items, 64)
+            if item is str:
+                n = min(items, MAX_LIST_ITEMS)
+                budget += 16 + min(64 * n, 2 * longest_text + 16 * n)
+            else:
+                budget += 16 + items * (8 + max(0, copied - SENTENCE_TOKENS) + _object_tokens(item))
         elif annotation is str:
-            budget += 384
+            budget += FREE_TEXT_TOKENS
         else:
-            budget += 24
-    return min(budget, 4096)
+            budget += SHORT_TOKENS
+    return min(budget, MAX_REPLY_TOKENS)
+
+
+def _object_tokens(model: Any) -> int:
+    """Tokens for one object of `model` (a pydantic model): a sentence per free-text field
+    the LM is asked for, 12 per typed one."""
+    if not (isinstance(model, type) and issubclass(model, pydantic.BaseModel)):
+        return SHORT_TOKENS
+    fields = model.model_fields
+    return sum(SENTENCE_TOKENS if fields[n].annotation is str else 12 for n in shown_fields(model))
 
 
 def generation_kwargs(

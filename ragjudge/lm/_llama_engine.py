@@ -193,12 +193,16 @@ class LlamaCppEngine:
         if watch.timed_out:
             raise ReplyCutError(
                 f"no complete reply within the timeout of {timeout:g} s "
-                f"({usage.get('completion_tokens', 0)} tokens generated)"
+                f"({usage.get('completion_tokens', 0)} tokens generated)",
+                partial=text,
+                bound="timeout",
+                max_tokens=max_tokens,
             )
         if choice.get("finish_reason") == "length":
             raise ReplyCutError(
-                f"the reply reached max_tokens={max_tokens} before it was complete "
-                "(raise `max_tokens`)"
+                f"the reply reached max_tokens={max_tokens} before it was complete",
+                partial=text,
+                max_tokens=max_tokens,
             )
         return Response(
             id=reply.get("id"),

@@ -149,9 +149,12 @@ class OpenAICompatibleEngine:
             ) from None
         usage = reply.get("usage") or {}
         if choice.get("finish_reason") == "length":
+            limit = payload.get("max_tokens")
             raise ReplyCutError(
-                f"the reply reached max_tokens={payload.get('max_tokens')} before it was "
-                f"complete ({usage.get('completion_tokens', '?')} tokens; raise `max_tokens`)"
+                f"the reply reached max_tokens={limit} before it was complete "
+                f"({usage.get('completion_tokens', '?')} tokens)",
+                partial=text,
+                max_tokens=limit if isinstance(limit, int) else None,
             )
         return Response(
             id=reply.get("id"),

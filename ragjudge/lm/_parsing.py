@@ -19,6 +19,7 @@ them from the reply already in hand:
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import re
 import types
@@ -30,7 +31,7 @@ import json_repair
 import pydantic
 from dspy.adapters.chat_adapter import field_header_pattern
 
-__all__ = ["output_schema", "read_verdict", "salvage"]
+__all__ = ["MAX_LIST_ITEMS", "output_schema", "read_verdict", "salvage"]
 
 _YES = ("yes", "y", "true", "supported", "faithful", "correct", "entailed", "pass", "1")
 _NO = ("no", "n", "false", "unsupported", "unfaithful", "incorrect", "contradicted", "fail", "0")
@@ -54,7 +55,8 @@ _UNSURE = (
     "neutral",
     "n/a",
 )
-_MAX_STATEMENTS = 24
+#: The most items a list output may have (the JSON schema's maxItems; `token_budget`).
+MAX_LIST_ITEMS = 24
 
 
 def read_verdict(value: Any, allowed: tuple[str, ...]) -> str | None:
@@ -100,7 +102,10 @@ def read_verdict(value: Any, allowed: tuple[str, ...]) -> str | None:
 
 
 def output_schema(
-    signature: type[dspy.Signature], inputs: Mapping[str, Any] | None = None
+    signature: type[dspy.Signature],
+    inputs: Mapping[str, Any] | None = None,
+    *,
+    max_chars: int | None = None,
 ) -> dict[str, Any]:
     """The JSON schema of `signature`'s outputs, for structured output.
 
@@ -112,6 +117,9 @@ def output_schema(
     Args:
         signature: The signature.
         inputs: The call's inputs (sizes the lists).
+        max_chars: The longest any string may be (`maxLength`); None: unbounded. Only for
+            the retry of a reply cut at max_tokens (`ragjudge.lm._cut`), where a slow grammar
+            is better than a reply that runs on.
 
     Returns:
         An object schema with every output field required, in signature order.
@@ -122,6 +130,8 @@ def output_schema(
         name: _schema_of(info.annotation, name, items)
         for name, info in signature.output_fields.items()
     }
+    if max_chars is not None:
+        _bound_strings(properties, max_chars)
     return {
         "type": "object",
         "properties": properties,
@@ -153,12 +163,13 @@ def _schema_of(annotation: Any, name: str, items: int | None) -> dict[str, Any]:
             schema.update(minItems=items, maxItems=items)
         else:  # statements extracted from a non-empty answer: at least one (a small model
             # under a grammar otherwise takes the empty list as the easy way out)
-            schema.update(minItems=1, maxItems=_MAX_STATEMENTS)
+            schema.update(minItems=1, maxItems=MAX_LIST_ITEMS)
         return schema
     if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
         properties = {
             field: _schema_of(info.annotation, field, None)
             for field, info in annotation.model_fields.items()
+            if field in shown_fields(annotation)
         }
         return {
             "type": "object",
@@ -169,6 +180,27 @@ def _schema_of(annotation: Any, name: str, items: int | None) -> dict[str, Any]:
     if isinstance(annotation, enum.EnumMeta):
         return {"type": "string", "enum": [str(m.value) for m in annotation]}  # type: ignore[var-annotated]
     return pydantic.TypeAdapter(annotation).json_schema()
+
+
+def _bound_strings(node: Any, max_chars: int) -> None:
+    """Give every free string in a schema (no enum) a `maxLength`, in place."""
+    if isinstance(node, dict):
+        if node.get("type") == "string" and "enum" not in node:
+            node["maxLength"] = max_chars
+        for value in node.values():
+            _bound_strings(value, max_chars)
+    elif isinstance(node, list):
+        for value in node:
+            _bound_strings(value, max_chars)
+
+
+@functools.lru_cache(maxsize=64)
+def shown_fields(model: type[pydantic.BaseModel]) -> tuple[str, ...]:
+    """The fields of `model` an LM is asked for: those in its JSON schema (a field marked
+    `SkipJsonSchema`, such as the offline judge's `support` and `rules`, is not: a grammar that
+    demanded it would make the model write a list of free text no prompt asked for)."""
+    properties = model.model_json_schema().get("properties") or {}
+    return tuple(f for f in model.model_fields if f in properties)
 
 
 # -- salvage -------------------------------------------------------------------------------

@@ -16,10 +16,17 @@ from typing import Any
 import pydantic
 
 from ragjudge.data._gold import GoldRecord
+from ragjudge.lm._meter import WORST_CALLS_PER_PREDICTOR_CALL
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 
-__all__ = ["BudgetSpentError", "LMCallBudget", "SkippedSet", "judge_within_budget"]
+__all__ = [
+    "BudgetSpentError",
+    "LMCallBudget",
+    "SkippedSet",
+    "call_ceiling",
+    "judge_within_budget",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +108,48 @@ class LMCallBudget:
             "reserved_after_study": self.reserved,
             "skipped": [s.model_dump() for s in self.skipped],
         }
+
+
+def call_ceiling(
+    *,
+    tune_rows: int,
+    mode_calls: Sequence[int],
+    demo_sets: int,
+    after_study: int,
+    start: int,
+    limit: int | None,
+) -> tuple[int, str]:
+    """The most LM calls a compile can make, and what they are for, said before it starts.
+
+    Every raw-output set the study may ask for (each mode with each demo set, on every
+    tuning row), the runs after the study (`after_study`: validation, the ablation, an `init`
+    judge) and the start judged on the tuning rows (`start`), each predictor call counted
+    with the one more call it may need (`WORST_CALLS_PER_PREDICTOR_CALL`: a fallback, or the
+    retry of a reply cut at max_tokens); never more than `limit` (`max_lm_calls`).
+
+    Args:
+        tune_rows: The tuning rows.
+        mode_calls: The predictor calls a row costs in each mode the study may choose.
+        demo_sets: The demo sets the study chooses among.
+        after_study: The predictor calls of the runs after the study (`AfterStudy.calls`).
+        start: The predictor calls of the start judged on the tuning rows (0 when its outputs
+            come from the study's).
+        limit: `max_lm_calls`, if any.
+
+    Returns:
+        `(ceiling, what it is made of)`.
+    """
+    worst = WORST_CALLS_PER_PREDICTOR_CALL
+    study = tune_rows * demo_sets * sum(mode_calls)
+    total = worst * (study + after_study + start)
+    detail = (
+        f"{len(mode_calls)} mode(s) x {demo_sets} demo set(s) x {tune_rows} tuning rows, "
+        f"then {after_study + start} calls of validation and baselines, each call counted "
+        f"x{worst} for a fallback or a retry"
+    )
+    if limit is not None and limit < total:
+        return limit, f"--max-lm-calls; without it {total}: {detail}"
+    return total, detail
 
 
 def judge_within_budget(

@@ -40,8 +40,14 @@ from ragjudge.data._rowhash import row_hash
 from ragjudge.evaluation._evaluate import agreement_of, describe_judge_lm
 from ragjudge.evaluation._predictions import RowPrediction
 from ragjudge.exceptions import ConfigurationError, GoldDataError
+from ragjudge.lm._meter import CallMeter, active_meter, metering
 from ragjudge.optimize._ablation import AblationStep, ablation
-from ragjudge.optimize._budget import BudgetSpentError, LMCallBudget, judge_within_budget
+from ragjudge.optimize._budget import (
+    BudgetSpentError,
+    LMCallBudget,
+    call_ceiling,
+    judge_within_budget,
+)
 from ragjudge.optimize._demos import demo_pool, demo_sets
 from ragjudge.optimize._report import CompileReport
 from ragjudge.optimize._select import (
@@ -370,6 +376,9 @@ class JudgeOptimizer(Teleprompter):
         Raises:
             GoldDataError: No row carries a label for the student's metric.
         """
+        if active_meter() is None:  # every compile keeps the LM calls it announces
+            with metering(CallMeter()):
+                return self.compile(student, trainset=trainset, valset=valset)
         del teacher
         started = time.perf_counter()
         state = self.prepare(student, trainset, valset)
@@ -501,6 +510,7 @@ class JudgeOptimizer(Teleprompter):
         mode_choices = _mode_choices(state.spec, self.modes)
         state.after = self.plan_after_study(state, mode_choices)
         self.plan_budget(state, mode_choices)
+        self.announce(state, mode_choices)
         metric = state.student.metric
         state.labels = np.array([int(gold_label(r, metric) or 0) for r in state.tune_rows])
         study = self.open_study(state, mode_choices)
@@ -664,6 +674,24 @@ class JudgeOptimizer(Teleprompter):
                 f"study ({shown}) about {after}; give at least {after + one_pass}"
             )
         state.budget.reserve(after)
+
+    def announce(self, state: CompileState, mode_choices: Sequence[str]) -> None:
+        """Say the most LM calls this compile will make before it makes one (`call_ceiling`),
+        and keep it: the meter refuses a row the rest cannot pay for (`ragjudge.lm._meter`)."""
+        meter = active_meter()
+        if meter is None or state.student.runs_offline():
+            return
+        assert state.after is not None, "plan_after_study runs first"
+        start = 0 if state.init is not None else self.start(state).compile_spec().own_calls()
+        ceiling, detail = call_ceiling(
+            tune_rows=len(state.tune_rows),
+            mode_calls=[state.spec.mode_calls(m) for m in mode_choices],
+            demo_sets=len(state.demo_sets),
+            after_study=state.after.calls,
+            start=start * len(state.tune_rows),
+            limit=self.max_lm_calls,
+        )
+        meter.announce(ceiling, "compile", detail)
 
     def rescore(
         self, state: CompileState, params: dict[str, Any]
@@ -1134,8 +1162,18 @@ def _lm_calls(
             ),
         },
         "max_per_row": max_per_row,
+        "ceiling": _ceiling_record(),
         "pruned_trials": len(state.study.get_trials(deepcopy=False, states=(TrialState.PRUNED,))),
     }
+
+
+def _ceiling_record() -> dict[str, Any]:
+    """The most LM calls the compile announced, the calls its rows made and the rows it did
+    not start for want of calls (`ragjudge.lm._meter`)."""
+    meter = active_meter()
+    if meter is None or meter.ceiling is None:
+        return {}
+    return {"announced": meter.ceiling, "made": meter.made, "rows_not_started": meter.refused}
 
 
 def _predictions(

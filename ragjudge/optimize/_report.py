@@ -205,6 +205,9 @@ class CompileReport(pydantic.BaseModel):
                 f"LM calls: {self.lm_calls.get('raw_outputs', 0)} for raw outputs, "
                 f"{self.lm_calls.get('trials_without_lm_calls', 0)} trials made none"
             )
+            ceiling = self.lm_calls.get("ceiling") or {}
+            if ceiling:
+                cost += f"; {ceiling['made']} in all, of at most {ceiling['announced']} announced"
         lines = [
             f"compiled {self.metric} judge{who}{where}",
             f"  train {self.sizes.get('train', 0)} rows, validation "

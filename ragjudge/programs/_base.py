@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
 import difflib
 import inspect
@@ -22,6 +23,7 @@ from ragjudge.exceptions import ConfigurationError
 from ragjudge.lm._adapters import default_adapter, parse_stats
 from ragjudge.lm._cache import ResultMemo
 from ragjudge.lm._generation import GenerationOptions, check_generation, generation_options
+from ragjudge.lm._meter import WORST_CALLS_PER_PREDICTOR_CALL, active_meter
 from ragjudge.lm._resolve import is_offline_lm, resolve_lm
 from ragjudge.lm._safety import fence
 from ragjudge.offline.model import OfflineParams
@@ -294,6 +296,28 @@ class Judge(dspy.Module):
         check_inputs(self, inputs)
         if "answer" not in inputs:
             raise TypeError(f"{type(self).__name__}() missing required keyword argument: 'answer'")
+        meter = active_meter()
+        if meter is None or self.runs_offline():
+            return self._forward(inputs)
+        with meter.row(self.worst_row_calls()) as row:  # a run that said how many calls at most
+            if not row.allowed:
+                return JudgeResult(
+                    metric=self.metric,
+                    mode=str(getattr(self, "mode", "")),
+                    error=f"LM call ceiling reached ({meter.made} of the {meter.ceiling} calls "
+                    "announced made)",
+                )
+            result = self._forward(inputs)
+            row.made = result.lm_calls
+            return result
+
+    def worst_row_calls(self) -> int:
+        """The most LM calls one row can cost this judge as it is: each predictor call of its
+        mode may make one more (`ragjudge.lm._meter.WORST_CALLS_PER_PREDICTOR_CALL`)."""
+        return WORST_CALLS_PER_PREDICTOR_CALL * self.compile_spec().own_calls()
+
+    def _forward(self, inputs: dict[str, Any]) -> JudgeResult:
+        """`forward` without the meter: the LM calls, counted."""
         lm = self.resolved_lm()
         options = self.generation()
         bounds = contextlib.nullcontext() if options is None else generation_options(options)
@@ -392,7 +416,8 @@ class Judge(dspy.Module):
                 thread_local_overrides.reset(token)
 
         pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="ragjudge")
-        pending = [pool.submit(worker, i) for i in todo]
+        # each row in a copy of this thread's context (the call meter, generation options)
+        pending = [pool.submit(contextvars.copy_context().run, worker, i) for i in todo]
         finished = False
         try:
             for future in as_completed(pending):

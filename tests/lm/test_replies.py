@@ -257,9 +257,10 @@ def test_a_cut_reply_is_the_rows_error_and_options_reach_the_call() -> None:
     judge = Faithfulness(mode="whole", lm=_engine_lm(engine), max_tokens=7, timeout=3)
     result = judge(question="q", contexts=CONTEXT, answer="Ulm.")
     assert result.error and "max_tokens=7" in result.error
-    # the cut reply was a call (the costliest kind), though DSPy's usage tracking never saw it
-    assert result.lm_calls == 1
-    assert result.lm_stats is not None and result.lm_stats["lm_errors"] == 1
+    # the cut reply and its one retry (cut too) were calls (the costliest kind), though
+    # DSPy's usage tracking never saw them
+    assert result.lm_calls == 2
+    assert result.lm_stats is not None and result.lm_stats["lm_errors"] == 2
 
 
 def test_generation_options_are_checked_stored_and_keyed(tmp_path: Any) -> None:

@@ -116,11 +116,13 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
 
 
 def test_cut_replies_are_charged_to_the_budget(rows: list[GoldRecord]) -> None:
-    # A model that rambles to max_tokens on every other row: each cut reply was a call (the
-    # costliest kind), so the budget stops after as many requests as it allows, not more.
+    # A model that rambles to max_tokens on every other row, and again on the one retry a cut
+    # reply gets: each cut reply was a call (the costliest kind), so the budget stops after as
+    # many requests as it allows, not more.
     replies: list[dict[str, object] | Exception] = []
-    for i, reply in enumerate(verdicts(200)):
-        replies.append(ReplyCutError("the reply reached max_tokens=480") if i % 2 else reply)
+    for i, reply in enumerate(verdicts(300)):
+        cut = ReplyCutError("the reply reached max_tokens=480")
+        replies.append(cut if i % 3 else reply)
     lm, engine = scripted_lm(replies)
     limit = 104  # validation (60), one pass over the 32 tuning rows, and part of a second
     compiled = compile_judge(

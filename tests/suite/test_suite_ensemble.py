@@ -250,12 +250,13 @@ def test_a_members_cut_reply_counts_as_its_call() -> None:
     replies: list[dict[str, object] | Exception] = [
         {"reasoning": "a", "faithfulness_score": 4},
         ReplyCutError("the reply reached max_tokens=480"),
+        ReplyCutError("the reply reached max_tokens=96"),  # its one retry, cut too
         {"reasoning": "c", "faithfulness_score": 5},
     ]
     lm, engine = scripted_lm(replies)
     r = Ensemble.of(Faithfulness(mode="rubric", lm=lm), repeat=3)(
         question=Q, contexts=CTX, answer=A
     )
-    assert len(engine.requests) == 3
-    assert [m["result"]["lm_calls"] for m in r.details["members"]] == [1, 1, 1]
-    assert r.lm_calls == 3
+    assert len(engine.requests) == 4
+    assert [m["result"]["lm_calls"] for m in r.details["members"]] == [1, 2, 1]
+    assert r.lm_calls == 4
