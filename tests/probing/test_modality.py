@@ -109,6 +109,10 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "Le syndicat peut négocier, mais la grève reste rare.",  # concessive (fr)
         "Some patients may benefit from a white noise machine at night.",  # limited to some
         "In some instances, the test may still detect the virus.",  # limited to some
+        "Perhaps more important for a covers album, the band chose songs well.",  # a ranking
+        "Smokers are at greater risk of potentially fatal lung disease.",  # under a risk
+        "The singer reportedly left the band and supposedly moved to Paris.",  # two hedges
+        "Readers say they feel the newsletter might be useful each week.",  # a view
     ],
 )
 def test_a_hedge_it_cannot_make_certain_safely_is_left(context: str) -> None:

@@ -109,7 +109,12 @@ _REFUSE = {
     r"(?:you|one|we|I) (?:may|might|could|can)|"
     # a claim already limited to some (`some may benefit`, `in some instances ... may`):
     # `may` there says that some do, and `will` says little more
-    r"some|sometimes|certain cases|occasionally",
+    r"some|sometimes|certain cases|occasionally|"
+    # a hedge under another hedge or a risk (`at greater risk of potentially fatal`,
+    # `reportedly ... supposedly`), a view (`they feel it might`), and `perhaps` softening a
+    # ranking (`perhaps more important`) rather than a fact
+    r"risk|risks|chance|danger|reportedly|apparently|feel|feels|think|thinks|believe|believes|"
+    r"perhaps (?:more|most|less|least|the best|even)",
     "de": r"nicht|kein\w*|nie|ob|wenn|falls|aber|jedoch|doch|zwar|manche\w*|einige\w*|manchmal",
     "fr": r"ne|n['’]|pas|jamais|si|mais|pourtant|certes|certain\w*|quelques|parfois",
     "es": r"no|nunca|si|que\s+\w+\s+pueda|pero|aunque|sin embargo|algun\w*|a veces",
