@@ -113,7 +113,7 @@ _REFUSE = {
     # a hedge under another hedge or a risk (`at greater risk of potentially fatal`,
     # `reportedly ... supposedly`), a view (`they feel it might`), and `perhaps` softening a
     # ranking (`perhaps more important`) rather than a fact
-    r"risk|risks|chance|danger|reportedly|apparently|feel|feels|think|thinks|believe|believes|"
+    r"at (?:\w+ )?risk|reportedly|apparently|feel|feels|think|thinks|believe|believes|"
     r"perhaps (?:more|most|less|least|the best|even)",
     "de": r"nicht|kein\w*|nie|ob|wenn|falls|aber|jedoch|doch|zwar|manche\w*|einige\w*|manchmal",
     "fr": r"ne|n['’]|pas|jamais|si|mais|pourtant|certes|certain\w*|quelques|parfois",
