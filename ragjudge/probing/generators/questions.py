@@ -177,7 +177,7 @@ def _context_text(row: GoldRecord) -> str:
 def _answered_from_context(row: GoldRecord) -> bool:
     """Whether the row's (faithful) answer states something the context holds, in one place:
     one context sentence, or two adjacent ones, holds every content word of a short answer (4
-    in 5 of a longer one's) and most (3 in 5) of the question's own content words, so that the
+    in 5 of a longer one's) and most (3 in 4) of the question's own content words, so that the
     context speaks of what is asked, not only of the answer (a yes or a no needs the question's
     words alone)."""
     asked = content_words(row.question)
@@ -189,7 +189,7 @@ def _answered_from_context(row: GoldRecord) -> bool:
     need = len(own) if len(words(row.answer)) <= 6 else 0.8 * len(own)
     for window in _windows(row):
         found = content_words(window)
-        if len(own & found) >= need and len(asked & found) >= 0.6 * len(asked) > 0:
+        if len(own & found) >= need and len(asked & found) >= 0.75 * len(asked) > 0:
             return True
     return False
 
