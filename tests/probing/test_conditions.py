@@ -245,3 +245,11 @@ def test_an_exception_after_an_or_is_still_dropped() -> None:
     assert ("except for a small pin on his cap", "The general wore no medals or badges.") in (
         drop_conditions(sentence)
     )
+
+
+def test_a_first_person_claim_keeps_its_condition() -> None:
+    from ragjudge.probing.generators.conditions import limits_a_bare_claim
+
+    assert not limits_a_bare_claim("I cannot be responsible.", "if people do not listen")
+    assert not limits_a_bare_claim("Ich kann nicht helfen.", "wenn niemand fragt")
+    assert limits_a_bare_claim("Guests can cancel free of charge.", "if they book directly")

@@ -113,6 +113,9 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "Smokers are at greater risk of potentially fatal lung disease.",  # under a risk
         "The singer reportedly left the band and supposedly moved to Paris.",  # two hedges
         "Readers say they feel the newsletter might be useful each week.",  # a view
+        "Two hours of your time can make a difference to our museums.",  # a slogan
+        "The slave trade can help explain the spread of the crop.",  # ability
+        "The first records indicate that the total membership was 19.",  # a report
     ],
 )
 def test_a_hedge_it_cannot_make_certain_safely_is_left(context: str) -> None:

@@ -272,8 +272,8 @@ def limits_a_bare_claim(claim: str, dropped: str) -> bool:
         >>> limits_a_bare_claim("Many students binge drink.", "if they are in a clique")
         False
     """
-    if _VAGUE.search(claim) or _SAYING.search(claim):
-        return False
+    if _VAGUE.search(claim) or _SAYING.search(claim) or _FIRST_PERSON.search(claim):
+        return False  # a first-person claim is a quote: its condition is the speaker's own
     if _OR.search(claim) and _IF.match(dropped):
         return False  # "X or Y if Z": the clause may limit the last choice only
     if _WISH.search(dropped) or _PAST_IF.search(dropped) or _BACK.search(dropped):
@@ -297,6 +297,9 @@ _PERSONS = {
 
 
 _OR = re.compile(r"\b(?:or|either|oder|ou|o)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(
+    r"\b(?:I|I'm|I’m|me|my|we|our|ich|wir|je|j['’]|nous|yo|nosotros)\b", re.IGNORECASE
+)
 #: A clause that only points back ("if this is indeed so", "if that is true").
 _BACK = re.compile(
     r"^\S+\s+(?:(?:this|that|it)\s+(?:is|was)\s+(?:indeed\s+|really\s+)?"

@@ -114,7 +114,11 @@ _REFUSE = {
     # `reportedly ... supposedly`), a view (`they feel it might`), and `perhaps` softening a
     # ranking (`perhaps more important`) rather than a fact
     r"at (?:\w+ )?risk|reportedly|apparently|feel|feels|think|thinks|believe|believes|"
-    r"perhaps (?:more|most|less|least|the best|even)",
+    r"perhaps (?:more|most|less|least|the best|even)|"
+    # `can` as ability or a slogan (`can help explain`, `can make a difference`), and records
+    # that `indicate` what they show (a report, not a hedge)
+    r"can (?:help|make a difference|explain|be used)|(?:records?|data|figures|"
+    r"documents?|census|accounts?) (?:\w+ )?indicates?",
     "de": r"nicht|kein\w*|nie|ob|wenn|falls|aber|jedoch|doch|zwar|manche\w*|einige\w*|manchmal",
     "fr": r"ne|n['’]|pas|jamais|si|mais|pourtant|certes|certain\w*|quelques|parfois",
     "es": r"no|nunca|si|que\s+\w+\s+pueda|pero|aunque|sin embargo|algun\w*|a veces",
