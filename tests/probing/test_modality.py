@@ -116,6 +116,8 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "Two hours of your time can make a difference to our museums.",  # a slogan
         "The slave trade can help explain the spread of the crop.",  # ability
         "The first records indicate that the total membership was 19.",  # a report
+        "He hopes that the new law might reduce crime in the city.",  # a hope
+        "Patients face a greater risk of potentially fatal side effects.",  # under a risk
     ],
 )
 def test_a_hedge_it_cannot_make_certain_safely_is_left(context: str) -> None:

@@ -113,7 +113,9 @@ _REFUSE = {
     # a hedge under another hedge or a risk (`at greater risk of potentially fatal`,
     # `reportedly ... supposedly`), a view (`they feel it might`), and `perhaps` softening a
     # ranking (`perhaps more important`) rather than a fact
-    r"at (?:\w+ )?risk|reportedly|apparently|feel|feels|think|thinks|believe|believes|"
+    r"risks? of (?:\w+ )?(?:potentially|possibly|perhaps)|reportedly|apparently|"
+    r"feel|feels|think|thinks|believe|believes|hopes?|fears?|"
+    r"worr(?:y|ies)|wish(?:es)?|"
     r"perhaps (?:more|most|less|least|the best|even)|"
     # `can` as ability or a slogan (`can help explain`, `can make a difference`), and records
     # that `indicate` what they show (a report, not a hedge)
