@@ -1,7 +1,7 @@
 """Rows lost to a model that never stops: errors per 100 rows and requests per row, real model.
 
-    python benchmarks/bench_cut_replies.py --model smollm2 --rows 32 --demos 4 \\
-        --out benchmarks/results/cut_replies_smollm2_after.json
+    PYTHONPATH=. python benchmarks/bench_cut_replies.py --model smollm2 --rows 24 --demos 4 \\
+        --modes whole --state-cache --out benchmarks/results/cut_replies_smollm2_after.json
 
 The judge is what compile ships for a small model: `Faithfulness` in each of `--modes`, with
 `--demos` few-shot demos drawn from gold train rows (`demo_pool` / `demo_sets`, as compile
@@ -19,6 +19,7 @@ script measures the code before and after a change. Each run gets its own respon
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import logging
 import statistics
@@ -105,11 +106,14 @@ def proxy(upstream: str, recorder: Recorder) -> tuple[ThreadingHTTPServer, str]:
             self._send(status, body)
 
         def _send(self, status: int, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up (its timeout)
+                pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -127,15 +131,27 @@ def rows_and_demos(args: argparse.Namespace) -> tuple[list[GoldRecord], list[Any
     neg = [r for r in short if r.faithful == 0][: args.rows - len(pos)]
     chosen = {r.id for r in pos + neg}
     held = [r for r in short if r.id in chosen]
-    sets = demo_sets(demo_pool(train), sizes=[args.demos], per_size=1, seed=args.seed)
+    if "annotate" in inspect.signature(demo_pool).parameters:  # demos through the judge's spec
+        spec: Any = ragjudge.Faithfulness().compile_spec()
+        pool = demo_pool(train, annotate=spec.demo)
+    else:  # the code before that
+        pool = demo_pool(train)
+    sets = demo_sets(pool, sizes=[args.demos], per_size=1, seed=args.seed)
     return held, sets[0] if sets else []
 
 
 def run_mode(
-    lm: Any, mode: str, rows: list[GoldRecord], demos: list[Any], recorder: Recorder
+    lm: Any,
+    mode: str,
+    rows: list[GoldRecord],
+    demos: list[Any],
+    recorder: Recorder,
+    *,
+    timeout: float,
+    max_tokens: int | None,
 ) -> dict[str, Any]:
     """The judge in one mode, with the demos, on the rows: errors, requests, reply lengths."""
-    judge = ragjudge.Faithfulness(lm=lm, mode=mode)
+    judge = ragjudge.Faithfulness(lm=lm, mode=mode, timeout=timeout, max_tokens=max_tokens)
     for _, predictor in judge.named_predictors():
         fields = set(predictor.signature.fields)
         if demos and all(all(f in d for f in fields) for d in demos):
@@ -193,7 +209,20 @@ def main() -> None:
     parser.add_argument("--max-chars", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--state-cache", action="store_true", help="the server keeps model states (prefix reuse)"
+    )
     parser.add_argument("--cache-dir", type=Path, default=None)
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        default=None,
+        help="the judge's max_tokens (default: sized per call); below a typical reply, it "
+        "makes a model's replies run to the bound, as one that does not stop would",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=900.0, help="seconds a call may take (a loaded machine)"
+    )
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -209,12 +238,20 @@ def main() -> None:
         "modes": {},
     }
     recorder = Recorder()
-    with llama_server(args.model, threads=args.threads) as base:
+    with llama_server(args.model, threads=args.threads, state_cache=args.state_cache) as base:
         server, proxied = proxy(base, recorder)
         try:
             lm = resolve_lm(f"openai/{args.model}", api_base=proxied, **lm_options(max_retries=1))
             for mode in args.modes:
-                results["modes"][mode] = run_mode(lm, mode, rows, demos, recorder)
+                results["modes"][mode] = run_mode(
+                    lm,
+                    mode,
+                    rows,
+                    demos,
+                    recorder,
+                    timeout=args.timeout,
+                    max_tokens=args.max_tokens,
+                )
                 args.out.parent.mkdir(parents=True, exist_ok=True)
                 args.out.write_text(json.dumps(results, indent=2, default=str))
         finally:

@@ -267,9 +267,9 @@ def test_compile_with_demo_sets_buys_the_no_demo_baseline_first(
 def test_a_reply_cut_at_max_tokens_is_answered_by_one_retry_without_reasoning(
     rows: list[GoldRecord],
 ) -> None:
-    # 40 tokens cannot hold SmolLM2's reasoning, so its first reply is cut mid-JSON; the one
+    # 20 tokens cannot hold SmolLM2's reasoning, so its first reply is cut mid-JSON; the one
     # retry asks for the verdict and confidence alone, under a grammar, and fits.
-    result = _judge(rows[0], mode="whole", max_tokens=40)
+    result = _judge(rows[0], mode="whole", max_tokens=20)
     assert result.error is None, result.error  # type: ignore[attr-defined]
     stats = result.lm_stats  # type: ignore[attr-defined]
     assert stats["lm_errors"] == 1 and stats["cut_retried"] + stats["cut_read"] == 1
