@@ -12,8 +12,9 @@ Makes probes of every kind from each source's `dev.jsonl` (`--per-source` probes
 from a source at most, or `--per-kind` in all, spread over the sources), judges them with the
 judge the options describe (the uncompiled offline judge by default), and prints the
 capability table, the kinds x sources table (share held) and the generation and judging
-speed. `--out` keeps everything as JSON (the report without per-probe outcomes, plus the
-misses). The ragjudge imported is the one on `PYTHONPATH`.
+speed. `--out` keeps the report as JSON without per-probe outcomes and without any of the gold's
+text (the gold is not redistributed); `--misses` writes every miss, gold text included, for a
+local read. The ragjudge imported is the one on `PYTHONPATH`.
 """
 
 from __future__ import annotations
@@ -64,7 +65,10 @@ def main() -> None:
     parser.add_argument("--per-source", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-lm-calls", type=int, default=None)
-    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=None, help="the report, without gold text")
+    parser.add_argument(
+        "--misses", type=Path, default=None, help="every miss, gold text included (not to commit)"
+    )
     args = parser.parse_args()
     rows = [
         r for s in args.sources for r in ragjudge.load_gold(str(args.gold_dir / s / "dev.jsonl"))
@@ -103,9 +107,13 @@ def main() -> None:
             "seconds": generating,
             "probes_per_second": rate,
         }
-        data["misses"] = [o.model_dump(mode="json") for o in report.outcomes if not o.held]
+        for line in data["kinds"]:  # the gold's own text stays out of committed results
+            line.pop("example", None)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(data, indent=1, default=str) + "\n")
+    if args.misses:
+        misses = [o.model_dump(mode="json") for o in report.outcomes if not o.held]
+        args.misses.write_text(json.dumps(misses, indent=1, default=str) + "\n")
 
 
 if __name__ == "__main__":
