@@ -13,11 +13,11 @@ __all__ = ["HEDGES", "conflict"]
 
 #: Words that make what they govern possible, likely, reported or suggested, not certain.
 HEDGES = frozenset(
-    """may might could would possibly probably likely unlikely perhaps maybe reportedly
+    """may might could would possibly potentially probably likely unlikely perhaps maybe reportedly
     allegedly apparently arguably supposedly presumably seemingly purportedly suggest suggests
     suggested suggesting appear appears appeared seem seems seemed indicate indicates
-    könnte könnten dürfte dürften möglicherweise vielleicht wahrscheinlich vermutlich angeblich
-    mutmaßlich scheint scheinen schien deutet deuten deutete
+    könnte könnten dürfte dürften möglicherweise eventuell vielleicht wahrscheinlich vermutlich
+    angeblich mutmaßlich scheint scheinen schien deutet deuten deutete
     pourrait pourraient peut-être probablement vraisemblablement apparemment prétendument
     semble semblent suggère suggèrent suggérait
     podría podrían quizás quizá probablemente posiblemente aparentemente supuestamente

@@ -13,21 +13,21 @@ __all__ = ["UNIVERSAL", "conflict", "restricted"]
 
 #: Words that make a claim of every member or every time.
 UNIVERSAL = frozenset(
-    """all every each always everyone everybody
-    alle allen aller jeder jede jedes jeden jedem sämtliche immer stets
-    tous toutes chaque toujours
-    todos todas cada siempre""".split()
+    """all every each always everyone everybody entirely completely fully wholly
+    alle allen aller jeder jede jedes jeden jedem sämtliche immer stets vollständig gänzlich
+    tous toutes chaque toujours entièrement complètement
+    todos todas cada siempre totalmente completamente enteramente""".split()
 )
 #: Words that make a claim of some members or some of the time.
 PARTIAL = frozenset(
     """some most many several few often usually sometimes occasionally generally typically
-    frequently rarely seldom mostly largely partly mainly commonly
+    frequently rarely seldom mostly largely partly partially mainly commonly
     einige manche viele mehrere meisten wenige oft häufig manchmal meist meistens
     gelegentlich gewöhnlich teilweise überwiegend selten
     certains certaines quelques plusieurs beaucoup plupart souvent parfois généralement
-    fréquemment rarement
+    fréquemment rarement partiellement
     algunos algunas varios varias muchos muchas mayoría menudo veces generalmente normalmente
-    frecuentemente usualmente raramente""".split()
+    frecuentemente usualmente raramente parcialmente""".split()
 )
 #: Words after which "most" is a superlative ("the most popular"), not a share of members.
 _BEFORE_SUPERLATIVE = frozenset("the a its his her their our my your".split())
@@ -95,21 +95,26 @@ def conflict(statement: str, sentence: str) -> str:
     """
     mine = tokenize(statement)
     wide = _universals(mine)
-    if not wide or _partials(mine):
+    if not wide:
         return ""
     theirs = tokenize(sentence)
     if _universals(theirs):
         return ""
     parts = _partials(theirs)
+    own = _partials(mine)
     for i in wide:
         k = head(mine, i + 1, skip=UNIVERSAL)
-        if k < 0:
-            continue
+        if k < 0 or any(_governs(mine, j, mine[k].norm) for j in own):
+            continue  # the statement itself says only some of it
         for j in parts:
-            governed = [t.norm for t in theirs[j + 1 : j + 6] if t.is_content]
-            if any(same_word(mine[k].norm, g) for g in governed):
+            if _governs(theirs, j, mine[k].norm):
                 return f"'{mine[i].norm}' where the passage says '{theirs[j].text.lower()}'"
     return ""
+
+
+def _governs(tokens: Sequence[Token], j: int, word: str) -> bool:
+    """Whether the scope word at offset j governs a word: says it among the next five."""
+    return any(t.is_content and same_word(word, t.norm) for t in tokens[j + 1 : j + 6])
 
 
 def restricted(tokens: Sequence[Token], passage: Sequence[str]) -> str:
