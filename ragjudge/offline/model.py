@@ -323,14 +323,7 @@ class OfflineModel:
 
 
 #: The rules that decide a statement's verdict whatever the support threshold.
-STATEMENT_RULES = (
-    "no_context",
-    "contradicted",
-    "speculated",
-    "overclaimed",
-    "own_missing",
-    "slot_conflict",
-)
+STATEMENT_RULES = ("no_context", "contradicted", "speculated", "own_missing", "slot_conflict")
 
 
 def statement_rules(evidence: StatementEvidence) -> list[str]:
@@ -338,7 +331,6 @@ def statement_rules(evidence: StatementEvidence) -> list[str]:
     flags = {
         "contradicted": evidence.contradicted,
         "speculated": evidence.speculated,
-        "overclaimed": bool(evidence.modality_note),
         "own_missing": evidence.own_missing,
         "slot_conflict": bool(evidence.slot_note),
     }
@@ -376,9 +368,7 @@ def offline_verdict(
     if "no_context" in rules:
         return "no", 0.0
     confidence = support
-    # below the unsure band, whatever its siblings share ("own_missing") or however many of
-    # its words the hedged sentence says ("overclaimed": "will" where it says "might")
-    if "own_missing" in rules or "overclaimed" in rules:
+    if "own_missing" in rules:  # below the unsure band, whatever its siblings share
         confidence = min(confidence, max(0.0, support_threshold - unsure_margin) * 0.999)
     v2 = schema_version >= 2
     if v2 and "contradicted" in rules:

@@ -1,7 +1,6 @@
 """The claims modules reach the offline judge's statement verdict and its reason: a widened
 scope or a changed comparison is contradicted ("no"), a hedge stated as certain is not
-supported ("unsure", its confidence under the threshold), and the unchanged sentence stays
-supported."""
+supported ("unsure": the `speculated` rule), and the unchanged sentence stays supported."""
 
 from __future__ import annotations
 
@@ -50,6 +49,7 @@ def test_a_claim_conflict_decides_the_verdict_and_is_named(
     (judged,) = OfflineModel().judge_statements(context=context, statements=[statement])
     assert judged["verdict"] == verdict, judged
     assert note in judged["reason"]
-    assert judged["confidence"] < 0.5  # off 1.00: below the support threshold
+    if verdict == "no":
+        assert judged["confidence"] < 0.5  # off 1.00: below the support threshold
     (same,) = OfflineModel().judge_statements(context=context, statements=[context])
     assert same["verdict"] == "yes", same
