@@ -22,8 +22,8 @@ NEGATORS = frozenset("not never nicht kein keine pas ne jamais no nunca".split()
 
 def same_word(a: str, b: str) -> bool:
     """Whether two lower-cased words are one word inflected ("flood" / "flooded", "inundar" /
-    "inundará"): equal, or sharing a prefix of four letters or more that leaves at most three
-    letters of the shorter one."""
+    "inundará"): equal, or sharing a prefix of four letters or more after which the shorter
+    keeps at most two letters and the longer at most three ("formed" / "formation" are not)."""
     if a == b:
         return True
     n = 0
@@ -31,7 +31,8 @@ def same_word(a: str, b: str) -> bool:
         if x != y:
             break
         n += 1
-    return n >= 4 and n >= min(len(a), len(b)) - 3
+    short, long_ = sorted((len(a), len(b)))
+    return n >= 4 and short - n <= 2 and long_ - n <= 3
 
 
 def head(tokens: Sequence[Token], start: int, *, skip: Collection[str] = (), reach: int = 5) -> int:

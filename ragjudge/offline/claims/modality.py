@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragjudge.offline.claims._words import head, says
+from ragjudge.offline.claims._words import FILLERS, says
 from ragjudge.offline.text import Token, tokenize
 
 __all__ = ["HEDGES", "conflict"]
@@ -42,6 +42,17 @@ _SKIP = HEDGES | _ABILITY | SURE | frozenset("tal vez hin darauf".split())
 _MONTH_BEFORE = frozenset("in of since until on by from early late mid during through".split())
 
 
+#: How far a hedge governs: the next three words ("might flood", "is arguably the best";
+#: "suggest that the drug ...": the subject of what it suggests).
+_REACH = 3
+#: Statement words that report a claim rather than make it ("there is some evidence that",
+#: "the theory proposes"): such a statement is no surer than a hedged sentence.
+_REPORTED = frozenset(
+    """evidence theory hypothesis proposes argues claims believes believe according possible
+    should""".split()
+)
+
+
 def _hedges(tokens: Sequence[Token], *, ability: bool) -> list[int]:
     """The offsets of a text's hedge words (and of its words of ability, if asked)."""
     out = []
@@ -62,6 +73,13 @@ def _hedges(tokens: Sequence[Token], *, ability: bool) -> list[int]:
     return out
 
 
+def _governed(tokens: Sequence[Token], j: int) -> int:
+    """The word the hedge at offset j governs: the first content word among the next `_REACH`
+    words that are no filler ("darauf hin, dass das Mittel": "Mittel"), or -1."""
+    words = [k for k in range(j + 1, len(tokens)) if tokens[k].norm not in FILLERS | _SKIP]
+    return next((k for k in words[:_REACH] if tokens[k].is_content), -1)
+
+
 def conflict(statement: str, sentence: str) -> str:
     """A statement surer than the sentence about the word the sentence's hedge governs.
 
@@ -75,12 +93,12 @@ def conflict(statement: str, sentence: str) -> str:
         the statement does not say.
     """
     mine = tokenize(statement)
-    if _hedges(mine, ability=True):
+    if _hedges(mine, ability=True) or any(t.norm in _REPORTED for t in mine):
         return ""
     sure = any(t.norm in SURE for t in mine)
     theirs = tokenize(sentence)
     for j in _hedges(theirs, ability=sure):
-        k = head(theirs, j + 1, skip=_SKIP)
+        k = _governed(theirs, j)
         if k >= 0 and says(mine, theirs[k].norm):
             return (
                 f"'{theirs[k].norm}' said for certain where the passage only says "
