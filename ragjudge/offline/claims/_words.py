@@ -4,8 +4,9 @@ governs."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import lru_cache
 
-from ragjudge.offline.text import Token
+from ragjudge.offline.text import Token, tokenize
 
 #: Function words that stand between a marker and the word it governs, in the four languages
 #: (articles, "to", "that", auxiliaries), beside the tokenizer's own stopwords.
@@ -48,3 +49,10 @@ def head(tokens: Sequence[Token], start: int, *, skip: Collection[str] = (), rea
 def says(tokens: Sequence[Token], word: str) -> bool:
     """Whether a text's tokens say a word (inflected or not, `same_word`)."""
     return any(same_word(t.norm, word) for t in tokens)
+
+
+@lru_cache(maxsize=4096)
+def tokens(text: str) -> tuple[Token, ...]:
+    """A text's tokens (`tokenize`), cached: every module reads the same statement and
+    sentences."""
+    return tuple(tokenize(text))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragjudge.offline.claims._words import head, same_word
-from ragjudge.offline.text import Token, tokenize
+from ragjudge.offline.claims._words import head, same_word, tokens
+from ragjudge.offline.text import Token
 
 __all__ = ["conflict"]
 
@@ -230,8 +230,8 @@ def conflict(statement: str, sentence: str) -> str:
     Returns:
         The reason ("'second largest' where the passage says 'largest'"), or "".
     """
-    mine = tokenize(statement)
-    theirs = tokenize(sentence)
+    mine = tokens(statement)
+    theirs = tokens(sentence)
     found = _ranked(mine, theirs) or _opposite(mine, theirs)
     if found:
         return found

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragjudge.offline.claims._words import FILLERS, says
-from ragjudge.offline.text import Token, tokenize
+from ragjudge.offline.claims._words import FILLERS, says, tokens
+from ragjudge.offline.text import Token
 
 __all__ = ["HEDGES", "conflict"]
 
@@ -92,11 +92,11 @@ def conflict(statement: str, sentence: str) -> str:
         none: the statement hedges itself, the sentence does not, or its hedge governs a word
         the statement does not say.
     """
-    mine = tokenize(statement)
+    mine = tokens(statement)
     if _hedges(mine, ability=True) or any(t.norm in _REPORTED for t in mine):
         return ""
     sure = any(t.norm in SURE for t in mine)
-    theirs = tokenize(sentence)
+    theirs = tokens(sentence)
     for j in _hedges(theirs, ability=sure):
         k = _governed(theirs, j)
         if k >= 0 and says(mine, theirs[k].norm):

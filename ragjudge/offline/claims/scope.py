@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragjudge.offline.claims._words import NEGATORS, head, same_word
-from ragjudge.offline.text import Token, tokenize
+from ragjudge.offline.claims._words import NEGATORS, head, same_word, tokens
+from ragjudge.offline.text import Token
 
 __all__ = ["UNIVERSAL", "conflict", "restricted"]
 
@@ -93,11 +93,11 @@ def conflict(statement: str, sentence: str) -> str:
         statement claims no more than some, qualifies its own claim, or the sentence says
         "all" as well or nothing of a part.
     """
-    mine = tokenize(statement)
+    mine = tokens(statement)
     wide = _universals(mine)
     if not wide:
         return ""
-    theirs = tokenize(sentence)
+    theirs = tokens(sentence)
     if _universals(theirs):
         return ""
     parts = _partials(theirs)
