@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pydantic
 
@@ -18,6 +18,7 @@ __all__ = [
     "GateCheck",
     "check_bounds",
     "parse_bounds",
+    "parse_named_bounds",
     "pass_rate",
 ]
 
@@ -76,34 +77,56 @@ def parse_bounds(spec: str | Sequence[str]) -> dict[str, float]:
         >>> parse_bounds("pass_rate=0.9,kappa=0.6")
         {'pass_rate': 0.9, 'kappa': 0.6}
     """
+    return parse_named_bounds(
+        spec,
+        choices=FIGURES,
+        name="figure",
+        value="bound",
+        unknown="unknown figure",
+        low=lambda figure: -1.0 if figure == "kappa" else 0.0,
+    )
+
+
+def parse_named_bounds(
+    spec: str | Sequence[str],
+    *,
+    choices: Sequence[str],
+    name: str,
+    value: str,
+    unknown: str,
+    low: Callable[[str], float] = lambda _: 0.0,
+) -> dict[str, float]:
+    """Parse `name=value` pairs (a `--fail-under` of any command): each name one of
+    `choices`, each value a number in [`low(name)`, 1]; errors say `name`, `value` and
+    `unknown` as the command calls them."""
     items = [spec] if isinstance(spec, str) else list(spec)
     bounds: dict[str, float] = {}
     for item in ",".join(items).split(","):
         item = item.strip()
         if not item:
             continue
-        figure, sep, text = item.partition("=")
-        figure = figure.strip()
+        key, sep, text = item.partition("=")
+        key = key.strip()
         if not sep:
-            raise ConfigurationError(f"`fail_under` takes figure=bound, got {item!r}")
-        if figure not in FIGURES:
+            raise ConfigurationError(f"`fail_under` takes {name}={value}, got {item!r}")
+        if key not in choices:
             raise ConfigurationError(
-                f"`fail_under`: unknown figure {figure!r}; choose from {', '.join(FIGURES)}"
+                f"`fail_under`: {unknown} {key!r}; choose from {', '.join(choices)}"
             )
         try:
             bound = float(text)
         except ValueError:
             raise ConfigurationError(
-                f"`fail_under`: the bound of {figure} must be a number, got {text.strip()!r}"
+                f"`fail_under`: the {value} of {key} must be a number, got {text.strip()!r}"
             ) from None
-        low = -1.0 if figure == "kappa" else 0.0
-        if not (math.isfinite(bound) and low <= bound <= 1.0):
+        floor = low(key)
+        if not (math.isfinite(bound) and floor <= bound <= 1.0):
             raise ConfigurationError(
-                f"`fail_under`: the bound of {figure} must be in [{low:g}, 1], got {text.strip()}"
+                f"`fail_under`: the {value} of {key} must be in [{floor:g}, 1], got {text.strip()}"
             )
-        bounds[figure] = bound
+        bounds[key] = bound
     if not bounds:
-        raise ConfigurationError("`fail_under` names no figure=bound")
+        raise ConfigurationError(f"`fail_under` names no {name}={value}")
     return bounds
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from ragjudge.evaluation._gate import GateCheck
-from ragjudge.exceptions import ConfigurationError
+from ragjudge.evaluation._gate import GateCheck, parse_named_bounds
 from ragjudge.probing._report import ProbeReport
 
 __all__ = ["SIDES", "check_probe_bounds", "parse_probe_bounds"]
@@ -33,35 +31,13 @@ def parse_probe_bounds(spec: str | Sequence[str], *, kinds: Sequence[str]) -> di
         >>> parse_probe_bounds("negation=0.95,must_pass=0.9", kinds=["negation"])
         {'negation': 0.95, 'must_pass': 0.9}
     """
-    items = [spec] if isinstance(spec, str) else list(spec)
-    bounds: dict[str, float] = {}
-    for item in ",".join(items).split(","):
-        item = item.strip()
-        if not item:
-            continue
-        kind, sep, text = item.partition("=")
-        kind = kind.strip()
-        if not sep:
-            raise ConfigurationError(f"`fail_under` takes kind=rate, got {item!r}")
-        if kind not in kinds and kind not in SIDES:
-            raise ConfigurationError(
-                f"`fail_under`: unknown probe kind {kind!r}; choose from "
-                + ", ".join([*SIDES, *kinds])
-            )
-        try:
-            rate = float(text)
-        except ValueError:
-            raise ConfigurationError(
-                f"`fail_under`: the rate of {kind} must be a number, got {text.strip()!r}"
-            ) from None
-        if not (math.isfinite(rate) and 0.0 <= rate <= 1.0):
-            raise ConfigurationError(
-                f"`fail_under`: the rate of {kind} must be in [0, 1], got {text.strip()}"
-            )
-        bounds[kind] = rate
-    if not bounds:
-        raise ConfigurationError("`fail_under` names no kind=rate")
-    return bounds
+    return parse_named_bounds(
+        spec,
+        choices=[*SIDES, *kinds],
+        name="kind",
+        value="rate",
+        unknown="unknown probe kind",
+    )
 
 
 def check_probe_bounds(bounds: dict[str, float], report: ProbeReport) -> list[GateCheck]:
