@@ -135,10 +135,11 @@ def test_rows_the_ceiling_cannot_pay_for_are_not_started(rows: list[GoldRecord])
     judge = ragjudge.Faithfulness(lm=lm, mode="statement")  # 2 predictor calls: 4 at worst
     meter = CallMeter()
     meter.announce(9, "run")
-    with metering(meter):
-        results = judge.batch(rows[:5], concurrency=2)
+    with metering(meter):  # one row at a time: each frees what it reserved and did not use
+        results = judge.batch(rows[:5], concurrency=1)
     started = [r for r in results if not (r.error or "").startswith("LM call ceiling")]
-    assert len(started) == 2 and meter.refused == 3 and meter.rows == 5
+    # 2 calls made a row: rows 1-3 reserve 4 with 0, 2, 4 made; row 4 would reach 10 > 9
+    assert len(started) == 3 and meter.refused == 2 and meter.rows == 5
     assert len(engine.requests) == meter.made <= 9
     refused = next(r for r in results if r not in started)
     assert refused.lm_calls == 0 and "9 calls announced" in (refused.error or "")
