@@ -314,14 +314,10 @@ def _capitalized(word: str, like: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
 
-@generator(
-    kind="short_answer_right",
-    expect="pass",
-    summary="a short answer (yes / no, a name, a number) right once read with its question",
-)
-def short_answer_right(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
-    """A faithful row's short answer: a bare yes or no (an answer opening `Yes,` / `No,` cut
-    to the word), or a name or number of at most four words that the context contains."""
+def _short_answer(row: GoldRecord) -> tuple[str, str, str] | Skip:
+    """A faithful row's short answer as `(what, answer, language)`: `what` is `yes`, `no` or
+    the kind of value; a yes or no is in the language it is said in (the question's when it
+    is said in English)."""
     value = _short_value(row)
     if isinstance(value, Skip):
         return value
@@ -330,6 +326,22 @@ def short_answer_right(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Va
     if what in ("yes", "no"):
         said = yes_no(answer)
         lang = said[0] if said and said[0] != "en" else lang
+    return what, answer, lang
+
+
+@generator(
+    kind="short_answer_right",
+    expect="pass",
+    summary="a short answer (yes / no, a name, a number) right once read with its question",
+)
+def short_answer_right(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
+    """A faithful row's short answer: a bare yes or no (an answer opening `Yes,` / `No,` cut
+    to the word), or a name or number of at most four words that the context contains."""
+    value = _short_answer(row)
+    if isinstance(value, Skip):
+        return value
+    what, answer, lang = value
+    if what in ("yes", "no"):
         short = _capitalized((YES if what == "yes" else NO)[lang], answer)
         if words(answer) == [words(answer)[0]] and rng.random() < 0.5:
             short = answer.strip()
@@ -348,14 +360,11 @@ def short_answer_wrong(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Va
     other option the question offers (`A or B?`) or by a name of as many words that the
     question and the context both name; a number replaced by another number of the same
     shape from the context."""
-    value = _short_value(row)
+    value = _short_answer(row)
     if isinstance(value, Skip):
         return value
-    what, answer = value
-    lang = question_language(row.question)
+    what, answer, lang = value
     if what in ("yes", "no"):
-        said = yes_no(answer)
-        lang = said[0] if said and said[0] != "en" else lang
         flipped = _capitalized((NO if what == "yes" else YES)[lang], answer)
         return Variant(answer=flipped, before=row.answer, after=flipped, language=lang)
     other = _other_value(row, answer, rng)
