@@ -2,9 +2,10 @@
 
 A compile judges its tuning rows once per (mode, demo set) and caches the raw outputs; trials
 that change only thresholds and policies are free. With a real model those raw-output sets are
-the whole cost, so the budget is checked before each chunk of rows: a set that the remaining
-calls cannot finish is not started (or not continued), and the study stops sampling it. What
-was skipped is recorded for the report. Cache hits are not calls and cost nothing.
+the whole cost, so the budget is checked before a set starts (a set the remaining calls
+cannot finish, at the calls a row of its mode is planned or seen to take, is not started) and
+again before each chunk of rows (a row that took more calls than planned can still leave a set
+unfinished). What was skipped is recorded for the report. Cache hits are not calls and cost nothing.
 """
 
 from __future__ import annotations
@@ -49,8 +50,10 @@ class LMCallBudget:
     """At most `limit` LM calls for raw outputs (None: no limit).
 
     The cost of a row is estimated per mode as the most calls any row of that mode has taken
-    so far (one call before any is seen); a mode's first row is judged alone, so the budget is
-    exceeded only when a row takes more calls than every row of its mode before it.
+    so far, and never less than the calls the plan names for it (`plan`; one call where it
+    names nothing; none where it names none and no row has called an LM). A mode's first row
+    is judged alone, so the budget is exceeded only when a row takes more calls than every row
+    of its mode before it and than the plan said.
 
     Args:
         limit: The most LM calls to spend.
@@ -64,6 +67,11 @@ class LMCallBudget:
         self.spent = 0
         self.skipped: list[SkippedSet] = []
         self._per_row: dict[str, int] = {}
+        self._planned: dict[str, int] = {}
+
+    def plan(self, calls: dict[str, int]) -> None:
+        """The calls a row of each mode is planned to take (the judge's spec says)."""
+        self._planned = dict(calls)
 
     @property
     def remaining(self) -> int | None:
@@ -86,12 +94,37 @@ class LMCallBudget:
 
     def row_cost(self, mode: str) -> int:
         """The estimated calls of one row of `mode`."""
-        return max(1, self._per_row.get(mode, 1))
+        if self._planned.get(mode) == 0 and not self._per_row.get(mode):
+            return 0  # the plan says a row of this mode calls no LM, and none has
+        return max(1, self._per_row.get(mode, 1), self._planned.get(mode, 1))
 
     def affords(self, mode: str, rows: int) -> bool:
         """Whether `rows` more rows of `mode` fit in the remaining calls."""
         remaining = self.remaining
         return remaining is None or remaining >= rows * self.row_cost(mode)
+
+    def start_set(self, mode: str, demos: int, rows: int) -> None:
+        """Check, before a raw-output set's first call, that the rest can pay for all of it.
+
+        Raises:
+            BudgetSpentError: When it cannot; the set is recorded in `skipped`, no call spent.
+        """
+        if self.affords(mode, rows):
+            return
+        if not any(s.mode == mode and s.demos == demos for s in self.skipped):
+            self.skipped.append(
+                SkippedSet(mode=mode, demos=demos, rows_judged=0, rows=rows, calls_spent=0)
+            )
+        logger.info(
+            "LM call budget: %s left, raw outputs for mode %s, demo set %d (%d rows at %d "
+            "call(s)) not started",
+            self.remaining,
+            mode,
+            demos,
+            rows,
+            self.row_cost(mode),
+        )
+        raise BudgetSpentError(f"mode {mode}, demo set {demos}")
 
     def charge(self, mode: str, results: Sequence[JudgeResult]) -> None:
         """Count the calls of judged rows and learn the mode's cost per row."""

@@ -551,6 +551,7 @@ class JudgeOptimizer(Teleprompter):
         try:
             rescored, calls, per_item = self.rescore(state, params)
         except BudgetSpentError as exc:
+            _retry_cheapest(state.spec, trial, params, mode_choices)
             raise optuna.TrialPruned(f"LM call budget spent: {exc}") from None
         trial.set_user_attr("lm_calls", calls)
         trial.set_user_attr("lm_calls_per_row", per_item)
@@ -674,6 +675,7 @@ class JudgeOptimizer(Teleprompter):
                 f"study ({shown}) about {after}; give at least {after + one_pass}"
             )
         state.budget.reserve(after)
+        state.budget.plan({m: state.spec.mode_calls(m) for m in mode_choices})
 
     def announce(self, state: CompileState, mode_choices: Sequence[str]) -> None:
         """Say the most LM calls this compile will make before it makes one (`call_ceiling`),
@@ -1281,6 +1283,7 @@ class _RawCache:
             if bar is not None:
                 bar.update(1)
 
+        self.budget.start_set(mode, demos, len(self.rows))
         outs: list[JudgeResult] = [None] * len(self.rows)  # type: ignore[list-item]
         try:
             for fold in sorted(set(folds)):
@@ -1410,13 +1413,27 @@ def _load_init(init: Judge | str | os.PathLike[str] | None) -> Judge | None:
     return load(init)
 
 
+def _retry_cheapest(
+    spec: CompileSpec, trial: optuna.Trial, params: dict[str, Any], mode_choices: Sequence[str]
+) -> None:
+    """Before any trial is complete, a trial the budget refused is tried again in the mode
+    that costs least a row: the budget `plan_budget` accepted pays for one pass of that mode."""
+    study = trial.study
+    cheapest = min(mode_choices, key=spec.mode_calls)
+    if params["mode"] == cheapest or study.get_trials(
+        deepcopy=False, states=(TrialState.COMPLETE, TrialState.WAITING)
+    ):
+        return
+    study.enqueue_trial({"mode": cheapest, "demos": params["demos"]})
+
+
 def _baseline_params(
     spec: CompileSpec, student: Judge, mode_choices: Sequence[str]
 ) -> dict[str, Any]:
     """The uncompiled student's own trial: its mode (when the study may choose it), zero-shot,
     its own policies (the pass cut is refitted, not enqueued)."""
     params = student.get_params()
-    mode = params.get("mode")
+    mode = student.compile_spec().mode
     out: dict[str, Any] = {"mode": mode if mode in mode_choices else mode_choices[0], "demos": 0}
     for name, dist in spec.space.items():
         if name != spec.threshold and _within(dist, params.get(name)):
@@ -1436,7 +1453,7 @@ def _init_params(state: CompileState, demo_index: int) -> dict[str, Any]:
     """The warm-start judge's trial: its mode, policies, learner values and demos."""
     assert state.init is not None
     params = state.init.get_params()
-    out: dict[str, Any] = {"mode": params["mode"]}
+    out: dict[str, Any] = {"mode": state.init.compile_spec().mode}
     for name in state.spec.space:
         if name in params and name != state.spec.threshold:
             out[name] = params[name]

@@ -85,7 +85,8 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
     assert budget["reserved_after_study"] == reserved and calls["validation"] <= reserved
     planned = {r["run"]: r["rows"] * r["calls_per_row"] for r in budget["planned_after_study"]}
     assert sum(planned.values()) == reserved
-    # one full set was paid for; the next ran out part-way, the rest never started
+    # one full set was paid for; the others were never started: the rest could not pay for a
+    # whole set, and a set is not begun that cannot be finished
     assert report["sizes"]["demo_sets"] == 3
     assert calls["raw_output_sets"] == 1
     skipped = budget["skipped"]
@@ -93,10 +94,10 @@ def test_compile_respects_the_budget_and_reports_what_it_skipped(rows: list[Gold
     assert report["study"]["trials"][0]["params"]["demos"] == 0
     assert all(s["demos"] != 0 for s in skipped)
     assert len({(s["mode"], s["demos"]) for s in skipped}) == len(skipped)  # once each
-    assert skipped and 0 < skipped[0]["rows_judged"] < report["sizes"]["tuning"]
+    assert skipped and all(s["rows_judged"] == 0 and s["calls_spent"] == 0 for s in skipped)
     study_cap = limit - budget["reserved_after_study"]
-    assert calls["raw_outputs"] + skipped[0]["calls_spent"] == study_cap
-    assert budget["spent"] == study_cap + calls["validation"]
+    assert calls["raw_outputs"] <= study_cap < 2 * calls["raw_outputs"]
+    assert budget["spent"] == calls["raw_outputs"] + calls["validation"]
     assert calls["pruned_trials"] >= 1
     assert report["study"]["n_trials"] == 6
     assert report["params"]["mode"] == "whole" and report["baseline_params"]["mode"] == "whole"
