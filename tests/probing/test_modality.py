@@ -36,6 +36,16 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
+            "The company is expected to name its new editor next week.",
+            "The company is certain to name its new editor next week.",
+            "en",
+        ),
+        (
+            "Quarterly revenues are expected to rise by 4 percent.",
+            "Quarterly revenues are certain to rise by 4 percent.",
+            "en",
+        ),
+        (
             "The vase is probably from the early Ming period.",
             "The vase is certainly from the early Ming period.",
             "en",
@@ -117,6 +127,8 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "The slave trade can help explain the spread of the crop.",  # ability
         "The first records indicate that the total membership was 19.",  # a report
         "He hopes that the new law might reduce crime in the city.",  # a hope
+        "Handwriting can change over time as these characteristics change.",  # covariation
+        "Prices may rise sharply when interest rates fall again.",  # a condition
         "Patients face a greater risk of potentially fatal side effects.",  # under a risk
     ],
 )

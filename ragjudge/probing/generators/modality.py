@@ -1,13 +1,14 @@
 """Must-fail kind `modality`: a hedge made certain (`may` -> `will`, `possibly` dropped).
 
 A hedged claim becomes a certain one where the verb form stays right: `may`, `might` and a
-hedging `could` or `can` before a base verb become `will`; `is likely to` becomes `will`;
+hedging `could` or `can` before a base verb become `will`; `is likely to` becomes `will`,
+`is expected to` becomes `is certain to` (a forecast's `will` would say no more);
 `possibly`, `probably`, `perhaps`, `reportedly`, `allegedly` go, or become `certainly`,
 unless another modal stays; `suggests`/`indicates that` becomes `proves that`; `is believed
 to` becomes `is known to` (de `kann`, `könnte` -> `wird`; fr `peut`, `pourrait` -> `va`; es
 `puede`, `podría` -> `va a`). Past hedges (`may have been`), a `could` or `might` told in
-the past, negated or conditional hedges, a sentence with two hedges and questions are
-skipped.
+the past, negated or conditional hedges (`if`, `when`, `as ... changes`), a sentence with
+two hedges and questions are skipped.
 """
 
 from __future__ import annotations
@@ -66,7 +67,10 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (rf"(?:may|might)(?= {_BASE})", _will),
         (rf"could(?= (?:{_HEDGED_VERBS})\b)", _will),
         (rf"can(?= (?!be\b)(?:{_HEDGED_VERBS})\b)", _will),
-        (r"(?:is|are) (?:likely|expected) to(?= [a-z])", "will"),
+        (r"(?:is|are) likely to(?= [a-z])", "will"),
+        # `expected to` about a future event reads as `will` already (a forecast either way):
+        # made certain instead
+        (r"(is|are) expected to(?= [a-z])", r"\1 certain to"),
         (r"(?:possibly|perhaps|potentially|presumably|arguably) ", _unhedge("")),
         (r"probably", _unhedge("certainly")),
         (r"(?<!the )most likely(?= (?:will|would|is|was|are|were|be|has|had|have|[a-z]+ed)\b)",
@@ -107,6 +111,9 @@ _REFUSE = {
     # permission, `you may cancel`) and idioms (`see what you may find`)
     r"but|yet|(?:who|which|that|what) (?:\w+ )?(?:may|might|could|can)|"
     r"(?:you|one|we|I) (?:may|might|could|can)|"
+    # a hedge tied to a condition or a covariation (`can change as the hand ages`, `may rise
+    # when rates fall`): `will` there reads as the consequence, not as new certainty
+    r"when|whenever|as (?:\w+ ){1,5}(?:change|grow|increase|rise|fall|decline|age|develop)s?|"
     # a claim already limited to some (`some may benefit`, `in some instances ... may`):
     # `may` there says that some do, and `will` says little more
     r"some|sometimes|certain cases|occasionally|"
