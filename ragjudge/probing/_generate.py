@@ -136,7 +136,9 @@ def _probes_of(
             continue
         contexts = list(out.contexts) if out.contexts is not None else list(row.contexts)
         question = row.question if out.question is None else out.question
-        key = (question, out.answer, tuple(contexts))
+        # one test per answer and question: rows that share a passage (a dialogue's turns, one
+        # page under several questions) make the same edit once, whatever else they carry
+        key = (question, out.answer, tuple(contexts) if out.contexts is not None else ())
         if key in seen:
             skipped["same variant as another row's"] += 1
             continue

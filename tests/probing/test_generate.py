@@ -77,3 +77,20 @@ def test_the_table_order_names_every_shipped_kind_once() -> None:
 
     assert sorted(ORDER) == sorted(kinds()) and len(set(ORDER)) == len(ORDER)
     assert kinds()[: len(kinds(expect="fail"))] == kinds(expect="fail")
+
+
+def test_rows_that_share_a_sentence_make_its_edit_once() -> None:
+    shared = "Drinking coffee may reduce the risk of liver disease."
+    rows = [
+        GoldRecord(
+            id=f"r{i}",
+            question="Is coffee good for the liver?",
+            contexts=[f"{shared} Page {i} of the city guide, with other news."],
+            answer="It opened.",
+            meta={"group_id": f"g{i}"},
+        )
+        for i in range(2)
+    ]
+    made = generate_probes(rows, kinds=["modality"], seed=0)
+    assert len(made.probes) == 1
+    assert made.counts[0].skipped == {"same variant as another row's": 1}

@@ -3,7 +3,7 @@
 A hedged claim becomes a certain one where the verb form stays right: `may`, `might` and a
 hedging `could` or `can` before a base verb become `will`; `is likely to` becomes `will`,
 `is expected to` becomes `is certain to` (a forecast's `will` would say no more);
-`possibly`, `probably`, `perhaps`, `reportedly`, `allegedly` go, or become `certainly`,
+`possibly`, `probably`, `allegedly` go, or become `certainly`,
 unless another modal stays; `suggests`/`indicates that` becomes `proves that`; `is believed
 to` becomes `is known to` (de `kann`, `könnte` -> `wird`; fr `peut`, `pourrait` -> `va`; es
 `puede`, `podría` -> `va a`). Past hedges (`may have been`), a `could` or `might` told in
@@ -71,11 +71,13 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         # `expected to` about a future event reads as `will` already (a forecast either way):
         # made certain instead
         (r"(is|are) expected to(?= [a-z])", r"\1 certain to"),
-        (r"(?:possibly|perhaps|potentially|presumably|arguably) ", _unhedge("")),
+        # (`perhaps` and `seemingly` are not dropped: read as stock softeners, `perhaps
+        # something to gain`, or a seeming the sentence itself goes on to deny)
+        (r"(?:possibly|potentially|presumably|arguably) ", _unhedge("")),
         (r"probably", _unhedge("certainly")),
         (r"(?<!the )most likely(?= (?:will|would|is|was|are|were|be|has|had|have|[a-z]+ed)\b)",
          _unhedge("certainly")),
-        (r"(?:allegedly|supposedly|seemingly) ", _unhedge("")),
+        (r"(?:allegedly|supposedly) ", _unhedge("")),
         (r"(?<=will )likely ", _unhedge("")),
         (r"(it is) (?:possible|likely|probable) that", r"\1 certain that"),
         (r"it is (?:believed|thought) that", "it is known that"),
@@ -118,12 +120,12 @@ _REFUSE = {
     # `may` there says that some do, and `will` says little more
     r"some|sometimes|certain cases|occasionally|"
     # a hedge under another hedge or a risk (`at greater risk of potentially fatal`,
-    # `reportedly ... supposedly`), a view (`they feel it might`), and `perhaps` softening a
-    # ranking (`perhaps more important`) rather than a fact
+    # `reportedly ... supposedly`) and a view (`they feel it might`)
     r"risks? of (?:\w+ )?(?:potentially|possibly|perhaps)|reportedly|apparently|"
     r"feel|feels|think|thinks|believe|believes|hopes?|fears?|"
     r"worr(?:y|ies)|wish(?:es)?|"
-    r"perhaps (?:more|most|less|least|the best|even)|"
+    # `perhaps` and `seemingly` (not edited themselves) leave a sentence hedged
+    r"perhaps|seemingly|"
     # `can` as ability or a slogan (`can help explain`, `can make a difference`), and records
     # that `indicate` what they show (a report, not a hedge)
     r"can (?:help|make a difference|explain|be used)|(?:records?|data|figures|"
