@@ -3,8 +3,8 @@
     python benchmarks/bench_probe.py --per-source 200 --out benchmarks/results/probe_offline.json
     python benchmarks/bench_probe.py --mode whole --per-source 200 \\
         --out benchmarks/results/probe_offline_whole.json
-    python benchmarks/bench_probe.py --lm gguf/smollm2 --mode whole --per-kind 6 \\
-        --out benchmarks/results/probe_smollm2_whole.json
+    python benchmarks/bench_probe.py --lm gguf/smollm2 --mode whole --per-kind 3 \\
+        --max-context-chars 2000 --out benchmarks/results/probe_smollm2_whole.json
     python benchmarks/bench_probe.py --lm gguf/qwen2.5-coder-1.5b --cascade --per-kind 6 \\
         --out benchmarks/results/probe_cascade_qwen.json
 
@@ -65,6 +65,12 @@ def main() -> None:
     parser.add_argument("--per-source", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-lm-calls", type=int, default=None)
+    parser.add_argument(
+        "--max-context-chars",
+        type=int,
+        default=None,
+        help="leave out rows whose passages are longer (small CPU models on long contexts)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="the report, without gold text")
     parser.add_argument(
         "--misses", type=Path, default=None, help="every miss, gold text included (not to commit)"
@@ -73,6 +79,8 @@ def main() -> None:
     rows = [
         r for s in args.sources for r in ragjudge.load_gold(str(args.gold_dir / s / "dev.jsonl"))
     ]
+    if args.max_context_chars is not None:
+        rows = [r for r in rows if sum(map(len, r.contexts)) <= args.max_context_chars]
     kinds = args.kinds.split(",") if args.kinds else None
     start = time.perf_counter()
     made = generate_probes(
@@ -87,6 +95,12 @@ def main() -> None:
         made,
         max_lm_calls=args.max_lm_calls,
         concurrency=default_concurrency(judge),
+        on_result=lambda i, r: print(
+            f"judged {i + 1}/{len(made.probes)}: {made.probes[i].kind} score {r.score} "
+            f"{r.lm_calls} call(s) {time.perf_counter() - start:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        ),
     )
     print(report.table())
     print()

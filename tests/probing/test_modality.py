@@ -66,11 +66,6 @@ def _make(context: str, *, seed: int = 0) -> Variant | Skip:
             "en",
         ),
         (
-            "Lead poisoning can cause seizures in young children.",
-            "Lead poisoning will cause seizures in young children.",
-            "en",
-        ),
-        (
             "Der neue Plan könnte die Kosten für die Firmen erhöhen.",
             "Der neue Plan wird die Kosten für die Firmen erhöhen.",
             "de",
@@ -129,6 +124,7 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "He hopes that the new law might reduce crime in the city.",  # a hope
         "Handwriting can change over time as these characteristics change.",  # covariation
         "Prices may rise sharply when interest rates fall again.",  # a condition
+        "Cold surfaces can cause water vapour to condense into drops.",  # a generic `can`
         "Patients face a greater risk of potentially fatal side effects.",  # under a risk
     ],
 )

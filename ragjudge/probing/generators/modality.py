@@ -1,14 +1,15 @@
 """Must-fail kind `modality`: a hedge made certain (`may` -> `will`, `possibly` dropped).
 
 A hedged claim becomes a certain one where the verb form stays right: `may`, `might` and a
-hedging `could` or `can` before a base verb become `will`; `is likely to` becomes `will`,
-`is expected to` becomes `is certain to` (a forecast's `will` would say no more);
-`possibly`, `probably`, `allegedly` go, or become `certainly`,
-unless another modal stays; `suggests`/`indicates that` becomes `proves that`; `is believed
-to` becomes `is known to` (de `kann`, `könnte` -> `wird`; fr `peut`, `pourrait` -> `va`; es
-`puede`, `podría` -> `va a`). Past hedges (`may have been`), a `could` or `might` told in
-the past, negated or conditional hedges (`if`, `when`, `as ... changes`), a sentence with
-two hedges and questions are skipped.
+hedging `could` before a base verb become `will` (not `can`: read by hand, a generic `can`
+states a law or an ability as often as a doubt, and `will` then says no more); `is likely
+to` becomes `will`, `is expected to` becomes `is certain to` (a forecast's `will` would say
+no more); `possibly`, `probably`, `allegedly` go, or become `certainly`, unless another
+modal stays; `suggests`/`indicates that` becomes `proves that`; `is believed to` becomes `is
+known to` (de `kann`, `könnte` -> `wird`; fr `peut`, `pourrait` -> `va`; es `puede`,
+`podría` -> `va a`). Past hedges (`may have been`), a `could` or `might` told in the past,
+negated or conditional hedges (`if`, `when`, `as ... changes`), a sentence with two hedges
+and questions are skipped.
 """
 
 from __future__ import annotations
@@ -66,7 +67,6 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
     "en": [
         (rf"(?:may|might)(?= {_BASE})", _will),
         (rf"could(?= (?:{_HEDGED_VERBS})\b)", _will),
-        (rf"can(?= (?!be\b)(?:{_HEDGED_VERBS})\b)", _will),
         (r"(?:is|are) likely to(?= [a-z])", "will"),
         # `expected to` about a future event reads as `will` already (a forecast either way):
         # made certain instead
