@@ -253,3 +253,60 @@ def test_a_first_person_claim_keeps_its_condition() -> None:
     assert not limits_a_bare_claim("I cannot be responsible.", "if people do not listen")
     assert not limits_a_bare_claim("Ich kann nicht helfen.", "wenn niemand fragt")
     assert limits_a_bare_claim("Guests can cancel free of charge.", "if they book directly")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped", "general"),
+    [
+        # an exclusion opening the sentence: the figure is then said of everything
+        (
+            "Excluding these items, diluted earnings per share of $3.50 in 2021 increased 34.6%.",
+            "Excluding these items",
+            "Diluted earnings per share of $3.50 in 2021 increased 34.6%.",
+        ),
+        (
+            "Sales rose 4% in the quarter excluding currency effects.",
+            "excluding currency effects",
+            "Sales rose 4% in the quarter.",
+        ),
+        # an exception to a universal claim: a list to the end, or before a "though" clause
+        (
+            "The beetle is found everywhere in Europe except for Albania, Andorra and Monaco.",
+            "except for Albania, Andorra and Monaco",
+            "The beetle is found everywhere in Europe.",
+        ),
+        (
+            "Bows replaced the spear-thrower on every continent except Australasia, though "
+            "spear-throwers persisted in the Americas.",
+            "except Australasia",
+            "Bows replaced the spear-thrower on every continent, though spear-throwers "
+            "persisted in the Americas.",
+        ),
+        ("Le musée est ouvert tous les jours sauf le lundi.", "sauf le lundi",
+         "Le musée est ouvert tous les jours."),
+        ("El museo abre todos los días excepto los lunes.", "excepto los lunes",
+         "El museo abre todos los días."),
+    ],
+)  # fmt: skip
+def test_an_exclusion_or_an_exception_to_all_is_dropped(
+    sentence: str, dropped: str, general: str
+) -> None:
+    assert (dropped, general) in drop_conditions(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # German may close on its verb after the exception: no sentence would be left
+        "Das Museum ist jeden Tag außer Montag geöffnet.",
+        # the exception is a clause, not things left out
+        "The members voted for every motion except when the chair was absent, though rarely.",
+        # hedged once the condition is gone
+        "If the defendants are convicted on all charges, the state can theoretically seek "
+        "more than $11 billion in fines.",
+        # a dollar sign of mathematics, no amount
+        "The ratio approaches $x$ everywhere except at zero.",
+    ],
+)
+def test_an_exception_whose_removal_breaks_or_keeps_the_claim_is_left(sentence: str) -> None:
+    assert drop_conditions(sentence) == []

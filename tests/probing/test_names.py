@@ -216,3 +216,42 @@ def test_a_name_the_context_also_writes_as_part_of_a_longer_one_is_no_replacemen
     found = entity_map(row)
     assert _partial(found, "Jordan") and _partial(found, "Peter Paul")
     assert not _partial(found, "Switzerland")
+
+
+def test_role_swap_carries_an_article_along_and_reads_two_verbs() -> None:
+    teams = _make("role_swap", "The Wizards defeated the LA Clippers last night 100-91.")
+    assert isinstance(teams, Variant)
+    assert teams.answer == "The LA Clippers defeated the Wizards last night 100-91."
+    hired = _make("role_swap", "In 2008 the Ten Rings hired Obadiah Stane to kill Tony Stark.")
+    assert isinstance(hired, Variant)
+    assert hired.answer == "In 2008 Obadiah Stane hired the Ten Rings to kill Tony Stark."
+    two = _make("role_swap", "That night, Bobby Beausoleil stabbed and killed Gary Hinman.")
+    assert isinstance(two, Variant)
+    assert two.after == "Gary Hinman stabbed and killed Bobby Beausoleil"
+    out = _make("role_swap", "In the final, Simon Pagenaud beat out Alexander Rossi by a second.")
+    assert isinstance(out, Variant) and out.after == "Alexander Rossi beat out Simon Pagenaud"
+
+
+def test_role_swap_skips_a_name_of_a_thing_a_title_and_an_object() -> None:
+    for passages in (
+        ("On 1st July 1923, the LMS took over the Caley network.",),  # "Caley" modifies
+        ("Attorney General William Barr directed the Bureau of Prisons to act.",),  # a title
+        ("A workshop on Advanced Processors was sponsored by IARPA in 2019.",),  # an object
+        ("In 1988, Tom Hanks met Rita Wilson in Los Angeles.",),  # a symmetric verb
+    ):
+        assert isinstance(_make("role_swap", *passages), Skip), passages
+
+
+def test_role_swap_counts_a_repeat_of_the_claim_but_not_another_sentence_of_both() -> None:
+    repeat = _make(
+        "role_swap",
+        "Teresa Mosqueda defeated Jon Grant in the council race.",
+        "Seattle: Teresa Mosqueda defeated Jon Grant in the council race, results show.",
+    )
+    assert isinstance(repeat, Variant)
+    other = _make(
+        "role_swap",
+        "Teresa Mosqueda defeated Jon Grant in the council race.",
+        "Jon Grant conceded to Teresa Mosqueda on Wednesday.",
+    )
+    assert isinstance(other, Skip)

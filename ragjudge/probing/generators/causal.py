@@ -47,7 +47,8 @@ _OUTCOME = re.compile(
     r"infections?|poorer|worse|fewer|disorders?|illness\w*|dementia|stroke|anxiety|weight|"
     r"asthma|blood pressure|heart attacks?|survival|performance|scores?|sales|prices?|"
     r"unemployment|crime|violence|poverty|effects?|complications?|problems?|attacks?|harm|"
-    r"damage)(?!\w)",
+    r"damage|cancellations?|closures?|layoffs|shortages?|surges?|spikes?|increases?|"
+    r"decreases?)(?!\w)",
     re.IGNORECASE,
 )
 

@@ -3,7 +3,10 @@
 
 The condition is cut where the sentence's own punctuation marks it off: a trailing clause that
 runs to the sentence's end, a leading clause that ends at the first comma (not in German, whose
-main clause would then open with its verb), or an exception set off by two commas. What stays
+main clause would then open with its verb; after "Excluding ..." the claim may open on any
+word), an exception set off by two commas, or an exception to a universal claim ("every state
+except Mississippi", "everywhere except for A, B and C", before a "though" clause; not in
+German, whose verb may follow the exception). What stays
 must still read as a sentence, hold no other condition, and not stand as such in the context.
 
 Only a bare, certain claim loses its condition (`limits_a_bare_claim`): not a hedged or vague
@@ -54,7 +57,8 @@ _TRAILING = {
     "en": (
         r"only\s+(?:if|when)|if|unless|provided\s+that|providing\s+that|"
         r"as\s+long\s+as|so\s+long\s+as|on\s+(?:the\s+)?condition\s+that|"
-        r"except(?:\s+(?:for|when|if|where|in|on|during))?|with\s+the\s+exception\s+of"
+        r"except(?:\s+(?:for|when|if|where|in|on|during))?|with\s+the\s+exception\s+of|"
+        r"excluding"
     ),
     "de": (
         r"(?:nur\s+)?(?:wenn|falls|sofern)|solange|außer(?:\s+wenn|\s+falls)?|es\s+sei\s+denn|"
@@ -88,24 +92,25 @@ _FOR_GROUP = {
 _LEADING = {
     "en": (
         r"if|unless|provided(?:\s+that)?|as\s+long\s+as|so\s+long\s+as|"
-        r"except(?:\s+(?:for|when|if|in|on|during))?|with\s+the\s+exception\s+of|"
+        r"except(?:\s+(?:for|when|if|in|on|during))?|with\s+the\s+exception\s+of|excluding|"
         rf"for\s+(?:[\w'-]+\s+){{0,2}}(?:{_GROUPS['en']})"
     ),
     "fr": (
         r"s['’]?(?:i|il|ils)\b|sauf(?:\s+si)?|à\s+condition\s+(?:que|qu['’]|de|d['’])|"
         r"tant\s+qu|à\s+moins\s+qu|pourvu\s+qu|excepté|hormis|à\s+l['’]exception\s+d|"
+        r"à\s+l['’]exclusion\s+d|"
         rf"pour\s+(?:\w+\s+){{0,2}}(?:{_GROUPS['fr']})"
     ),
     "es": (
         r"si|salvo(?:\s+que)?|excepto(?:\s+si)?|a\s+menos\s+que|siempre\s+(?:que|y\s+cuando)|"
-        r"con\s+tal\s+(?:de\s+)?que|a\s+excepción\s+de|"
+        r"con\s+tal\s+(?:de\s+)?que|a\s+excepción\s+de|excluyendo|sin\s+contar|"
         rf"para\s+(?:\w+\s+){{0,2}}(?:{_GROUPS['es']})"
     ),
 }
 
 #: An exception set off by two commas inside a sentence ("All rooms, except the suites, ...").
 _MIDDLE = {
-    "en": r"except(?:\s+for)?|with\s+the\s+exception\s+of|unless|provided\s+that",
+    "en": r"except(?:\s+for)?|with\s+the\s+exception\s+of|excluding|unless|provided\s+that",
     "de": r"außer|ausgenommen|mit\s+Ausnahme\s+(?:von|der|des)|sofern|falls",
     "fr": r"sauf|excepté|hormis|à\s+l['’]exception\s+d",
     "es": r"salvo|excepto|a\s+excepción\s+de|menos",
@@ -185,6 +190,7 @@ _REQUEST = re.compile(
 _HEDGE = re.compile(
     r"\b(?:would|could|might|may|würde|könnte|pourrait|serait|podría|sería|tends?|usually|"
     r"generally|often|typically|rarely|seldom|mostly|largely|barely|hardly|scarcely|"
+    r"theoretically|in theory|"
     r"\d+ (?:years?|months?|weeks?|days?|hours?) ago)|['’]d\b",
     re.I,
 )
@@ -316,7 +322,7 @@ _IF = re.compile(
 
 
 _ANY_CUE = re.compile(
-    r"\b(?:if|unless|except|provided that|as long as|wenn|falls|sofern|außer|es sei denn|"
+    r"\b(?:if|unless|except|excluding|provided that|as long as|wenn|falls|sofern|außer|es sei denn|"
     r"si|sauf|à condition|tant que|à moins|salvo|excepto|a menos que|siempre que)\b",
     re.IGNORECASE,
 )
@@ -332,7 +338,11 @@ def drop_conditions(sentence: str) -> list[tuple[str, str]]:
     """
     if not _HINT.search(sentence):
         return []
-    if "?" in sentence or re.search(r"[\"“”«»$\\]|\. \.", sentence) or _REQUEST.match(sentence):
+    if (
+        "?" in sentence
+        or re.search(r"[\"“”«»\\]|\$(?!\d)|\. \.", sentence)
+        or _REQUEST.match(sentence)
+    ):
         return []
     if re.match(r"(?:\S+\s+){0,3}\S+:", sentence):
         return []  # a speaker's label or a heading ("Sales agent: ...", "File size: ...")
@@ -345,6 +355,7 @@ def drop_conditions(sentence: str) -> list[tuple[str, str]]:
             *_trailing(sentence, lang),
             *_leading(sentence, lang),
             *_middle(sentence, lang),
+            *_universal(sentence, lang),
         ):
             if _clean(new) and limits_a_bare_claim(new, dropped) and (dropped, new) not in out:
                 out.append((dropped, new))
@@ -355,7 +366,8 @@ def drop_conditions(sentence: str) -> list[tuple[str, str]]:
 
 #: A word every condition or exception above holds: a sentence without one is not read on.
 _HINT = re.compile(
-    r"\b(?:if|unless|provided|providing|long as|condition|except|exception|wenn|falls|sofern|"
+    r"\b(?:if|unless|provided|providing|long as|condition|except|exception|excluding|"
+    r"exclusion|excluyendo|sin contar|wenn|falls|sofern|"
     r"solange|außer|sei denn|ausgenommen|ausnahme|si|s['’]ils?|sauf|pourvu|tant qu|moins qu|"
     r"excepté|hormis|salvo|excepto|menos|siempre|con tal|excepción|"
     + "|".join(_GROUPS.values())
@@ -376,6 +388,13 @@ _FOR_GROUP_RE = {
 }
 
 
+#: A German exception that is no clause and ends on a word in lower case: the main clause's
+#: verb or predicate, which closes the sentence ("ist jeden Tag außer Montag geöffnet").
+_GERMAN_VERB_CUT = re.compile(
+    r"(?i:außer|ausgenommen|mit\s+Ausnahme)(?!\s+(?i:wenn|falls))\b.*\s[a-zäöüß]\w*$"
+)
+
+
 def _trailing(sentence: str, lang: str) -> list[tuple[str, str]]:
     pattern = _TRAILING_RE[lang]
     found = []
@@ -388,8 +407,15 @@ def _trailing(sentence: str, lang: str) -> list[tuple[str, str]]:
             continue  # "si" without a comma: often "so" or "whether"
         if not _conditional(main, cond):
             continue
+        if lang == "de" and _GERMAN_VERB_CUT.match(cond):
+            continue  # "jeden Tag außer Montag geöffnet": the verb would go with the exception
         found.append((cond, main.rstrip(" ,") + match.group("end").strip()))
     return found
+
+
+#: An exclusion opening a sentence: what follows its comma is the claim, whatever its first
+#: word ("Excluding these items, diluted earnings rose 35%").
+_EXCLUDING = re.compile(r"(?:excluding|à\s+l['’]exclusion|excluyendo|sin\s+contar)\s", re.I)
 
 
 def _leading(sentence: str, lang: str) -> list[tuple[str, str]]:
@@ -410,7 +436,8 @@ def _leading(sentence: str, lang: str) -> list[tuple[str, str]]:
         return []  # the comma was a list's ("If the sun, heat, and salt ...")
     main = re.sub(r"^(?:then|alors|entonces)\s+", "", match.group("main"), flags=re.IGNORECASE)
     first = re.split(r"['’]", words(main)[0].lower())[0] if words(main) else ""
-    if first in _DANGLING_START or not (first in _OPENINGS or main[:1].isupper()):
+    excluding = _EXCLUDING.match(match.group("cond"))  # "Excluding these items, diluted ..."
+    if first in _DANGLING_START or not (first in _OPENINGS or main[:1].isupper() or excluding):
         return []
     return [(match.group("cond"), main[0].upper() + main[1:])]
 
@@ -428,6 +455,45 @@ def _middle(sentence: str, lang: str) -> list[tuple[str, str]]:
     if not _conditional(match.group("a"), match.group("cond")):
         return []
     return [(match.group("cond"), f"{match.group('a')} {match.group('b')}")]
+
+
+#: An exception's cue after a universal claim, per language (not German: its verb may
+#: close the sentence after the exception, "jeden Tag außer Montag geöffnet").
+_EXCEPT = {
+    "en": r"except(?:\s+for)?|excluding|with\s+the\s+exception\s+of",
+    "fr": r"sauf|excepté|hormis|à\s+l['’]exception\s+d(?:e|u|es|['’])",
+    "es": r"salvo|excepto|a\s+excepción\s+de",
+}
+#: Words of a universal claim, which an exception limits ("every state except Mississippi").
+_UNIVERSAL = {
+    "en": r"all|every|everywhere|everyone|everything|each|entire|whole|worldwide|always|never",
+    "fr": r"tous|toutes|chaque|partout|toujours|jamais|entier|entière",
+    "es": r"todos|todas|cada|siempre|nunca|entero|entera",
+}
+#: A clause that may follow an exception: it stays ("..., though ...").
+_THOUGH = r"though|although|but|while|whereas|obwohl|aber|mais|bien\s+que|aunque|pero"
+_UNIVERSAL_RE = {
+    lang: re.compile(
+        rf"(?P<main>.*?\b(?i:{_UNIVERSAL[lang]})\b[^,;:()]*?)\s+(?P<cond>(?i:{cue})\s+[^;:()]+?)"
+        rf"(?P<end>,\s+(?i:{_THOUGH})\b[^;:()]*)?(?P<stop>\s*[.!])$"
+    )
+    for lang, cue in _EXCEPT.items()
+}
+
+
+def _universal(sentence: str, lang: str) -> list[tuple[str, str]]:
+    """An exception to a universal claim that runs to the sentence's end (a list of names
+    with its commas, "everywhere in Europe except for Albania, Andorra and Monaco") or to a
+    "though" clause: the claim is then said of all."""
+    if lang not in _UNIVERSAL_RE:
+        return []
+    match = _UNIVERSAL_RE[lang].match(sentence)
+    if not match or re.search(r"\b(?:that|which|who|when|where|if)\b", match.group("cond")):
+        return []  # a clause, not a list of things left out
+    if not _conditional(match.group("main"), match.group("cond")):
+        return []
+    end = match.group("end") or ""
+    return [(match.group("cond"), match.group("main") + end + match.group("stop").strip())]
 
 
 def _all_matches(pattern: re.Pattern[str], sentence: str) -> list[re.Match[str]]:

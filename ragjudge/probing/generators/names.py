@@ -726,7 +726,9 @@ _ASYMMETRIC = (
     r"surpassed|absorbed|annexed|colonized|colonised|kills|rescues|saves|attacks|betrays|"
     r"kidnaps|hires|fires|defeats|shoots|stabs|poisons|arrests|frees|freed|recruits|"
     r"recruited|adopts|chases|chased|follows|followed|visits|visited|invites|invited|"
-    r"employs|trains|outlived|outlives|survived|survives|besiegte|schlug|kaufte|übernahm|"
+    r"employs|trains|outlived|outlives|survived|survives|beat out|edged out|edged|routed|"
+    r"thrashed|crushed|outplayed|outclassed|dethroned|besieged|"
+    r"besiegte|schlug|kaufte|übernahm|"
     r"ersetzte|verklagte|tötete|entließ|gründete|a battu|a vaincu|a racheté|a acquis|"
     r"a remplacé|a succédé à|a tué|a licencié|a fondé|derrotó a|derrotó|venció a|compró|"
     r"adquirió|reemplazó a|sucedió a|mató a|despidió a|fundó"
@@ -743,9 +745,10 @@ _ADVERB = r"(?:later|then|also|eventually|subsequently|again|easily|finally|soon
 _BETWEEN = re.compile(
     rf"\s+(?:(?:was|were|is|are|has been|had been|have been|has|had|wurde|fue)\s+)?"
     rf"(?:{_ADVERB}\s+)?"
-    rf"(?:{_ASYMMETRIC})(?:\s+(?:by|von|par|por))?\s+$|"
+    rf"(?:{_ASYMMETRIC})(?:\s+and\s+(?:{_ASYMMETRIC}))?(?:\s+(?:by|von|par|por))?\s+$|"
     rf"(?:\s+(?:is|was|ist|war|est|était|es|era|fue)|,)\s+(?:the\s+|der\s+|die\s+|le\s+|la\s+|"
-    rf"el\s+)?(?:eldest\s+|youngest\s+|only\s+|older\s+|younger\s+|first\s+)?"
+    rf"el\s+)?(?:eldest\s+|youngest\s+|only\s+|older\s+|younger\s+|first\s+|second\s+|"
+    rf"third\s+)?"
     rf"(?:{_RELATION})\s+(?:of|von|de|du|del)\s+$",
     re.IGNORECASE,
 )
@@ -766,9 +769,11 @@ _VERB_HINT = re.compile(rf"\b(?:{_ASYMMETRIC}|(?:{_RELATION})\s+(?:of|von|de|du|
     summary="two names around one verb swapped (who did what to whom)",
 )
 def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | Skip:
-    """ "A defeated B" -> "B defeated A" (passive and "A is the son of B" alike), for verbs
-    and relations that do not hold both ways; never where a passage names the two together
-    elsewhere, or in a sentence with a negation or a list around the names."""
+    """ "A defeated B" -> "B defeated A" (passive, two verbs "stabbed and killed", and "A is
+    the son of B" alike; a "the" before a name moves with it), for verbs and relations that do
+    not hold both ways; never where another passage sentence names the two together (one
+    repeating the claim word for word aside), in a sentence with a negation or a list around
+    the names, after a title or a preposition, or before a noun the name modifies."""
     if not any(
         _VERB_WORDS & _lower_words(c) and _VERB_HINT.search(c) for c in cached_sentences(row)
     ):
@@ -780,25 +785,35 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
             continue
         spots = find_names(sentence)
         for first, second in itertools.pairwise(spots):
-            between = sentence[first[1] : second[0]]
+            one, two = _with_article(sentence, first), _with_article(sentence, second)
+            between = sentence[one[1] : two[0]]
             if not _BETWEEN.fullmatch(between) or _share_word(first[2], second[2]):
                 continue
-            if _listed(sentence, first, second) or _together(found, sentence, first, second):
+            if _listed(sentence, one, two) or _together(found, sentence, first, second):
                 continue
+            if not _NAME_END.match(sentence, two[1]) or _OBJECT_BEFORE.search(sentence[: one[0]]):
+                continue  # "the Caley network", "a workshop on Advanced Processors": no party
             if sum(1 for _, _, t in spots if t in (first[2], second[2])) != 2:
                 continue
             if not (_known(found, first[2]) and _known(found, second[2])):
                 continue
-            if " " not in first[2] and _modifier(sentence, first[0]):
+            if " " not in first[2] and _modifier(sentence, one[0]):
                 continue
+            if any(_titled(sentence, spot[0]) for spot in (one, two)):
+                continue  # "Attorney General William Barr": the title would stay behind
             if language(sentence) == "de" and not all(
                 " " in t or found.type_of(t) for t in (first[2], second[2])
             ):
                 continue  # German writes every noun capitalized: one word is no sure name
-            options.append((sentence, first, second))
+            options.append((sentence, one, two))
     if not options:
         return Skip("no two names around a one-way verb")
     sentence, (s1, e1, a), (s2, e2, b) = options[rng.randrange(len(options))]
+    opening = not sentence[:s1].strip()
+    if opening and a.startswith("The "):
+        a, b = "t" + a[1:], b[:1].upper() + b[1:]
+    elif opening and b.startswith("the "):
+        b = "T" + b[1:]
     new = sentence[:s1] + b + sentence[e1:s2] + a + sentence[e2:]
     return Variant(
         answer=new,
@@ -806,6 +821,40 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
         after=new[s1:e2],
         language=language(sentence),
     )
+
+
+#: What may follow a name with its article ("the Ten Rings to kill Stark", "the Clippers
+#: 100-91"): not a noun it would modify ("the Caley network") or a longer name.
+_NAME_END = re.compile(
+    r"\s*(?:[.;:!?()]|,(?!\s+[A-ZÀ-Þ])|$)|\s+(?:in|on|at|by|for|to|from|with|after|before|during|"
+    r"over|into|until|since|under|last|this|who|which|when|while|as|\d|im|am|mit|für|nach|"
+    r"en|à|au|dans|pour|avec|après|avant|con|por|para|tras|durante|\d)\b"
+)
+#: A preposition just before the first name: it is the object of another word, not the
+#: verb's subject ("a workshop on Advanced Processors was sponsored by IARPA").
+_OBJECT_BEFORE = re.compile(
+    r"(?<!\w)(?:on|of|about|in|at|for|from|with|to|into|by|against|between|über|von|sur|de|"
+    r"sobre)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _titled(sentence: str, start: int) -> bool:
+    """Whether a title or a role noun stands just before `start` ("General", "actor")."""
+    prev = re.search(r"([^\W\d_]+)\.?\s+$", sentence[max(0, start - 30) : start])
+    return bool(prev and prev.group(1).lower() in _TITLES | _ROLES)
+
+
+def _with_article(sentence: str, name: tuple[int, int, str]) -> tuple[int, int, str]:
+    """`name` with an English "the" before it taken in ("the LA Clippers"; a name that opens
+    with "The" inside a sentence gets it in lower case), so a swap carries the article along:
+    "The Wizards defeated the Clippers" -> "The Clippers defeated the Wizards"."""
+    start, end, text = name
+    if text.startswith("The ") and sentence[:start].strip():
+        return start, end, "the" + text[3:]
+    if re.search(r"(?:^|\s)[Tt]he\s$", sentence[max(0, start - 5) : start]):
+        return start - 4, end, sentence[start - 4 : start].lower() + text
+    return name
 
 
 _JOINING = {
@@ -872,9 +921,12 @@ def _listed(sentence: str, first: tuple[int, int, str], second: tuple[int, int, 
 def _together(
     found: EntityMap, sentence: str, first: tuple[int, int, str], second: tuple[int, int, str]
 ) -> bool:
-    """Whether another passage sentence names both (a rematch, a second deal)."""
+    """Whether another passage sentence names both (a rematch, a second deal); one that
+    repeats the claim word for word ("A defeated B" again, a heading's copy) says nothing
+    of the other way round and does not count."""
     shared = found.where.get(first[2], set()) & found.where.get(second[2], set())
-    return any(found.sentences[i] != sentence for i in shared)
+    claim = sentence[first[0] : second[1]]
+    return any(found.sentences[i] != sentence and claim not in found.sentences[i] for i in shared)
 
 
 # --- attribution ------------------------------------------------------------------------------
