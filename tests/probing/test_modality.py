@@ -125,6 +125,9 @@ def test_a_hedge_is_made_certain(context: str, answer: str, lang: str) -> None:
         "Handwriting can change over time as these characteristics change.",  # covariation
         "Prices may rise sharply when interest rates fall again.",  # a condition
         "Cold surfaces can cause water vapour to condense into drops.",  # a generic `can`
+        "Older adults are at a greater risk of severe, and potentially fatal, effects.",  # risk
+        "Critics might say this is the party's single biggest challenge.",  # a voiced view
+        "The garden front might owe something to the classicist Robert Taylor.",  # a state
         "Patients face a greater risk of potentially fatal side effects.",  # under a risk
     ],
 )

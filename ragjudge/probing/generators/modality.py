@@ -29,10 +29,14 @@ _HEDGED_VERBS = (
     r"be|lead|cause|result|help|reduce|increase|affect|become|change|trigger|mean|make|"
     r"improve|harm|damage|prevent|explain|contribute|raise|lower|allow|pose|delay"
 )
-#: A base-form verb after a modal (not `have`, which makes a past hedge).
+#: A base-form verb after a modal (not `have`, which makes a past hedge), one that tells of
+#: an event: a guess at a state (`might owe`, `may contain`) made `will` reads as a future,
+#: and a voiced view (`critics might say`) is not a doubt about a fact.
 _BASE = (
     r"(?!have\b|not\b|also\b|well\b|only\b|never\b|be able\b|on\b|in\b|at\b|of\b|to\b|"
-    r"for\b|with\b|by\b|from\b|the\b|an?\b)[a-z]{2,}\b"
+    r"for\b|with\b|by\b|from\b|the\b|an?\b|"
+    r"owe|contain|include|exist|belong|seem|know|remain|lie|own|resemble|"
+    r"say|argue|object|claim|think|contend|ask|wonder|call|describe\b)[a-z]{2,}\b"
 )
 
 _PAST = re.compile(
@@ -121,7 +125,8 @@ _REFUSE = {
     r"some|sometimes|certain cases|occasionally|"
     # a hedge under another hedge or a risk (`at greater risk of potentially fatal`,
     # `reportedly ... supposedly`) and a view (`they feel it might`)
-    r"risks? of (?:\w+ )?(?:potentially|possibly|perhaps)|reportedly|apparently|"
+    r"(?:risks?|chances?|danger|possibility|prone)\b[^.;]*?(?:potentially|possibly)|"
+    r"reportedly|apparently|"
     r"feel|feels|think|thinks|believe|believes|hopes?|fears?|"
     r"worr(?:y|ies)|wish(?:es)?|"
     # `perhaps` and `seemingly` (not edited themselves) leave a sentence hedged
