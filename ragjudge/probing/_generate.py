@@ -136,9 +136,14 @@ def _probes_of(
             continue
         contexts = list(out.contexts) if out.contexts is not None else list(row.contexts)
         question = row.question if out.question is None else out.question
-        # one test per answer and question: rows that share a passage (a dialogue's turns, one
-        # page under several questions) make the same edit once, whatever else they carry
-        key = (question, out.answer, tuple(contexts) if out.contexts is not None else ())
+        # One test per answer: rows that share a passage (a dialogue's turns, one page under
+        # several questions) make the same edit once. A variant read with its question (it
+        # names one) is one test per question and context.
+        key = (
+            (question, out.answer, tuple(contexts))
+            if out.question is not None
+            else ("", out.answer, tuple(out.contexts or ()))
+        )
         if key in seen:
             skipped["same variant as another row's"] += 1
             continue

@@ -241,6 +241,7 @@ def abstention(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | 
         before=row.answer,
         after=answer,
         contexts=tuple(other.contexts),
+        question=row.question,
         language=lang,
     )
 
@@ -263,7 +264,9 @@ def false_abstention(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Vari
         return Skip("no context sentence holds the answer and the question's words")
     lang = question_language(row.question)
     answer = choose(rng, ABSTENTIONS[lang])
-    return Variant(answer=answer, before=row.answer, after=answer, language=lang)
+    return Variant(
+        answer=answer, before=row.answer, after=answer, question=row.question, language=lang
+    )
 
 
 def _short_value(row: GoldRecord) -> tuple[str, str] | Skip:
@@ -345,8 +348,12 @@ def short_answer_right(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Va
         short = _capitalized((YES if what == "yes" else NO)[lang], answer)
         if words(answer) == [words(answer)[0]] and rng.random() < 0.5:
             short = answer.strip()
-        return Variant(answer=short, before=row.answer, after=short, language=lang)
-    return Variant(answer=answer, before=row.answer, after=answer, language=lang)
+        return Variant(
+            answer=short, before=row.answer, after=short, question=row.question, language=lang
+        )
+    return Variant(
+        answer=answer, before=row.answer, after=answer, question=row.question, language=lang
+    )
 
 
 @generator(
@@ -366,11 +373,13 @@ def short_answer_wrong(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Va
     what, answer, lang = value
     if what in ("yes", "no"):
         flipped = _capitalized((NO if what == "yes" else YES)[lang], answer)
-        return Variant(answer=flipped, before=row.answer, after=flipped, language=lang)
+        return Variant(
+            answer=flipped, before=row.answer, after=flipped, question=row.question, language=lang
+        )
     other = _other_value(row, answer, rng)
     if isinstance(other, Skip):
         return other
-    return Variant(answer=other, before=answer, after=other, language=lang)
+    return Variant(answer=other, before=answer, after=other, question=row.question, language=lang)
 
 
 def _other_value(row: GoldRecord, value: str, rng: random.Random) -> str | Skip:
