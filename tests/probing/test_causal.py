@@ -69,6 +69,7 @@ def test_an_association_is_made_a_cause(context: str, answer: str, lang: str) ->
         "Heavy drinking may be associated with a higher risk of liver disease.",  # hedged
         "The garment is mostly associated with the college culture of the 1920s.",
         "The bishop's visit coincided with the feast day of the main church.",  # no outcome
+        "The second round of layoffs coincided with the cancellation of many projects.",
     ],
 )
 def test_an_association_that_is_no_finding_is_left(context: str) -> None:
@@ -121,10 +122,6 @@ def test_a_cause_elsewhere_between_other_things_does_not_stop_the_probe() -> Non
         (
             "His rhetoric has coincided with a rise in violent attacks in the country.",
             "His rhetoric has caused a rise in violent attacks in the country.",
-        ),
-        (
-            "The second round of layoffs coincided with the cancellation of many projects.",
-            "The second round of layoffs was caused by the cancellation of many projects.",
         ),
         (
             "It is a deflationary fiscal policy, associated with lower rates of growth.",

@@ -9,7 +9,8 @@ import pytest
 
 from ragjudge.data import GoldRecord
 from ragjudge.probing import GENERATORS, Skip, Variant
-from ragjudge.probing.generators.conditions import drop_conditions
+from ragjudge.probing._generate import RowPool
+from ragjudge.probing.generators.conditions import drop_conditions, dropped_condition
 
 
 class _NoPool:
@@ -310,3 +311,16 @@ def test_an_exclusion_or_an_exception_to_all_is_dropped(
 )
 def test_an_exception_whose_removal_breaks_or_keeps_the_claim_is_left(sentence: str) -> None:
     assert drop_conditions(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        "If you're in a band, you're in a family, you're in a gang.",
+        "Excluding the gain on the sale, adjusted earnings were $127.1 million.",
+    ],
+)
+def test_a_condition_whose_loss_claims_no_more_is_kept(context: str) -> None:
+    row = GoldRecord(id="r", question="What did they say?", contexts=[context], answer="x")
+    made = dropped_condition(row, rng=random.Random(0), pool=RowPool([]))
+    assert made == Skip("no condition to drop")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from ragjudge.data import GoldRecord
 from ragjudge.probing import GENERATORS, Skip, Variant, generate_probes
 from ragjudge.probing.generators.names import entity_map, find_names
@@ -101,9 +103,23 @@ def test_role_swap_handles_the_passive_and_relations() -> None:
     assert passive.after == "Slack Technologies was acquired by Tiny Speck"
     relation = _make("role_swap", "Julian Lennon is the son of John Lennon, the singer.")
     assert isinstance(relation, Skip)  # the two share a word: one family, maybe one person
-    relation = _make("role_swap", "Dhani Harrison is the son of Olivia Arias, the producer.")
+    relation = _make("role_swap", "Dhani Harrison is the son of Olivia Arias in the film.")
     assert isinstance(relation, Variant)
     assert relation.answer.startswith("Olivia Arias is the son of Dhani Harrison")
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        # a description after the second name would describe the first once swapped
+        "Dhani Harrison is the son of Olivia Arias, the producer of the film.",
+        "In 1848 Congress created Oregon Territory, a vast stretch of western America.",
+        # an apposition is no verb: "X, owner of Y" swapped makes a shop own a person
+        "Candace Sturgess, owner of Anzac Grocery, said she had 800 customers.",
+    ],
+)
+def test_role_swap_leaves_a_description_that_would_move(context: str) -> None:
+    assert _make("role_swap", context) == Skip("no two names around a one-way verb")
 
 
 def test_role_swap_in_german_french_and_spanish() -> None:

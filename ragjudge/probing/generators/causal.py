@@ -3,14 +3,15 @@
 Where a context reports that two things go together, the variant says that one brings about
 the other: `X is associated with Y` -> `X causes Y` (the verb agreeing with `is`/`are`, in
 the tense of `was`/`were`), `X correlates with Y` -> `X causes Y`, `an association between`
--> `a causal link between`, `X coincided with Y` -> `X was caused by Y`, `X has coincided
-with Y` -> `X has caused Y`, `X, associated with Y` -> `X, causing Y`; de `ein
-Zusammenhang zwischen` -> `ein kausaler Zusammenhang zwischen`; fr `est associé à` ->
-`cause`, `une corrélation entre` -> `un lien de causalité entre`; es `está asociado con` ->
-`causa`, `una correlación entre` -> `una relación causal entre`. A negated or hedged
-association is skipped, and so is a context that may state the cause itself: a cause word in
-the sentence or a neighbour, or a sentence elsewhere with a cause word and a word of each side
-of the association (of the effect alone where the subject is a pronoun).
+-> `a causal link between`, `X has coincided with Y` -> `X has caused Y` (a plain `X
+coincided with Y` is left: which side caused the other is a guess, read by hand), `X,
+associated with Y` -> `X, causing Y`; de `ein Zusammenhang zwischen` -> `ein kausaler
+Zusammenhang zwischen`; fr `est associé à` -> `cause`, `une corrélation entre` -> `un lien
+de causalité entre`; es `está asociado con` -> `causa`, `una correlación entre` -> `una
+relación causal entre`. A negated or hedged association is skipped, and so is a context that
+may state the cause itself: a cause word in the sentence or a neighbour, or a sentence
+elsewhere with a cause word and a word of each side of the association (of the effect alone
+where the subject is a pronoun).
 """
 
 from __future__ import annotations
@@ -110,7 +111,6 @@ _TABLE: dict[str, list[tuple[str, Replace]]] = {
         (rf"correlate (?:positively |negatively |strongly )?with{_OBJECT}", _outcome("cause")),
         (r"(an?) (?:(?:strong|significant|clear|positive|negative|close) )?"
          r"(?:association|correlation) between", _outcome("a causal link between")),
-        (rf"(?<!has )(?<!have )(?<!had )coincided with{_OBJECT}", _outcome("was caused by")),
         (rf"(has|have) coincided with{_OBJECT}", _outcome(r"\1 caused")),
         (rf"(?<=\w, )(?:(?:often|strongly|closely) )?{_LINKED} (?:with|to){_OBJECT}",
          _outcome("causing")),

@@ -560,6 +560,27 @@ def _asked(question: str, dropped: str) -> bool:
     return bool(_stems(question) & _stems(dropped))
 
 
+#: A condition on a generic "you" ("if you're in a band, you're in a gang"): without it the
+#: sentence is an aphorism no context can check, not a general claim.
+_GENERIC_YOU = re.compile(
+    r"(?:if|unless|when|wenn|falls|si)\s+(?:you|du|Sie|tu|vous|tú|usted)\b", re.IGNORECASE
+)
+#: A figure whose name keeps the exclusion ("adjusted earnings", "non-GAAP"): dropping
+#: "excluding ..." leaves what the context states.
+_KEEPS_EXCLUSION = re.compile(
+    r"\b(?:adjusted|non-gaap|underlying|core|pro forma|ajust[ée]s?|ajustad[oa]s?|bereinigt\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _says_no_more(dropped: str, new: str) -> bool:
+    """Whether the sentence without its condition claims no more, or nothing checkable."""
+    if _GENERIC_YOU.match(dropped.strip()):
+        return True
+    excluding = re.match(r"(?:excluding|excluyendo|à l['’]exclusion|ohne)\b", dropped.strip(), re.I)
+    return bool(excluding and _KEEPS_EXCLUSION.search(new))
+
+
 @generator(
     kind="dropped_condition",
     expect="fail",
@@ -574,7 +595,7 @@ def dropped_condition(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Var
     for sentence in cached_sentences(row):
         rest = text.replace(sentence.lower(), " | ")
         for dropped, new in drop_conditions(sentence):
-            if _asked(row.question, dropped):
+            if _asked(row.question, dropped) or _says_no_more(dropped, new):
                 continue
             if new.rstrip(" .!").lower() not in rest:
                 options.append((sentence, dropped, new))

@@ -746,7 +746,7 @@ _BETWEEN = re.compile(
     rf"\s+(?:(?:was|were|is|are|has been|had been|have been|has|had|wurde|fue)\s+)?"
     rf"(?:{_ADVERB}\s+)?"
     rf"(?:{_ASYMMETRIC})(?:\s+and\s+(?:{_ASYMMETRIC}))?(?:\s+(?:by|von|par|por))?\s+$|"
-    rf"(?:\s+(?:is|was|ist|war|est|était|es|era|fue)|,)\s+(?:the\s+|der\s+|die\s+|le\s+|la\s+|"
+    rf"\s+(?:is|was|ist|war|est|était|es|era|fue)\s+(?:the\s+|der\s+|die\s+|le\s+|la\s+|"
     rf"el\s+)?(?:eldest\s+|youngest\s+|only\s+|older\s+|younger\s+|first\s+|second\s+|"
     rf"third\s+)?"
     rf"(?:{_RELATION})\s+(?:of|von|de|du|del)\s+$",
@@ -826,7 +826,7 @@ def role_swap(row: GoldRecord, *, rng: random.Random, pool: Pool) -> Variant | S
 #: What may follow a name with its article ("the Ten Rings to kill Stark", "the Clippers
 #: 100-91"): not a noun it would modify ("the Caley network") or a longer name.
 _NAME_END = re.compile(
-    r"\s*(?:[.;:!?()]|,(?!\s+[A-ZÀ-Þ])|$)|\s+(?:in|on|at|by|for|to|from|with|after|before|during|"
+    r"\s*(?:[.;:!?()]|,(?!\s+(?:[A-ZÀ-Þ]|(?:an?|the|which|who|whose)\b))|$)|\s+(?:in|on|at|by|for|to|from|with|after|before|during|"
     r"over|into|until|since|under|last|this|who|which|when|while|as|\d|im|am|mit|für|nach|"
     r"en|à|au|dans|pour|avec|après|avant|con|por|para|tras|durante|\d)\b"
 )
