@@ -1,5 +1,6 @@
 """Probe tables: a judge's capability per kind and source on probes made from the gold dev rows.
 
+    python benchmarks/bench_probe.py --generate-only --out benchmarks/results/probe_yield.json
     python benchmarks/bench_probe.py --per-source 200 --out benchmarks/results/probe_offline.json
     python benchmarks/bench_probe.py --mode whole --per-source 200 \\
         --out benchmarks/results/probe_offline_whole.json
@@ -75,6 +76,11 @@ def main() -> None:
     parser.add_argument(
         "--misses", type=Path, default=None, help="every miss, gold text included (not to commit)"
     )
+    parser.add_argument(
+        "--generate-only",
+        action="store_true",
+        help="make the probes and write what each kind made and skipped (no judge)",
+    )
     args = parser.parse_args()
     rows = [
         r for s in args.sources for r in ragjudge.load_gold(str(args.gold_dir / s / "dev.jsonl"))
@@ -87,6 +93,20 @@ def main() -> None:
         rows, kinds=kinds, per_kind=args.per_kind, per_source=args.per_source, seed=args.seed
     )
     generating = time.perf_counter() - start
+    if args.generate_only:
+        yields = {
+            "command": " ".join(["python", *sys.argv]),
+            "rows": len(rows),
+            "probes": len(made.probes),
+            "seconds": generating,
+            "counts": [c.model_dump() for c in made.counts],
+        }
+        for c in made.counts:
+            print(f"{c.kind:22} made {c.made:6} of {c.tried} rows")
+        print(f"{len(made.probes)} probes from {len(rows)} rows in {generating:.0f} s")
+        if args.out:
+            args.out.write_text(json.dumps(yields, indent=1) + "\n")
+        return
     judge = build_judge(
         judge=args.judge, mode=args.mode, lm=args.lm, cascade=args.cascade, cache=False
     )
