@@ -115,7 +115,9 @@ def main() -> None:
         made,
         max_lm_calls=args.max_lm_calls,
         concurrency=default_concurrency(judge),
-        on_result=lambda i, r: print(
+        on_result=None
+        if judge.runs_offline()
+        else lambda i, r: print(  # a line a probe where each takes seconds (an LM)
             f"judged {i + 1}/{len(made.probes)}: {made.probes[i].kind} score {r.score} "
             f"{r.lm_calls} call(s) {time.perf_counter() - start:.0f} s",
             file=sys.stderr,

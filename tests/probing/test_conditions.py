@@ -318,6 +318,7 @@ def test_an_exception_whose_removal_breaks_or_keeps_the_claim_is_left(sentence: 
     [
         "If you're in a band, you're in a family, you're in a gang.",
         "Excluding the gain on the sale, adjusted earnings were $127.1 million.",
+        "The key clause is the one allowing the team to leave if another team moves in.",
     ],
 )
 def test_a_condition_whose_loss_claims_no_more_is_kept(context: str) -> None:

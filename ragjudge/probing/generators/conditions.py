@@ -573,9 +573,15 @@ _KEEPS_EXCLUSION = re.compile(
 )
 
 
+#: A clause that names a rule rather than claims a fact ("the clause allowing the team to leave
+#: if ..."): the condition belongs to the rule's description, and the sentence without it still
+#: names the same rule.
+_NAMES_A_RULE = re.compile(r"\b(?:allowing|permitting|requiring|letting|enabling)\b", re.I)
+
+
 def _says_no_more(dropped: str, new: str) -> bool:
     """Whether the sentence without its condition claims no more, or nothing checkable."""
-    if _GENERIC_YOU.match(dropped.strip()):
+    if _GENERIC_YOU.match(dropped.strip()) or _NAMES_A_RULE.search(new):
         return True
     excluding = re.match(r"(?:excluding|excluyendo|à l['’]exclusion|ohne)\b", dropped.strip(), re.I)
     return bool(excluding and _KEEPS_EXCLUSION.search(new))
