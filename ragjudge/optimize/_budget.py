@@ -103,6 +103,11 @@ class LMCallBudget:
         remaining = self.remaining
         return remaining is None or remaining >= rows * self.row_cost(mode)
 
+    def skip(self, skipped: SkippedSet) -> None:
+        """Record a set the budget did not pay for, once (as it was when first skipped)."""
+        if not any(s.mode == skipped.mode and s.demos == skipped.demos for s in self.skipped):
+            self.skipped.append(skipped)
+
     def start_set(self, mode: str, demos: int, rows: int) -> None:
         """Check, before a raw-output set's first call, that the rest can pay for all of it.
 
@@ -111,10 +116,7 @@ class LMCallBudget:
         """
         if self.affords(mode, rows):
             return
-        if not any(s.mode == mode and s.demos == demos for s in self.skipped):
-            self.skipped.append(
-                SkippedSet(mode=mode, demos=demos, rows_judged=0, rows=rows, calls_spent=0)
-            )
+        self.skip(SkippedSet(mode=mode, demos=demos, rows_judged=0, rows=rows, calls_spent=0))
         logger.info(
             "LM call budget: %s left, raw outputs for mode %s, demo set %d (%d rows at %d "
             "call(s)) not started",
@@ -231,17 +233,15 @@ def judge_within_budget(
             ]
             return out
         if not budget.affords(mode, size):
-            if not any(s.mode == mode and s.demos == demos for s in budget.skipped):
-                spent = sum(r.lm_calls for r in out)
-                budget.skipped.append(
-                    SkippedSet(
-                        mode=mode,
-                        demos=demos,
-                        rows_judged=len(out),
-                        rows=len(rows),
-                        calls_spent=spent,
-                    )
+            budget.skip(
+                SkippedSet(
+                    mode=mode,
+                    demos=demos,
+                    rows_judged=len(out),
+                    rows=len(rows),
+                    calls_spent=sum(r.lm_calls for r in out),
                 )
+            )
             logger.info(
                 "LM call budget spent (%d of %s): raw outputs for mode %s, demo set %d skipped "
                 "after %d of %d rows",

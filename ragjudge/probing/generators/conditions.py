@@ -565,14 +565,14 @@ def _asked(question: str, dropped: str) -> bool:
 _GENERIC_YOU = re.compile(
     r"(?:if|unless|when|wenn|falls|si)\s+(?:you|du|Sie|tu|vous|tú|usted)\b", re.IGNORECASE
 )
+#: An exclusion that opens a dropped condition ("excluding these items").
+_EXCLUDING = re.compile(r"(?:excluding|excluyendo|à l['’]exclusion|ohne)\b", re.IGNORECASE)
 #: A figure whose name keeps the exclusion ("adjusted earnings", "non-GAAP"): dropping
 #: "excluding ..." leaves what the context states.
 _KEEPS_EXCLUSION = re.compile(
     r"\b(?:adjusted|non-gaap|underlying|core|pro forma|ajust[ée]s?|ajustad[oa]s?|bereinigt\w*)\b",
     re.IGNORECASE,
 )
-
-
 #: A clause that names a rule rather than claims a fact ("the clause allowing the team to leave
 #: if ..."): the condition belongs to the rule's description, and the sentence without it still
 #: names the same rule.
@@ -583,8 +583,7 @@ def _says_no_more(dropped: str, new: str) -> bool:
     """Whether the sentence without its condition claims no more, or nothing checkable."""
     if _GENERIC_YOU.match(dropped.strip()) or _NAMES_A_RULE.search(new):
         return True
-    excluding = re.match(r"(?:excluding|excluyendo|à l['’]exclusion|ohne)\b", dropped.strip(), re.I)
-    return bool(excluding and _KEEPS_EXCLUSION.search(new))
+    return bool(_EXCLUDING.match(dropped.strip()) and _KEEPS_EXCLUSION.search(new))
 
 
 @generator(
