@@ -8,6 +8,7 @@ one suite over every sampler: a new judge class joins by adding a case here, and
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ from typing import Any, Literal
 import dspy
 
 from ragjudge.data._gold import GoldRecord, load_gold
+from ragjudge.exceptions import UngroupedRowsWarning
+from ragjudge.optimize._compile import compile_judge
 from ragjudge.programs import (
     AnswerRelevancy,
     Cascade,
@@ -284,6 +287,23 @@ def labeled_gold(metric: str, per_label: int = 6) -> list[GoldRecord]:
         for label in (1, 0)
         for r in [r for r in derived if gold_label(r, metric) == label][:per_label]
     ]
+
+
+def small_compile(judge: Judge, **options: Any) -> Judge:
+    """A small compile of `judge` on `labeled_gold(judge.metric)`, no bootstrap, seed 0, rows
+    ungrouped; `options` go to `compile_judge` (and may replace these). The suite's few
+    ungrouped rows make compile warn about groups and class sizes: not what a test checks."""
+    settings: dict[str, Any] = {
+        "gold": labeled_gold(judge.metric),
+        "n_boot": 0,
+        "seed": 0,
+        "group_by": None,
+        **options,
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UngroupedRowsWarning)
+        warnings.filterwarnings("ignore", "The least populated class", UserWarning)
+        return compile_judge(judge, **settings)
 
 
 def same_result(a: JudgeResult, b: JudgeResult) -> bool:

@@ -13,17 +13,14 @@ on). Every case of the suite is compiled (a few trials) and checked.
 from __future__ import annotations
 
 import math
-import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from _conformance_cases import CASES, IDS, Case, judged, labeled_gold, lm_for
+from _conformance_cases import CASES, IDS, Case, judged, labeled_gold, lm_for, small_compile
 
 from ragjudge.data._labels import gold_label
-from ragjudge.exceptions import UngroupedRowsWarning
-from ragjudge.optimize._compile import compile_judge
 from ragjudge.programs._base import Judge
 from ragjudge.programs._results import JudgeResult
 from ragjudge.programs._serialization import load
@@ -34,24 +31,17 @@ from ragjudge.stats._threshold import objective_value
 def _compile(judge: Judge, *, calibrate: bool = True) -> Judge:
     """A small compile of the case's judge in its own mode (the other modes are cases too)."""
     own = judge.compile_spec().mode
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UngroupedRowsWarning)
-        warnings.filterwarnings("ignore", "The least populated class", UserWarning)
-        return compile_judge(
-            judge,
-            gold=labeled_gold(judge.metric),
-            n_trials=6,
-            max_demos=2,
-            demo_candidates=1,
-            n_boot=0,
-            seed=0,
-            group_by=None,
-            regularization=1.0,
-            head=False,
-            select="best",
-            modes=None if own is None else [own],
-            calibrate=calibrate,
-        )
+    return small_compile(
+        judge,
+        n_trials=6,
+        max_demos=2,
+        demo_candidates=1,
+        regularization=1.0,
+        head=False,
+        select="best",
+        modes=None if own is None else [own],
+        calibrate=calibrate,
+    )
 
 
 def _same(a: float | None, b: float) -> bool:

@@ -5,16 +5,13 @@ each judged by an LM judge on the scripted LM."""
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 
 import pytest
-from _conformance_cases import Case, labeled_gold, lm_for
+from _conformance_cases import Case, labeled_gold, lm_for, small_compile
 
 from ragjudge.estimation import estimate
 from ragjudge.evaluation._drift import drift_test, new_sample, reference_sample
-from ragjudge.exceptions import UngroupedRowsWarning
-from ragjudge.optimize._compile import compile_judge
 from ragjudge.programs import AnswerRelevancy, ContextRecall, Faithfulness
 from ragjudge.programs._base import Judge
 from ragjudge.report._build import build_report
@@ -50,12 +47,8 @@ def test_a_drift_test_works_for_every_metric_with_labels(
     metric: str, make: Callable[[], Judge]
 ) -> None:
     rows, judge = labeled_gold(metric), make()
-    with lm_for(_case(metric, make)), warnings.catch_warnings():
-        warnings.simplefilter("ignore", UngroupedRowsWarning)
-        warnings.filterwarnings("ignore", "The least populated class", UserWarning)
-        compiled = compile_judge(
-            judge, gold=rows, n_trials=3, max_demos=0, n_boot=0, group_by=None, seed=0
-        )
+    with lm_for(_case(metric, make)):
+        compiled = small_compile(judge, gold=rows, n_trials=3, max_demos=0)
         results = compiled.batch(rows)
     reference = reference_sample(compiled.report_, path="judge.json")
     new = new_sample(rows, results, metric=metric)

@@ -5,14 +5,12 @@ makes none it cannot pay for. Small compiles (a few trials, at most two demos)."
 from __future__ import annotations
 
 import re
-import warnings
 from pathlib import Path
 
 import pytest
-from _conformance_cases import CASES, Case, judged, labeled_gold, lm_for, same_result
+from _conformance_cases import CASES, Case, judged, labeled_gold, lm_for, same_result, small_compile
 
-from ragjudge.exceptions import ConfigurationError, UngroupedRowsWarning
-from ragjudge.optimize._compile import compile_judge
+from ragjudge.exceptions import ConfigurationError
 from ragjudge.programs import DeterministicJudge, Ensemble, Faithfulness
 from ragjudge.programs._base import Judge
 from ragjudge.programs._serialization import load
@@ -21,22 +19,15 @@ LM_CASES = [c for c in CASES if c.lm == "scripted"]
 
 
 def _compile(judge: Judge, *, limit: int | None) -> Judge:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UngroupedRowsWarning)
-        warnings.filterwarnings("ignore", "The least populated class", UserWarning)
-        return compile_judge(
-            judge,
-            gold=labeled_gold(judge.metric),
-            n_trials=4,
-            max_lm_calls=limit,
-            max_demos=2,
-            demo_candidates=1,
-            n_boot=0,
-            seed=0,
-            group_by=None,
-            regularization=1.0,
-            head=False,
-        )
+    return small_compile(
+        judge,
+        n_trials=4,
+        max_lm_calls=limit,
+        max_demos=2,
+        demo_candidates=1,
+        regularization=1.0,
+        head=False,
+    )
 
 
 def _within(case: Case, limit: int, needs: list[int], refusals: list[str]) -> Judge | None:

@@ -4,18 +4,17 @@ on, and the row's error says which was tried (scripted engines, no model)."""
 from __future__ import annotations
 
 import json
-import threading
 from typing import Any, Literal
 
 import dspy
 import pytest
-from dspy.lm15 import Message, Request, Response, Usage
+from dspy.lm15 import Request, Response
 
 from ragjudge.lm._generation import MAX_REPLY_TOKENS, ReplyCutError, token_budget
 from ragjudge.lm._parsing import output_schema
 from ragjudge.programs import Faithfulness
 from ragjudge.signatures import ExtractStatements, JudgeAnswer, JudgeStatements
-from ragjudge.testing import scripted_lm
+from ragjudge.testing import ScriptedEngine, scripted_lm
 
 CONTEXT = ["Albert Einstein was born in Ulm, Germany, in 1879."]
 RUNS_ON = '{"reasoning": "' + "The answer says Ulm. " * 40
@@ -29,32 +28,13 @@ def _cut(partial: str, limit: int = 480) -> ReplyCutError:
     )
 
 
-class SchemaEngine:
-    """An engine that takes JSON schemas (as llama.cpp's does): replies or raises, in order."""
+class SchemaEngine(ScriptedEngine):
+    """A scripted engine that takes JSON schemas (as llama.cpp's does): replies or raises, in
+    order."""
 
-    supports_response_schema = False
     supports_json_schema = True
     supports_logprobs = False
     reads_ragjudge_timeout = True
-
-    def __init__(self, replies: list[str | Exception]) -> None:
-        self.replies = list(replies)
-        self.requests: list[Request] = []
-        self.lock = threading.Lock()
-
-    def complete(self, request: Request) -> Response:
-        with self.lock:
-            self.requests.append(request)
-            reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return Response(
-            id=None,
-            model=request.model,
-            message=Message.assistant(reply),
-            finish_reason="stop",
-            usage=Usage(input_tokens=100, output_tokens=10),
-        )
 
 
 def _lm(engine: Any) -> dspy.LM:
