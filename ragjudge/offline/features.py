@@ -20,6 +20,8 @@ from functools import lru_cache
 from itertools import groupby, pairwise
 from typing import TYPE_CHECKING, TypeVar
 
+from ragjudge.offline.claims import claim_conflicts
+from ragjudge.offline.claims.scope import restricted
 from ragjudge.offline.numbers import (
     Quantity,
     is_measure,
@@ -418,7 +420,10 @@ class StatementEvidence:
         missing: Surface forms of the statement's content words absent from the context.
         novel_numbers: Numbers of the statement absent from the context.
         negation_note: A note on a negation mismatch, or "".
-        antonym_note: A note on an antonym conflict, or "".
+        antonym_note: A note on an antonym conflict, or on a scope or comparison conflict
+            (`ragjudge.offline.claims`), or "".
+        modality_note: A note on a statement surer than the passage ("will" where it says
+            "might"; `ragjudge.offline.claims.modality`), or "".
         conflict_note: A note on a different number, name or word in the same slot, or "".
         hedged: Whether the statement hedges or speaks of the future where the passage does not,
             or states as done what the passage only says is planned or expected (`speculated`).
@@ -440,6 +445,7 @@ class StatementEvidence:
     novel_numbers: list[str] = field(default_factory=list)
     negation_note: str = ""
     antonym_note: str = ""
+    modality_note: str = ""
     conflict_note: str = ""
     hedged: bool = False
     speculated: bool = False
@@ -593,23 +599,6 @@ def _slot_antonym(
     return ""
 
 
-def _overgeneralized(tokens: list[Token], passage: list[str]) -> str:
-    """ "all companies" where the passage says "only (to) companies ...": a claim made of
-    every member of what the passage restricts."""
-    if any(t.norm == "only" for t in tokens):
-        return ""
-    for i, token in enumerate(tokens):
-        if token.norm not in ("all", "every"):
-            continue
-        noun = next((t.stem for t in tokens[i + 1 : i + 3] if t.is_content), "")
-        if not noun:
-            continue
-        for j, word in enumerate(passage):
-            if word == noun and "only" in passage[max(0, j - 3) : j]:
-                return f"'{token.norm} {noun}' where the passage says 'only'"
-    return ""
-
-
 def _choose_passage(
     index: ContextIndex, stems: list[str], all_stems: list[str]
 ) -> tuple[int, float]:
@@ -734,10 +723,14 @@ def statement_evidence(
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
+    saying = _saying_sentences(index, best, stems)
+    # scope and comparison conflicts read as opposites; a modality conflict as a surer claim
+    claimed, overclaim = claim_conflicts(statement, [index.sentences[k] for k in saying])
     antonym = (
         _antonym_conflict(set(all_stems), best_set)
         or _slot_antonym(content, index.bigrams, best_set)
-        or _overgeneralized(tokens, index.passage_stems[best])
+        or restricted(tokens, index.passage_stems[best])
+        or claimed
         if best >= 0
         else ""
     )
@@ -781,7 +774,6 @@ def statement_evidence(
         or _role_holder(index, tokens)
     )
     speculated = False
-    saying = _saying_sentences(index, best, stems)
     if statement_hedged:
         # "may lower" where the context says it lowered: a weaker claim of what it says
         hedged = not (best >= 0 and index.passage_hedged[best]) and not (
@@ -797,6 +789,8 @@ def statement_evidence(
         hedged = speculated = _modal_only(index, saying, stems, tokens) or (
             _all_flagged(saying, index.sentence_disputed) and not DISPUTED_RE.search(statement)
         )
+    if overclaim:  # "the results prove" where the passage says "the results suggest"
+        hedged = speculated = True
     span = (
         align(
             _candidate_sentences(index, stems, best),
@@ -846,6 +840,7 @@ def statement_evidence(
         novel_numbers=novel_numbers,
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
+        modality_note=overclaim,
         conflict_note="; ".join(n for n in (number_note, entity_note, word_note) if n),
         slot_note="; ".join(n for n in (span.slot_note, span.excluded_note) if n),
         hedged=hedged,

@@ -426,7 +426,9 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
         found.append(evidence.slot_note)
     if evidence.own_missing:
         found.append("nothing that only this statement says is in the context")
-    if evidence.speculated:
+    if evidence.modality_note:
+        found.append(evidence.modality_note)
+    elif evidence.speculated:
         found.append("the context only says it is planned or expected")
     elif evidence.hedged:
         found.append("a hedged or future claim the context does not make")

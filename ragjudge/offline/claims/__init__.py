@@ -1,0 +1,36 @@
+"""One module per kind of claim the offline judge reads in a statement.
+
+Each module parses its marker in the statement and in a context sentence aligned with it,
+compares the two and writes the reason: `scope` (all / every / always where the sentence says
+some, most, "N of M" or often), `modality` (will / proves / plainly where the sentence hedges)
+and `comparison` (a rank, superlative, comparative or multiplier changed). Each exposes
+`conflict(statement, sentence) -> str`, "" when it finds none; `ragjudge.offline.features`
+assembles them (`claim_conflicts`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragjudge.offline.claims import comparison, modality, scope
+
+__all__ = ["claim_conflicts"]
+
+
+def claim_conflicts(statement: str, sentences: Sequence[str]) -> tuple[str, str]:
+    """What the claims modules find in a statement against its aligned context sentences.
+
+    Args:
+        statement: The statement text.
+        sentences: The context sentences that say most of it.
+
+    Returns:
+        `(contradiction, overclaim)`: the first scope or comparison conflict (the context says
+        otherwise), and the first modality conflict (the statement is surer than the
+        context); "" where none.
+    """
+    contradiction = overclaim = ""
+    for sentence in sentences:
+        contradiction = contradiction or scope.conflict(statement, sentence)
+        contradiction = contradiction or comparison.conflict(statement, sentence)
+        overclaim = overclaim or modality.conflict(statement, sentence)
+    return contradiction, overclaim

@@ -1,0 +1,107 @@
+"""Modality: a statement that says for certain (will, proves, or plainly) what the aligned
+context sentence only hedges (may, might, could, suggests, is likely to, reportedly,
+arguably); "can" (ability) only where the statement says "will" or "proves"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragjudge.offline.claims._words import FILLERS, says, tokens
+from ragjudge.offline.text import Token
+
+__all__ = ["HEDGES", "conflict"]
+
+#: Words that make what they govern possible, likely, reported or suggested, not certain.
+HEDGES = frozenset(
+    """may might could would possibly potentially probably likely unlikely perhaps maybe reportedly
+    allegedly apparently arguably supposedly presumably seemingly purportedly suggest suggests
+    suggested suggesting appear appears appeared seem seems seemed indicate indicates
+    könnte könnten dürfte dürften möglicherweise eventuell vielleicht wahrscheinlich vermutlich
+    angeblich mutmaßlich scheint scheinen schien deutet deuten deutete
+    pourrait pourraient peut-être probablement vraisemblablement apparemment prétendument
+    semble semblent suggère suggèrent suggérait
+    podría podrían quizás quizá probablemente posiblemente aparentemente supuestamente
+    presuntamente parece parecen sugiere sugieren sugería""".split()
+)
+#: Participles that hedge after "is" / "are" ... and before "to" ("is expected to close").
+_HEDGED_PARTICIPLES = frozenset("expected believed thought said rumored rumoured".split())
+_BE = frozenset("is are was were be".split())
+#: Words of ability: a hedge only against a statement that says "will" or "proves".
+_ABILITY = frozenset("can kann können peut peuvent puede pueden".split())
+#: Words that make a claim certain: the future, and proof.
+SURE = frozenset(
+    """will shall prove proves proved proven demonstrate demonstrates demonstrated confirm
+    confirms confirmed establish establishes established
+    wird werden beweisen beweist bewies belegen belegt bestätigen bestätigt
+    va vont prouvent prouve prouvé démontrent démontre confirment confirme
+    demuestran demuestra demostró prueban prueba confirman confirma""".split()
+)
+#: Words that go with a hedge and govern nothing ("tal vez", "darauf hin").
+_SKIP = HEDGES | _ABILITY | SURE | frozenset("tal vez hin darauf".split())
+#: Words before "may" the month.
+_MONTH_BEFORE = frozenset("in of since until on by from early late mid during through".split())
+
+
+#: How far a hedge governs: the next three words ("might flood", "is arguably the best";
+#: "suggest that the drug ...": the subject of what it suggests).
+_REACH = 3
+#: Statement words that report a claim rather than make it ("there is some evidence that",
+#: "the theory proposes"): such a statement is no surer than a hedged sentence.
+_REPORTED = frozenset(
+    """evidence theory hypothesis proposes argues claims believes believe according possible
+    should""".split()
+)
+
+
+def _hedges(tokens: Sequence[Token], *, ability: bool) -> list[int]:
+    """The offsets of a text's hedge words (and of its words of ability, if asked)."""
+    out = []
+    for i, t in enumerate(tokens):
+        prev = tokens[i - 1].norm if i else ""
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if t.norm == "may" and (
+            prev in _MONTH_BEFORE or (after is not None and after.is_number) or t.text == "May"
+        ):
+            continue  # the month
+        if (
+            t.norm in HEDGES
+            or (ability and t.norm in _ABILITY)
+            or (t.norm == "vez" and prev == "tal")
+            or (t.norm in ("likely", *_HEDGED_PARTICIPLES) and prev in _BE)
+        ):
+            out.append(i)
+    return out
+
+
+def _governed(tokens: Sequence[Token], j: int) -> int:
+    """The word the hedge at offset j governs: the first content word among the next `_REACH`
+    words that are no filler ("darauf hin, dass das Mittel": "Mittel"), or -1."""
+    words = [k for k in range(j + 1, len(tokens)) if tokens[k].norm not in FILLERS | _SKIP]
+    return next((k for k in words[:_REACH] if tokens[k].is_content), -1)
+
+
+def conflict(statement: str, sentence: str) -> str:
+    """A statement surer than the sentence about the word the sentence's hedge governs.
+
+    Args:
+        statement: The statement text.
+        sentence: A context sentence aligned with it.
+
+    Returns:
+        The reason ("'will flood' where the passage only says 'might'"), or "" when there is
+        none: the statement hedges itself, the sentence does not, or its hedge governs a word
+        the statement does not say.
+    """
+    mine = tokens(statement)
+    if _hedges(mine, ability=True) or any(t.norm in _REPORTED for t in mine):
+        return ""
+    sure = any(t.norm in SURE for t in mine)
+    theirs = tokens(sentence)
+    for j in _hedges(theirs, ability=sure):
+        k = _governed(theirs, j)
+        if k >= 0 and says(mine, theirs[k].norm):
+            return (
+                f"'{theirs[k].norm}' said for certain where the passage only says "
+                f"'{theirs[j].text.lower()}'"
+            )
+    return ""

@@ -1,0 +1,69 @@
+"""The scope claim (`ragjudge.offline.claims.scope`): a statement that says all, every or always
+where the aligned context sentence says some, most, several, "N of M" or often. Sentences
+written by hand, in English, German, French and Spanish, before the module."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragjudge.offline.claims.scope import conflict
+
+WIDENED = [
+    (
+        "All of the pilots in the trial reported fatigue.",
+        "Nine of the 30 pilots in the trial reported fatigue.",
+    ),
+    ("All residents voted for the new park.", "Most residents voted for the new park."),
+    ("The bridge is always closed in winter.", "The bridge is often closed in winter."),
+    (
+        "Every branch of the bank opens on Saturdays.",
+        "Some branches of the bank open on Saturdays.",
+    ),
+    ("The ferry always leaves late.", "The ferry occasionally leaves late."),
+    ("Alle Schüler bestanden die Prüfung.", "Einige Schüler bestanden die Prüfung."),
+    ("Der Zug ist immer verspätet.", "Der Zug ist oft verspätet."),
+    ("Tous les élèves ont réussi l'examen.", "Plusieurs élèves ont réussi l'examen."),
+    ("Le train est toujours en retard.", "Le train est souvent en retard."),
+    ("Todos los estudiantes aprobaron el examen.", "Algunos estudiantes aprobaron el examen."),
+    ("El tren siempre llega tarde.", "El tren a menudo llega tarde."),
+]
+
+KEPT = [
+    # the same scope, or a narrower one
+    ("All of the pilots reported fatigue.", "All 30 pilots in the trial reported fatigue."),
+    ("Some residents voted for the park.", "Most residents voted for the park."),
+    ("Nine of the pilots reported fatigue.", "Nine of the 30 pilots reported fatigue."),
+    # "not all" says less, not more
+    ("Not all residents voted for the park.", "Most residents voted for the park."),
+    ("Nicht alle Schüler bestanden die Prüfung.", "Einige Schüler bestanden die Prüfung."),
+    # "all" of another thing than the sentence's partial words govern
+    (
+        "All tickets were sold; some fans waited outside.",
+        "Some fans waited outside after all tickets were sold.",
+    ),
+    # not scope words: "after all", "immer noch", "each other"
+    ("After all, the team won the cup.", "In the end the team often won the cup."),
+    ("Der Zug ist immer noch verspätet.", "Der Zug ist oft verspätet."),
+    ("They often helped each other.", "They often helped each other."),
+    # no partial word in the sentence: nothing to compare
+    ("All residents voted for the park.", "The residents voted for the park."),
+]
+
+
+@pytest.mark.parametrize(("statement", "sentence"), WIDENED)
+def test_a_claim_widened_to_all_is_caught_and_named(statement: str, sentence: str) -> None:
+    note = conflict(statement, sentence)
+    assert note, statement
+    assert "where the passage says" in note
+
+
+@pytest.mark.parametrize(("statement", "sentence"), KEPT)
+def test_the_same_or_a_narrower_scope_is_no_conflict(statement: str, sentence: str) -> None:
+    assert conflict(statement, sentence) == ""
+
+
+def test_the_reason_quotes_both_words() -> None:
+    note = conflict(
+        "The bridge is always closed in winter.", "The bridge is often closed in winter."
+    )
+    assert "'always'" in note and "'often'" in note

@@ -1,0 +1,55 @@
+"""The claims modules reach the offline judge's statement verdict and its reason: a widened
+scope or a changed comparison is contradicted ("no"), a hedge stated as certain is not
+supported ("unsure": the `speculated` rule), and the unchanged sentence stays supported."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragjudge.offline.model import OfflineModel
+
+CASES = [
+    (
+        "Nine of the 30 pilots in the trial reported fatigue after the long flights.",
+        "All of the pilots in the trial reported fatigue after the long flights.",
+        "no",
+        "'all' where the passage says 'nine'",
+    ),
+    (
+        "Toronto is the second-largest city in Canada by population.",
+        "Toronto is the largest city in Canada by population.",
+        "no",
+        "'largest' where the passage says 'second largest'",
+    ),
+    (
+        "Die Band veröffentlichte 1999 ihr erstes Album in Hamburg.",
+        "Die Band veröffentlichte 1999 ihr zweites Album in Hamburg.",
+        "no",
+        "where the passage says 'erstes album'",
+    ),
+    (
+        "The river might flood the valley during the spring thaw.",
+        "The river will flood the valley during the spring thaw.",
+        "unsure",
+        "'flood' said for certain where the passage only says 'might'",
+    ),
+    (
+        "Le train est souvent en retard à la gare de Lyon.",
+        "Le train est toujours en retard à la gare de Lyon.",
+        "no",
+        "'toujours' where the passage says 'souvent'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "statement", "verdict", "note"), CASES)
+def test_a_claim_conflict_decides_the_verdict_and_is_named(
+    context: str, statement: str, verdict: str, note: str
+) -> None:
+    (judged,) = OfflineModel().judge_statements(context=context, statements=[statement])
+    assert judged["verdict"] == verdict, judged
+    assert note in judged["reason"]
+    if verdict == "no":
+        assert judged["confidence"] < 0.5  # off 1.00: below the support threshold
+    (same,) = OfflineModel().judge_statements(context=context, statements=[context])
+    assert same["verdict"] == "yes", same
