@@ -20,7 +20,8 @@ from functools import lru_cache
 from itertools import groupby, pairwise
 from typing import TYPE_CHECKING, TypeVar
 
-from ragjudge.offline.claims import claim_conflicts
+from ragjudge.offline.claims import abstention, claim_conflicts
+from ragjudge.offline.claims.abstention import Abstention
 from ragjudge.offline.claims.scope import restricted
 from ragjudge.offline.numbers import (
     Quantity,
@@ -437,6 +438,8 @@ class StatementEvidence:
             butter", where the context lists no eggs): what the rest of it says is shared with
             its siblings, so its coverage does not make it supported (see `answer_evidence`).
         content: The statement's content words that count as claims, stem to surface form.
+        abstention: For a statement that says the context does not answer, how the context
+            bears on what it declines (`ragjudge.offline.claims.abstention`); else None.
     """
 
     features: list[float]
@@ -453,6 +456,7 @@ class StatementEvidence:
     slot_note: str = ""
     own_missing: bool = False
     content: dict[str, str] = field(default_factory=dict, repr=False)
+    abstention: Abstention | None = None
 
     @property
     def contradicted(self) -> bool:
@@ -463,6 +467,8 @@ class StatementEvidence:
         be, is another slot than what is. Negations and antonyms still do ("the drug may cure
         it" against "the drug does not cure it").
         """
+        if self.abstention is not None:  # a claim about the context, read on its own
+            return self.abstention.outcome == "no"
         if self.value("coverage_best") < _CONTRADICTION_COVERAGE:
             return False  # a passage about something else contradicts nothing
         names: tuple[str, ...] = ("negation_added", "negation_removed", "antonym_conflict")
@@ -651,7 +657,7 @@ def answer_evidence(
     said = Counter(stem for ev in evidence for stem in ev.content)
     for ev in evidence:
         own = {text for stem, text in ev.content.items() if said[stem] == 1}
-        ev.own_missing = bool(own) and own <= set(ev.missing)
+        ev.own_missing = ev.abstention is None and bool(own) and own <= set(ev.missing)
     return evidence
 
 
@@ -847,6 +853,9 @@ def statement_evidence(
         speculated=speculated,
         paraphrased=paraphrased,
         content={t.stem: t.text for t in content},
+        abstention=abstention.read(
+            statement, context_stems=index.stems, sentence_stems=index.sentence_stems
+        ),
     )
 
 

@@ -221,6 +221,8 @@ class OfflineModel:
         Returns:
             A probability in [0, 1].
         """
+        if evidence.abstention is not None:  # a claim about the context, read on its own
+            return _ABSTENTION_SUPPORT[evidence.abstention.outcome]
         z = float(np.dot(self._w_statement, evidence.features)) + self.params.statement_bias
         return _sigmoid(z)
 
@@ -323,11 +325,25 @@ class OfflineModel:
 
 
 #: The rules that decide a statement's verdict whatever the support threshold.
-STATEMENT_RULES = ("no_context", "contradicted", "speculated", "own_missing", "slot_conflict")
+STATEMENT_RULES = (
+    "no_context",
+    "contradicted",
+    "speculated",
+    "own_missing",
+    "slot_conflict",
+    "undecided",
+)
+#: The support of an abstention, by how the context bears on it (`claims.abstention`).
+_ABSTENTION_SUPPORT = {"yes": 0.99, "no": 0.01, "unsure": 0.5}
 
 
 def statement_rules(evidence: StatementEvidence) -> list[str]:
-    """The rules (`STATEMENT_RULES`) a statement's evidence triggers."""
+    """The rules (`STATEMENT_RULES`) a statement's evidence triggers. An abstention is a claim
+    about the context, read on its own (`ragjudge.offline.claims.abstention`): contradicted
+    where a sentence speaks of what it declines, undecided where words cannot tell."""
+    if evidence.abstention is not None:
+        outcome = evidence.abstention.outcome
+        return {"yes": [], "no": ["contradicted"], "unsure": ["undecided"]}[outcome]
     flags = {
         "contradicted": evidence.contradicted,
         "speculated": evidence.speculated,
@@ -378,8 +394,8 @@ def offline_verdict(
         # names it only as left out): the context says otherwise. The evidence's weight
         # decides whether it is unsupported; a statement supported despite it stays "yes"
         verdict = "no"
-    elif abs(confidence - support_threshold) < unsure_margin:
-        verdict = "unsure"
+    elif abs(confidence - support_threshold) < unsure_margin or (v2 and "undecided" in rules):
+        verdict = "unsure"  # near the threshold, or the words cannot decide
     elif v2 and "speculated" in rules:
         verdict = "unsure"  # stated as done where the context only says it is planned
     elif confidence >= support_threshold:
@@ -403,6 +419,8 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     found wrong comes first (a negation, another number or name in the passage), as the
     answer's reason quotes the first clause; then which words the context lacks. For one it
     does not say ("unsure"), the words it lacks come first."""
+    if evidence.abstention is not None:
+        return evidence.abstention.reason
     coverage = evidence.value("coverage_best")
     passage = evidence.best_passage + 1
     if evidence.missing:

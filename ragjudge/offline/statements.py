@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ragjudge.offline.claims import abstention
 from ragjudge.offline.text import STOPWORDS, is_cjk, is_filler, is_hangul, segment_statements
 
 __all__ = [
@@ -927,5 +928,5 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
                 antecedent = _antecedent(resolved)
             # "Apple released the iPhone. The device ...": another thing the reference could mean
             rivals = bool(_RIVAL_RE.search(resolved[len(subject) :] if subject else resolved))
-            out.append(Statement(resolved, start, end))
+            out.append(Statement(abstention.with_question(resolved, question), start, end))
     return out

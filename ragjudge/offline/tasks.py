@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from ragjudge.offline.claims.abstention import NONCOMMITTAL
 from ragjudge.offline.engine import register_task
 from ragjudge.offline.model import OfflineModel
 
@@ -62,14 +63,6 @@ _MONTH = re.compile(
 _NUMBER_WORD = re.compile(
     r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
     r"thousand|million|billion|dozen)\b"
-)
-_NONCOMMITTAL = re.compile(
-    r"\b(i (do not|don't|cannot|can't|am not able to|am unable to) (know|say|answer|help|"
-    r"determine|provide|tell|find|be sure)|i'?m (not sure|unsure|unable)|no idea|"
-    r"(cannot|can't|unable to) (answer|determine|provide|help|find)|not (enough|sufficient) "
-    r"information|(there is|there's) no information|as an ai|i have no (information|knowledge)|"
-    r"unaware of|beyond my knowledge|i (would|must) (decline|refuse))\b",
-    re.IGNORECASE,
 )
 #: Weight of the answer-kind match (+1 match, -1 mismatch) added to the word cosine.
 KIND_WEIGHT = 0.05
@@ -176,7 +169,7 @@ def is_noncommittal(answer: str) -> bool:
         >>> is_noncommittal("I don't know the answer to that."), is_noncommittal("Paris.")
         (True, False)
     """
-    return not answer.strip() or bool(_NONCOMMITTAL.search(answer))
+    return not answer.strip() or bool(NONCOMMITTAL.search(answer))
 
 
 def recast_as_question(statement: str) -> str:
