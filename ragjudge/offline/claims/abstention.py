@@ -53,8 +53,10 @@ CONTEXT_SILENT = re.compile(
         (
             # English
             rf"\b{_SOURCE}\s+(?:does|do|did)\s*(?:not|n't)\s+(?:say|mention|specify|state|"
-            r"answer|provide|give|contain|include|discuss|address|indicate|tell|cover|reveal)",
-            rf"\b{_SOURCE}\s+(?:says|mentions|gives|contains|provides)\s+nothing",
+            r"answer|provide|give|contain|include|discuss|address|indicate|tell|cover|reveal|name|"
+            r"list|explain|describe|report|identify)",
+            rf"\b{_SOURCE}\s+(?:says|mentions|gives|contains|provides|names|lists)\s+"
+            r"(?:nothing|no)\b",
             rf"\b{_SOURCE}\s+(?:is|are)\s+silent",
             r"\b(?:not|never)\s+(?:mentioned|specified|stated|given|provided|addressed|"
             r"discussed|covered)\s+(?:in|by)\s+" + _SOURCE,
@@ -68,10 +70,12 @@ CONTEXT_SILENT = re.compile(
             r"beantworten|enthält|enthalten|gibt|geben)\b[^.]{0,40}\b(?:nichts|nicht|keine[n]?)\b",
             r"\bkeine (?:Angaben|Informationen|Auskunft|Hinweise)\b",
             r"\b(?:lässt sich|kann)[^.]{0,40}nicht (?:beantworten|sagen|entnehmen)\b",
+            r"\bgeht [^.]{0,60}nicht hervor\b|\bnicht zu entnehmen\b",
             # French
-            rf"\b{_SOURCE_FR}\s+ne\s+(?:le\s+|l'|en\s+|y\s+)?"
+            rf"\b{_SOURCE_FR}\s+(?:ne\s+|n['’])(?:le\s+|l['’]|en\s+|y\s+)?"
             r"(?:dit|disent|mentionne|mentionnent|précise|précisent|répond|répondent|donne|"
-            r"donnent|contient|contiennent|indique|indiquent)\s+(?:pas|rien)\b",
+            r"donnent|contient|contiennent|indique|indiquent|nomme|nomment|explique|expliquent)"
+            r"\s+(?:pas|rien)\b",
             r"\baucune (?:information|indication|mention|précision)\b",
             r"\bne (?:permet|permettent) pas de (?:répondre|savoir|dire)\b",
             # Spanish
@@ -93,12 +97,14 @@ _OWN_WORDS = frozenset(
     excerpts information article articles say says said mention mentions mentioned specify
     specified state stated answer answers provide provided give given gives contain contains
     include discuss address indicate tell cover reveal silent detail details data indication
+    name names list lists explain describe report identify geht hervor entnehmen
     question know determine find able unable nothing sure unsure idea retrieved supplied
     available above ci dessus
     kontext passage passagen text texte quelle quellen dokument dokumente sagt sagen erwähnt
     nennt beantwortet beantworten enthält gibt angaben informationen auskunft hinweise frage
     nichts keine gegebene vorliegende
     contexte passages textes documents dit disent mentionne précise répond répondent donne
+    indiquent nomme nomment explique expliquent
     contient indique aucune information indication mention précision question fourni fournie
     donné permet répondre savoir
     contexto pasaje pasajes textos fuentes fuente dice dicen menciona especifica responde
