@@ -14,22 +14,26 @@ import operator
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import groupby, pairwise
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from ragjudge.offline.claims import abstention, claim_conflicts
 from ragjudge.offline.claims.abstention import Abstention
+from ragjudge.offline.claims.quantity import (
+    OPERATION_WORDS,
+    derived,
+    given_for_another,
+    show,
+    value_conflict,
+)
 from ragjudge.offline.claims.scope import restricted
 from ragjudge.offline.numbers import (
     Quantity,
     is_measure,
-    may_agree,
     number_values,
-    quantity_text,
-    same_slot,
     supports,
     value_places,
     value_years,
@@ -425,7 +429,11 @@ class StatementEvidence:
             (`ragjudge.offline.claims`), or "".
         modality_note: A note on a statement surer than the passage ("will" where it says
             "might"; `ragjudge.offline.claims.modality`), or "".
-        conflict_note: A note on a different number, name or word in the same slot, or "".
+        conflict_note: A note on a different number, name or word in the same slot, or on a
+            quantity with another unit or given for another thing
+            (`ragjudge.offline.claims.quantity`), or "".
+        computed_note: A note on a figure of the statement that is a sum or difference of two
+            of the passage (`ragjudge.offline.claims.quantity.derived`), or "".
         hedged: Whether the statement hedges or speaks of the future where the passage does not,
             or states as done what the passage only says is planned or expected (`speculated`).
         speculated: The second case.
@@ -450,6 +458,7 @@ class StatementEvidence:
     antonym_note: str = ""
     modality_note: str = ""
     conflict_note: str = ""
+    computed_note: str = ""
     hedged: bool = False
     speculated: bool = False
     paraphrased: list[tuple[str, str]] = field(default_factory=list)
@@ -689,6 +698,15 @@ def statement_evidence(
     in_context_q = [any(supports(c, q) for c in index.quantities) for q in quantities]
     best_q = index.passage_quantities[best] if best >= 0 else ()
     in_best_q = [any(supports(c, q) for c in best_q) for q in quantities]
+    # a sum or difference of two quantities of the passage ("the difference between the 30
+    # minutes and the 10 minutes is 20 minutes") is said by it, and so are the words saying so
+    computed = derived(statement, *_block_sentences(index, best)) if quantities else []
+    if computed:
+        done = {q.start for q, _ in computed}
+        in_context_q = [
+            ok or q.start in done for q, ok in zip(quantities, in_context_q, strict=True)
+        ]
+        in_best_q = [ok or q.start in done for q, ok in zip(quantities, in_best_q, strict=True)]
     in_ctx = [
         _number_support(t, quantities, in_context_q)
         if _valued(t, quantities)
@@ -717,6 +735,10 @@ def statement_evidence(
         for i, t in enumerate(content):
             if t.text in by_meaning:
                 in_best[i] = in_ctx[i] = True
+    if computed:
+        for i, t in enumerate(content):
+            if t.norm in OPERATION_WORDS:
+                in_ctx[i] = in_best[i] = True
     if not all(in_ctx) and best >= 0:  # "UK" / "United Kingdom", "CEO" / "chief executive officer"
         for i in _acronym_matches(index, best, content, in_ctx):
             in_ctx[i] = in_best[i] = True
@@ -731,7 +753,9 @@ def statement_evidence(
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
     saying = _saying_sentences(index, best, stems)
     # scope and comparison conflicts read as opposites; a modality conflict as a surer claim
-    claimed, overclaim = claim_conflicts(statement, [index.sentences[k] for k in saying])
+    claimed, overclaim, quantity_note = claim_conflicts(
+        statement, [index.sentences[k] for k in saying]
+    )
     antonym = (
         _antonym_conflict(set(all_stems), best_set)
         or _slot_antonym(content, index.bigrams, best_set)
@@ -741,24 +765,24 @@ def statement_evidence(
         else ""
     )
     number_note = (
-        _number_conflict(
+        value_conflict(
             quantities,
             in_context_q,
             best_q,
             (statement, index.blocks[index.passage_block[best]] if best >= 0 else ""),
         )
         or (
-            _given_for_another(
+            given_for_another(
                 value_years(statement, quantities),
                 index.passage_years[best],
                 same=supports,
-                show=_show,
+                show=show,
             )
             if best >= 0 and len(quantities) > 1
             else ""
         )
         or (
-            _given_for_another(
+            given_for_another(
                 value_places(statement, quantities),
                 index.passage_places[best],
                 same=operator.eq,
@@ -767,6 +791,7 @@ def statement_evidence(
             if best >= 0 and quantities
             else ""
         )
+        or ("" if computed else quantity_note)
     )
     entity_note, word_note = _substitutions(index, best, tokens, in_ctx, content)
     entity_note = (
@@ -848,6 +873,7 @@ def statement_evidence(
         antonym_note=antonym,
         modality_note=overclaim,
         conflict_note="; ".join(n for n in (number_note, entity_note, word_note) if n),
+        computed_note="; ".join(note for _, note in computed),
         slot_note="; ".join(n for n in (span.slot_note, span.excluded_note) if n),
         hedged=hedged,
         speculated=speculated,
@@ -857,6 +883,13 @@ def statement_evidence(
             statement, context_stems=index.stems, sentence_stems=index.sentence_stems
         ),
     )
+
+
+def _block_sentences(index: ContextIndex, best: int) -> tuple[list[str], list[str]]:
+    """The sentences of the block the best passage is in (none for -1), and the others."""
+    block = index.passage_block[best] if best >= 0 else -1
+    pairs = list(zip(index.sentences, index.sentence_block, strict=True))
+    return [s for s, b in pairs if b == block], [s for s, b in pairs if b != block]
 
 
 def _candidate_sentences(index: ContextIndex, stems: list[str], best: int) -> list[str]:
@@ -889,73 +922,6 @@ def _valued(token: Token, quantities: tuple[Quantity, ...]) -> bool:
             # "quarter" in "third quarter" is read from "Q3" as well
             return token.text != q.unit or is_measure(q.unit) or q.unit == "quarter"
     return False
-
-
-def _number_conflict(
-    quantities: tuple[Quantity, ...],
-    supported: list[bool],
-    passage: tuple[Quantity, ...],
-    texts: tuple[str, str] = ("", ""),
-) -> str:
-    """A claimed quantity the context lacks where the passage gives another in the same slot.
-    `texts` are the statement's and the passage block's text: a bound is quoted as written
-    ("'up to 4,500 mg' not supported: the passage says 'no more than 2,000 mg'")."""
-    for q, ok in zip(quantities, supported, strict=True):
-        if ok:
-            continue
-        rivals = [c for c in passage if same_slot(q, c) and not may_agree(q, c)]
-        if not rivals:
-            continue
-        # the passage's value nearest the claim is the one it stands in for ("until 8 pm"
-        # against "from 9 am to 5 pm": 5 pm)
-        c = min(rivals, key=lambda c: abs((c.low + c.high) - (q.low + q.high)))
-        mine, theirs = quantity_text(texts[0], q), quantity_text(texts[1], c)
-        if (q.bound or c.bound) and mine and theirs:
-            return f"'{mine}' not supported: the passage says '{theirs}'"
-        return f"{_show(q)} where the passage says {_show(c)}"
-    return ""
-
-
-_Key = TypeVar("_Key")  # what a value is given for: a year (Quantity) or a place (str)
-
-
-def _given_for_another(
-    claimed: Sequence[tuple[Quantity, _Key]],
-    passage: Sequence[tuple[Quantity, _Key]],
-    *,
-    same: Callable[[_Key, _Key], bool],
-    show: Callable[[_Key], str],
-) -> str:
-    """A value given for the wrong year or place: the passage gives it for another and gives
-    another value of the same slot for the claimed one ("1.2 million in 2020" against "from 1.2
-    million in 2000 to 1.5 million in 2020"; "120 people in Berlin" against "300 people in
-    Berlin and 120 in Paris"). `same` tells whether the passage's key is the claimed one."""
-    for value, key in claimed:
-        if any(supports(v, value) and same(k, key) for v, k in passage):
-            continue
-        if not any(supports(v, value) and not same(k, key) for v, k in passage):
-            continue
-        for v, k in passage:
-            # given for a year or place, two bare numbers of one kind share the slot as well
-            slot = same_slot(v, value) or (v.kind == value.kind and v.unit == value.unit)
-            if same(k, key) and slot and not supports(v, value):
-                return f"{_show(value)} in {show(key)} where the passage says {_show(v)}"
-    return ""
-
-
-def _show(q: Quantity) -> str:
-    if q.kind == "clock":  # the hour of a 24-hour clock: 19.5 is 19:30
-        return f"'{int(q.low):02d}:{round(q.low % 1 * 60):02d}'"
-    value = _number(q.low) if q.low == q.high else f"{_number(q.low)}-{_number(q.high)}"
-    bound = {"min": "at least ", "max": "at most "}.get(q.bound, "")
-    return f"'{bound}{value}{' ' + q.unit if q.unit else ''}'"
-
-
-def _number(value: float) -> str:
-    """A value as people write it: 1,200,000 rather than 1.2e+06."""
-    if value == int(value) and abs(value) >= 10_000:
-        return f"{int(value):,}"
-    return f"{value:g}"
 
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())

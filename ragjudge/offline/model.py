@@ -454,6 +454,8 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     if evidence.paraphrased:
         pairs = ", ".join(f"'{a}' as '{b}'" for a, b in evidence.paraphrased[:4])
         notes.append(f"read by meaning: {pairs}")
+    if evidence.computed_note:
+        notes.append(evidence.computed_note)
     if verdict == "unsure" and not evidence.contradicted and not evidence.slot_note:
         notes.append("the context does not say")
     parts = [*found, text, *notes] if verdict == "no" else [text, *found, *notes]

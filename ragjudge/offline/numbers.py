@@ -20,12 +20,14 @@ from ragjudge.offline.text import STOPWORDS, cjk_numerals
 
 __all__ = [
     "Quantity",
+    "dimension",
     "is_measure",
     "may_agree",
     "number_values",
     "quantity_text",
     "same_slot",
     "supports",
+    "unit_key",
     "value_places",
     "value_years",
 ]
@@ -296,6 +298,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
     has_digit = bool(_HAS_DIGIT_RE.search(text))
     # read first, as a whole: "Q3", "a third of", "7 pm"
     out: list[Quantity] = [
+        *(_iso_dates(text) if has_digit and "-" in text else ()),
         *(_quarters(text) if "Q" in text else ()),
         *(_fractions(text) if _FRACTION_HINT_RE.search(text) else ()),
         *(_clock_times(text) if has_digit and _CLOCK_HINT_RE.search(text) else ()),
@@ -316,7 +319,12 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         b = _to_float(m.group("b")) if m.group("b") else None
         sa = _scale(m.group("sa") or "")
         sb = _scale(m.group("sb") or "") if b is not None else 1.0
-        if b is not None and sa == 1.0 and sb != 1.0 and a > b:
+        split = b is not None and sa == sb == 1.0 and _is_year(m.group("a"), a, None, 1.0, "")
+        if split and b is not None and b <= 31 and b == int(b) and not m.group("pct"):
+            split = bool(_MONTH_AFTER_RE.match(scan, m.end("b")))  # "1773 – 14 February 1855"
+        else:
+            split = False
+        if b is not None and sa == 1.0 and (split or (sb != 1.0 and a > b)):
             # "in 2000 to 1.5 million": no range "2000-1.5 million" but two quantities
             second = m.start("cur2") if m.group("cur2") else m.start("b")
             out.append(_plain_quantity(text, m.group("a"), a, m.start("a"), m.end("a")))
@@ -342,6 +350,17 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             low, high = high, low
         after = letter or (m.group("after") or "").strip().lower()
         after_end = m.end("after")
+        if m.group("after") and _HAS_DIGIT_RE.search(text, m.start("after"), after_end):
+            after = ""  # digits masked as letters ("19:11" read already): no unit
+        day_of = None
+        if b is None and (m.group("after") or "").lower() in _ORDINAL_SUFFIXES:
+            day_of = _MONTH_BEFORE_RE.search(text, max(0, m.start() - 12), m.start())
+        if day_of and a == int(a) and 1 <= a <= 31:  # "February 27th": the day, as "27 February"
+            name = day_of.group(1).lower()
+            day = Quantity(a, a, False, "number", name, m.start("a"), after_end)
+            out.append(day)
+            taken.append((m.start(), after_end))
+            continue
         if b is None and (m.group("after") or "").lower() in _ORDINAL_SUFFIXES:  # "3rd place"
             out.append(_ordinal(scan, a, m.start("a"), after_end))
             taken.append((m.start(), after_end))
@@ -461,6 +480,25 @@ def _ordinal(text: str, value: float, start: int, stop: int) -> Quantity:
     word = counted.group(1).lower() if counted else ""
     unit = "" if not word or word in _UNIT_STOP else word
     return Quantity(value, value, False, "ordinal", unit[:12], start, stop)
+
+
+_ISO_DATE_RE = re.compile(
+    r"(?<![\d-])(1[5-9]\d\d|20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])"
+)
+_MONTH_AFTER_RE = re.compile(rf"\s+(?:{_MONTHS})\b", re.IGNORECASE)
+_MONTH_NAMES_IN_ORDER = _MONTHS.split("|")[:12]
+
+
+def _iso_dates(text: str) -> list[Quantity]:
+    """Dates written "1936-06-11", read as "11 June 1936" is: the year, and the day with its
+    month as unit."""
+    out = []
+    for m in _ISO_DATE_RE.finditer(text):
+        year, month, day = (float(g) for g in m.groups())
+        name = _MONTH_NAMES_IN_ORDER[int(month) - 1]
+        out.append(Quantity(year, year, False, "year", "", m.start(1), m.end(1)))
+        out.append(Quantity(day, day, False, "number", name, m.start(2), m.end(3)))
+    return out
 
 
 def _quarters(text: str) -> list[Quantity]:
@@ -716,21 +754,46 @@ def _cjk_counter(after: str) -> str:
 _UNIT_ALIASES = {
     alias: unit
     for unit, aliases in {
-        "km": "kilometre kilometres kilometer kilometers kms",
-        "kg": "kilogram kilograms kilo kilos kgs",
-        "cm": "centimetre centimetres centimeter centimeters",
-        "mm": "millimetre millimetres millimeter millimeters",
-        "metre": "metres meter meters m",
-        "mile": "miles mi",
+        # English, then German, French and Spanish forms (plurals the suffix rule of
+        # `unit_key` does not reach: "Monate", "mois", "meses")
+        "km": "kilometre kilometres kilometer kilometers kms kilomètre kilomètres kilómetro "
+        "kilómetros",
+        "kg": "kilogram kilograms kilo kilos kgs kilogramm kilogramme kilogrammes kilogramo "
+        "kilogramos",
+        "cm": "centimetre centimetres centimeter centimeters zentimeter centimètre centimètres "
+        "centímetro centímetros",
+        "mm": "millimetre millimetres millimeter millimeters millimètre millimètres milímetro "
+        "milímetros",
+        "metre": "metres meter meters m mètre mètres metro metros",
+        "mile": "miles mi meile meilen milla millas",
         "ft": "foot feet",
+        "inch": "inches",
         "yard": "yards yd yds",
-        "gram": "grams g",
-        "tonne": "tonnes",
+        "gram": "grams g gramm gramme grammes gramo gramos",
+        "mg": "milligram milligrams milligramm milligramme milligrammes miligramo miligramos",
+        "tonne": "tonnes tonnen tonelada toneladas",
         "lb": "lbs",
         "ounce": "ounces oz",
-        "hour": "hours hr hrs h",
-        "minute": "minutes min mins",
-        "second": "seconds sec secs",
+        "litre": "litres liter liters litro litros",
+        "ml": "millilitre millilitres milliliter milliliters mililitro mililitros",
+        "gallon": "gallons",
+        "acre": "acres",
+        "hectare": "hectares ha hektar hectárea hectáreas",
+        "kb": "kilobyte kilobytes",
+        "mb": "megabyte megabytes",
+        "gb": "gigabyte gigabytes",
+        "tb": "terabyte terabytes",
+        "watt": "watts",
+        "kw": "kilowatt kilowatts",
+        "mw": "megawatt megawatts",
+        "gw": "gigawatt gigawatts",
+        "hour": "hours hr hrs h stunde stunden heure heures hora horas",
+        "minute": "minutes min mins minuten minuto minutos",
+        "second": "seconds sec secs sekunde sekunden seconde secondes segundo segundos",
+        "day": "days tag tage tagen jour jours día días dia dias",
+        "week": "weeks woche wochen semaine semaines semana semanas",
+        "month": "months monat monate monaten mois mes meses",
+        "year": "years yr yrs jahr jahre jahren ans año años",
     }.items()
     for alias in aliases.split()
 } | _CJK_UNITS
@@ -761,26 +824,48 @@ def same_slot(a: Quantity, b: Quantity) -> bool:
 _FACTORS = {
     "km": 1000.0, "metre": 1.0, "mile": 1609.344, "ft": 0.3048, "cm": 0.01, "mm": 0.001,
     "yard": 0.9144, "inch": 0.0254,
-    "kg": 1.0, "gram": 0.001, "ton": 1000.0, "tonne": 1000.0, "lb": 0.45359237,
+    "kg": 1.0, "gram": 0.001, "mg": 1e-6, "ton": 1000.0, "tonne": 1000.0, "lb": 0.45359237,
     "ounce": 0.028349523125,
     "hour": 3600.0, "minute": 60.0, "second": 1.0, "day": 86400.0, "week": 604800.0,
+    "month": 2629746.0, "year": 31556952.0,  # a twelfth of a Gregorian year; the year
+    "litre": 1.0, "ml": 0.001, "gallon": 3.785411784,
+    "acre": 4046.8564224, "hectare": 10000.0,
+    "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+    "watt": 1.0, "kw": 1e3, "mw": 1e6, "gw": 1e9,
 }  # fmt: skip
 _DIMENSIONS = {
     **dict.fromkeys(("km", "metre", "mile", "ft", "cm", "mm", "yard", "inch"), "length"),
-    **dict.fromkeys(("kg", "gram", "ton", "tonne", "lb", "ounce"), "mass"),
-    **dict.fromkeys(("hour", "minute", "second", "day", "week"), "time"),
+    **dict.fromkeys(("kg", "gram", "mg", "ton", "tonne", "lb", "ounce"), "mass"),
+    **dict.fromkeys(("hour", "minute", "second", "day", "week", "month", "year"), "time"),
+    **dict.fromkeys(("litre", "ml", "gallon"), "volume"),
+    **dict.fromkeys(("acre", "hectare"), "area"),
+    **dict.fromkeys(("kb", "mb", "gb", "tb"), "data"),
+    **dict.fromkeys(("watt", "kw", "mw", "gw"), "power"),
 }
 #: How far a value converted to another unit may be from the other's (rounding).
 _CONVERSION_TOLERANCE = 0.02
 
 
 def is_measure(unit: str) -> bool:
-    """Whether a unit measures length, mass or time (and so converts to the others)."""
+    """Whether a unit measures length, mass, time, volume, area, data or power (and so
+    converts to the others of its dimension)."""
     return bool(_dimension(unit))
 
 
+def dimension(unit: str) -> str:
+    """What a unit measures ("length", "mass", "time", "volume", "area", "data", "power"), or
+    "" when unknown or none ("employees")."""
+    return _dimension(unit)
+
+
+def unit_key(unit: str) -> str:
+    """A unit as one word for all its forms: "kilometres", "km" and "Kilometer" are "km",
+    "Monate" and "months" "month"; a counted noun loses its plural ("employees": "employee")."""
+    return _unit_key(unit)
+
+
 def _dimension(unit: str) -> str:
-    """What a unit measures ("length", "mass", "time"), or "" when unknown."""
+    """What a unit measures ("length", "mass", "time"...), or "" when unknown."""
     return _DIMENSIONS.get(_unit_key(unit), "") if unit else ""
 
 

@@ -84,7 +84,10 @@ def test_an_abstention_is_supported_where_the_context_is_about_something_else(
     ("question", "answer"),
     [
         ("When did the Lindqvist Museum open in Uppsala?", "The context does not say."),
-        ("In welchem Jahr eröffnete das Lindqvist Museum in Uppsala?", "Der Text sagt dazu nichts."),
+        (
+            "In welchem Jahr eröffnete das Lindqvist Museum in Uppsala?",
+            "Der Text sagt dazu nichts.",
+        ),
     ],
 )
 def test_an_abstention_is_contradicted_where_a_sentence_speaks_of_the_question(

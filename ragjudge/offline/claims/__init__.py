@@ -2,21 +2,22 @@
 
 Each module parses its marker in the statement and in a context sentence aligned with it,
 compares the two and writes the reason: `scope` (all / every / always where the sentence says
-some, most, "N of M" or often), `modality` (will / proves / plainly where the sentence hedges)
-and `comparison` (a rank, superlative, comparative or multiplier changed). Each exposes
-`conflict(statement, sentence) -> str`, "" when it finds none; `ragjudge.offline.features`
-assembles them (`claim_conflicts`)."""
+some, most, "N of M" or often), `modality` (will / proves / plainly where the sentence hedges),
+`comparison` (a rank, superlative, comparative or multiplier changed) and `quantity` (a number
+with another unit, or given for another thing; a sum or difference the passage gives). Each
+exposes `conflict(statement, sentence) -> str`, "" when it finds none;
+`ragjudge.offline.features` assembles them (`claim_conflicts`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragjudge.offline.claims import comparison, modality, scope
+from ragjudge.offline.claims import comparison, modality, quantity, scope
 
 __all__ = ["claim_conflicts"]
 
 
-def claim_conflicts(statement: str, sentences: Sequence[str]) -> tuple[str, str]:
+def claim_conflicts(statement: str, sentences: Sequence[str]) -> tuple[str, str, str]:
     """What the claims modules find in a statement against its aligned context sentences.
 
     Args:
@@ -24,13 +25,14 @@ def claim_conflicts(statement: str, sentences: Sequence[str]) -> tuple[str, str]
         sentences: The context sentences that say most of it.
 
     Returns:
-        `(contradiction, overclaim)`: the first scope or comparison conflict (the context says
-        otherwise), and the first modality conflict (the statement is surer than the
-        context); "" where none.
+        `(contradiction, overclaim, quantity)`: the first scope or comparison conflict (the
+        context says otherwise), the first modality conflict (the statement is surer than the
+        context) and the first quantity conflict (another unit, or a value given for another
+        thing, read against the sentences together); "" where none.
     """
     contradiction = overclaim = ""
     for sentence in sentences:
         contradiction = contradiction or scope.conflict(statement, sentence)
         contradiction = contradiction or comparison.conflict(statement, sentence)
         overclaim = overclaim or modality.conflict(statement, sentence)
-    return contradiction, overclaim
+    return contradiction, overclaim, quantity.conflicts(statement, sentences)

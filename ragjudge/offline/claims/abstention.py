@@ -43,9 +43,20 @@ _SOURCE = (
     r"(?:context|passages?|texts?|documents?|sources?|excerpts?|information|articles?)"
     r"(?:\s+(?:provided|given|above|supplied|retrieved))?"
 )
-_SOURCE_DE = r"(?:der|die|das|den|dem|gegebene[nr]?|vorliegende[nr]?|\s)*(?:Kontext|Passagen?|Texte?|Quellen?|Dokumente?)(?:\s+oben)?"
-_SOURCE_FR = r"(?:le|la|les|l'|ce|ces|fourni[es]*|donné[es]*|\s)*(?:contexte|passages?|textes?|documents?|sources?)(?:\s+(?:fourni[es]*|donné[es]*|ci-dessus))?"
-_SOURCE_ES = r"(?:el|la|los|las|este|estos|proporcionad[oa]s?|dad[oa]s?|\s)*(?:contexto|pasajes?|textos?|documentos?|fuentes?)(?:\s+(?:proporcionad[oa]s?|dad[oa]s?|anterior(?:es)?))?"
+_SOURCE_DE = (
+    r"(?:der|die|das|den|dem|gegebene[nr]?|vorliegende[nr]?|\s)*"
+    r"(?:Kontext|Passagen?|Texte?|Quellen?|Dokumente?)(?:\s+oben)?"
+)
+_SOURCE_FR = (
+    r"(?:le|la|les|l'|ce|ces|fourni[es]*|donné[es]*|\s)*"
+    r"(?:contexte|passages?|textes?|documents?|sources?)"
+    r"(?:\s+(?:fourni[es]*|donné[es]*|ci-dessus))?"
+)
+_SOURCE_ES = (
+    r"(?:el|la|los|las|este|estos|proporcionad[oa]s?|dad[oa]s?|\s)*"
+    r"(?:contexto|pasajes?|textos?|documentos?|fuentes?)"
+    r"(?:\s+(?:proporcionad[oa]s?|dad[oa]s?|anterior(?:es)?))?"
+)
 
 #: A reply saying the context does not give the answer, in English, German, French, Spanish.
 CONTEXT_SILENT = re.compile(

@@ -1,0 +1,232 @@
+"""The quantity claim (`ragjudge.offline.claims.quantity`): a number with another unit, or a
+value the passage gives for another thing, contradicts the aligned context sentence; the same
+value written another way does not; a sum or difference of two quantities of one unit in the
+passage is supported. Sentences written by hand, in English, German, French and Spanish."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragjudge.offline.claims.quantity import conflict, derived
+from ragjudge.offline.model import OfflineModel
+
+#: (context sentence, statement, words the reason quotes)
+CHANGED = [
+    (
+        "The warranty covers the battery for 24 months after purchase.",
+        "The warranty covers the battery for 24 weeks after purchase.",
+        "'24 weeks' where the passage says '24 months'",
+    ),
+    ("The trail is 12 km long and climbs steeply.", "The trail is 12 miles long.", "'12 miles'"),
+    ("Tickets cost $3.50 at the door.", "Tickets cost €3.50 at the door.", "'€3.50'"),
+    (
+        "Unemployment rose by 5% in the region last year.",
+        "Unemployment rose by 5 percentage points in the region last year.",
+        "'5 percentage points' where the passage says '5%'",
+    ),
+    (
+        "The company has 500 stores and 200 employees in France.",
+        "The company has 500 employees in France.",
+        "'500 employees' where the passage says '200 employees'",
+    ),
+    ("The tank holds 40 litres of water.", "The tank holds 40 gallons of water.", "'40 gallons'"),
+    ("She spent eight months in prison.", "She spent eight weeks in prison.", "'eight weeks'"),
+    ("Die Garantie gilt 24 Monate ab Kauf.", "Die Garantie gilt 24 Wochen ab Kauf.", "24 Wochen"),
+    (
+        "La garantie couvre la batterie pendant 24 mois.",
+        "La garantie couvre la batterie pendant 24 semaines.",
+        "24 semaines",
+    ),
+    ("El sendero mide 12 kilómetros.", "El sendero mide 12 metros.", "12 metros"),
+    ("Le billet coûte 20 euros à l'entrée.", "Le billet coûte 20 dollars.", "'20 dollars'"),
+]
+
+#: (context sentence, statement): the same quantity, written another way or in another form
+KEPT = [
+    (
+        "The warranty covers the battery for 24 months after purchase.",
+        "The battery is covered for 24 months.",
+    ),
+    ("The warranty lasts one month.", "The warranty lasts 1 month."),
+    ("The trail is 12 km long.", "The trail is 12 kilometres long."),
+    ("The trail is 12 km long.", "The trail is 12 kilometers long."),
+    ("The warranty lasts 2 years.", "The warranty lasts 24 months."),
+    ("Unemployment rose by 5% in the region.", "Unemployment rose by 5 percent in the region."),
+    ("The company employs 1,500 people.", "The company employs 1500 people."),
+    ("The company employs 1,500 people.", "The company employs one thousand five hundred people."),
+    ("Half of the voters supported the plan.", "50% of the voters supported the plan."),
+    (
+        "The firm reported revenue of $4.2 million.",
+        "The firm reported revenue of 4,200,000 dollars.",
+    ),
+    # another counted noun, and no other value for it: not the passage's to deny
+    ("The company has 500 employees.", "The company has 500 workers."),
+    ("Die Strecke ist 12 km lang.", "Die Strecke ist 12 Kilometer lang."),
+    ("Die Firma hat 24 Mitarbeiter.", "Die Firma beschäftigt 24 Mitarbeitern."),
+    ("Le trajet dure 3 heures.", "Le trajet dure trois heures."),
+    ("El proyecto costó 3,5 millones de euros.", "El proyecto costó 3.500.000 euros."),
+    ("La obra duró 2 años.", "La obra duró 24 meses."),
+    ("He died on February 27th, 1936.", "He died on 27 February 1936."),
+    ("He died on June 11, 1936.", "He died on 1936-06-11."),
+    # no quantity in the statement
+    ("The trail is 12 km long.", "The trail climbs steeply."),
+]
+
+
+@pytest.mark.parametrize(("sentence", "statement", "quoted"), CHANGED)
+def test_another_unit_or_thing_is_a_conflict(sentence: str, statement: str, quoted: str) -> None:
+    found = conflict(statement, sentence)
+    assert quoted in found, found
+
+
+@pytest.mark.parametrize(("sentence", "statement"), KEPT)
+def test_the_same_quantity_in_another_form_is_no_conflict(sentence: str, statement: str) -> None:
+    assert conflict(statement, sentence) == ""
+
+
+#: (passage sentences, statement, the reason's computation)
+COMPUTED = [
+    (
+        ["I will check in every 10 minutes during the 30 minutes of meditation."],
+        "The difference between the 30 minutes and the 10 minutes is 20 minutes.",
+        "30 minutes - 10 minutes",
+    ),
+    (
+        ["The park has 40 hectares of forest and 12 hectares of lakes."],
+        "The total of the 40 hectares and the 12 hectares is 52 hectares.",
+        "40 hectares + 12 hectares",
+    ),
+    (
+        ["Union membership dropped from 50 percent to 37 percent."],
+        "Union membership dropped by 13 percentage points, from 50 percent to 37 percent.",
+        "50% - 37%",
+    ),
+    (
+        ["Sun received $138 million.", "Amber Group received $43 million."],
+        "The difference between the $138 million and the $43 million is $95 million.",
+        "138,000,000 USD - 43,000,000 USD",
+    ),
+    (
+        ["Die Firma hat 300 Mitarbeiter in Berlin und 120 Mitarbeiter in Paris."],
+        "300 Mitarbeiter und 120 Mitarbeiter ergeben zusammen 420 Mitarbeiter.",
+        "300 mitarbeiter + 120 mitarbeiter",
+    ),
+    (
+        ["Le parc compte 40 hectares de forêt et 12 hectares de lacs."],
+        "La différence entre 40 hectares et 12 hectares est de 28 hectares.",
+        "40 hectares - 12 hectares",
+    ),
+    (
+        ["El equipo ganó 18 partidos en 2020 y 11 partidos en 2021."],
+        "La diferencia entre 18 partidos y 11 partidos es de 7 partidos.",
+        "18 partidos - 11 partidos",
+    ),
+]
+
+NOT_COMPUTED = [
+    # a wrong sum
+    (
+        ["The park has 40 hectares of forest and 12 hectares of lakes."],
+        "The total of the 40 hectares and the 12 hectares is 53 hectares.",
+    ),
+    # two units: no sum
+    (
+        ["The park has 40 hectares of forest and 12 acres of lakes."],
+        "The total of the 40 hectares and the 12 acres is 52 hectares.",
+    ),
+    # a difference of percentages is in points, not in percent
+    (
+        ["Union membership dropped from 50 percent to 37 percent."],
+        "Union membership dropped by 13 percent, from 50 percent to 37 percent.",
+    ),
+    # a figure that only happens to be the difference, nothing said about computing it
+    (["He worked 8 years in Lyon and 3 years in Paris."], "He lived 5 years in Rome."),
+]
+
+
+@pytest.mark.parametrize(("sentences", "statement", "computation"), COMPUTED)
+def test_a_sum_or_difference_of_the_passage_is_derived(
+    sentences: list[str], statement: str, computation: str
+) -> None:
+    found = derived(statement, sentences)
+    assert found, statement
+    assert computation in found[0][1]
+
+
+@pytest.mark.parametrize(("sentences", "statement"), NOT_COMPUTED)
+def test_no_sum_or_difference_is_derived_without_one(sentences: list[str], statement: str) -> None:
+    assert derived(statement, sentences) == []
+
+
+#: (context, statement, verdict, words of the reason)
+VERDICTS = [
+    (
+        "The warranty covers the battery for 24 months after purchase.",
+        "The warranty covers the battery for 24 weeks after purchase.",
+        "no",
+        "'24 weeks' where the passage says '24 months'",
+    ),
+    (
+        "Tickets for the concert cost $3.50 at the door.",
+        "Tickets for the concert cost €3.50 at the door.",
+        "no",
+        "'€3.50' where the passage says '$3.50'",
+    ),
+    (
+        "The company has 500 stores and 200 employees in France.",
+        "The company has 500 employees in France.",
+        "no",
+        "'500 employees' where the passage says '200 employees'",
+    ),
+    (
+        "Die Garantie für den Akku gilt 24 Monate ab Kauf.",
+        "Die Garantie für den Akku gilt 24 Wochen ab Kauf.",
+        "no",
+        "where the passage says '24 monate'",
+    ),
+    (
+        "Le sentier mesure 12 kilomètres et grimpe fortement.",
+        "Le sentier mesure 12 mètres et grimpe fortement.",
+        "no",
+        "'12 mètres' where the passage says '12 kilomètres'",
+    ),
+    (
+        "The trail is 12 km long and climbs steeply.",
+        "The trail is 12 kilometres long and climbs steeply.",
+        "yes",
+        "supported",
+    ),
+    (
+        "The company employs 1,500 people in France.",
+        "The company employs 1500 people in France.",
+        "yes",
+        "supported",
+    ),
+    (
+        "Unemployment rose by 5% in the region last year.",
+        "Unemployment rose by 5 percent in the region last year.",
+        "yes",
+        "supported",
+    ),
+    (
+        "Sun received $138 million, and Amber Group received $43 million.",
+        "The difference between the $138 million and the $43 million is $95 million.",
+        "yes",
+        "is 138,000,000 USD - 43,000,000 USD (computed from the passage)",
+    ),
+    (
+        "Walker won with 52.3 percent of the vote, while Burke got 46.6 percent.",
+        "The difference between the 52.3% and the 46.6% is 5.7 percentage points.",
+        "yes",
+        "'5.7 percentage points' is 52.3% - 46.6%",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "statement", "verdict", "note"), VERDICTS)
+def test_a_quantity_claim_decides_the_verdict_and_is_named(
+    context: str, statement: str, verdict: str, note: str
+) -> None:
+    (judged,) = OfflineModel().judge_statements(context=context, statements=[statement])
+    assert judged["verdict"] == verdict, judged
+    assert note in judged["reason"], judged["reason"]
