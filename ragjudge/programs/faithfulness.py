@@ -44,12 +44,12 @@ __all__ = ["Faithfulness", "score_statements", "statement_reason"]
 Mode = Literal["statement", "whole", "rubric"]
 UnsurePolicy = Literal["unsupported", "supported", "exclude"]
 EmptyPolicy = Literal["nan", "zero", "one"]
-Aggregation = Literal["fraction", "mean", "min"]
+Aggregation = Literal["fraction", "net", "mean", "min"]
 
 MODES = ("statement", "whole", "rubric")
 UNSURE = ("unsupported", "supported", "exclude")
 EMPTY = ("nan", "zero", "one")
-AGGREGATIONS = ("fraction", "mean", "min")
+AGGREGATIONS = ("fraction", "net", "mean", "min")
 _VERDICT_VALUE = {"yes": 1.0, "no": 0.0, "unsure": 0.5}
 
 
@@ -82,28 +82,32 @@ def score_statements(
         unsure: `"unsupported"` counts an unsure verdict as not supported, `"supported"` as
             supported, `"exclude"` leaves it out.
         empty: The score of an answer with no (remaining) statements: `"nan"`, `"zero"`, `"one"`.
-        aggregation: `"fraction"` = share of supported statements; `"mean"` / `"min"` = mean /
-            minimum of the judge's confidence that each statement is supported (the verdict
-            stands in where the judge gave no confidence).
+        aggregation: `"fraction"` = share of supported statements; `"net"` = supported less
+            contradicted ("no") statements, over all, at least 0: a claim the context
+            contradicts counts against the answer, not only not for it; `"mean"` / `"min"` =
+            mean / minimum of the judge's confidence that each statement is supported (the
+            verdict stands in where the judge gave no confidence).
 
     Returns:
         The score.
 
     Example:
         >>> st = [StatementResult(text="a", verdict="yes"), StatementResult(text="b", verdict="no")]
-        >>> score_statements(st)
-        0.5
+        >>> score_statements(st), score_statements(st, aggregation="net")
+        (0.5, 0.0)
     """
     kept = [s for s in statements if not (unsure == "exclude" and s.verdict == "unsure")]
     if not kept:
         return {"nan": math.nan, "zero": 0.0, "one": 1.0}[empty]
-    if aggregation == "fraction":
+    if aggregation in ("fraction", "net"):
         supported = sum(
             1
             for s in kept
             if s.verdict == "yes" or (s.verdict == "unsure" and unsure == "supported")
         )
-        return supported / len(kept)
+        if aggregation == "net":
+            supported -= sum(1 for s in kept if s.verdict == "no")
+        return max(0.0, supported / len(kept))
     values = [
         s.confidence if s.confidence is not None else _VERDICT_VALUE.get(s.verdict, 0.0)
         for s in kept
@@ -117,7 +121,7 @@ class Faithfulness(Judge):
 
     Args:
         mode: `"statement"` extracts atomic statements and judges all of them in one call
-            (score = supported / total, two LM calls); `"whole"` judges the answer in one call
+            (score: see `aggregation`; two LM calls); `"whole"` judges the answer in one call
             (score 1.0 or 0.0); `"rubric"` asks for a 1-5 rating against written anchors in one
             call (5 = every statement supported ... 1 = entirely fabricated or contradicts),
             whose unscaled score is `(rating - 1) / 4`: the default threshold 0.5 passes ratings
@@ -127,9 +131,12 @@ class Faithfulness(Judge):
         unsure: How an "unsure" verdict counts: `"unsupported"`, `"supported"` or `"exclude"`.
         empty: The score of an answer with no statements: `"nan"` (no score, never passes),
             `"zero"` or `"one"`.
-        aggregation: How statement verdicts become a score: `"fraction"` (supported / total),
-            or the `"mean"` / `"min"` of the judge's confidence; in whole mode `"fraction"` is the
-            verdict itself and `"mean"`/`"min"` the judge's confidence.
+        aggregation: How statement verdicts become a score: `"net"` (the default: supported
+            less contradicted statements, over all, at least 0, so one claim the context
+            contradicts fails a short answer), `"fraction"` (supported / total, as RAGAS
+            scores), or the `"mean"` / `"min"` of the judge's confidence; in whole mode
+            `"net"` and `"fraction"` are the verdict itself and `"mean"`/`"min"` the judge's
+            confidence.
         lm: `"local"` (the offline judge), a model string such as `"openai/gpt-4o-mini"`, a
             `dspy.LM`, or None: the LM from `dspy.configure`, else the offline judge.
         calibration: `(a, b)`: the unscaled score becomes `1 / (1 + exp(-(a * s + b)))`, the
@@ -170,7 +177,7 @@ class Faithfulness(Judge):
         scale: float = 1.0,
         unsure: UnsurePolicy = "unsupported",
         empty: EmptyPolicy = "nan",
-        aggregation: Aggregation = "fraction",
+        aggregation: Aggregation = "net",
         lm: str | dspy.BaseLM | None = None,
         calibration: Sequence[float] | None = None,
         support_threshold: float | None = None,
@@ -310,7 +317,7 @@ class Faithfulness(Judge):
         raise TypeError(f"Faithfulness cannot score a {type(raw).__name__}")
 
     def _whole_result(self, raw: WholeOutput, p: dict[str, Any]) -> JudgeResult:
-        if p["aggregation"] == "fraction" or raw.confidence is None:
+        if p["aggregation"] in ("fraction", "net") or raw.confidence is None:
             value = 1.0 if raw.verdict == "yes" else 0.0
         else:
             value = float(raw.confidence)
@@ -493,7 +500,7 @@ def statement_reason(
     if unsure_ones:
         if unsure == "exclude":
             counted = "left out"
-        elif aggregation == "fraction":
+        elif aggregation in ("fraction", "net"):
             counted = f"counted as {unsure}"
         else:
             counted = "counted by the judge's confidence"
@@ -503,7 +510,9 @@ def statement_reason(
     left = len(failed[3:]) + len(unsure_ones[3:])
     if left:
         parts.append(f"{left} more not {found}")
-    if aggregation != "fraction":
+    if aggregation == "net" and failed:
+        parts.append("each contradicted statement counts against a supported one")
+    elif aggregation not in ("fraction", "net"):
         parts.append(f"the score is the {aggregation} of the judge's confidence per statement")
     return "; ".join(parts)
 

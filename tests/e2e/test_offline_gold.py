@@ -78,7 +78,8 @@ def test_unsupported_numbers_are_named() -> None:
         contexts=["Albert Einstein was born in Ulm, Germany, in 1879."],
         answer="Albert Einstein was born in Ulm in 1879. He won the Nobel Prize in 1935.",
     )
-    assert r.score == pytest.approx(0.5)
+    assert r.score == pytest.approx(0.0)  # one claim supported, one contradicted: net 0
+    assert r.passed is False
     failed = [s for s in r.statements if s.verdict == "no"]
     assert failed and "1935" in failed[0].reason
 

@@ -37,7 +37,9 @@ def verdicts(*values: str) -> dict[str, object]:
 
 def test_statement_mode_two_calls_and_score() -> None:
     lm, _ = scripted_lm([{"statements": STATEMENTS}, verdicts("yes", "yes", "no")])
-    r = Faithfulness(mode="statement", lm=lm)(question=Q, contexts=CTX, answer=A)
+    r = Faithfulness(mode="statement", aggregation="fraction", lm=lm)(
+        question=Q, contexts=CTX, answer=A
+    )
     assert r.error is None
     assert r.score == pytest.approx(2 / 3)
     assert r.passed is True
@@ -49,6 +51,19 @@ def test_statement_mode_two_calls_and_score() -> None:
     )
     assert "'The Model X battery might expand to 1000 kWh.' could not be verified" in r.reason
     assert "FAIL" not in r.format() and "PASS" in r.format()
+
+
+def test_a_contradicted_statement_counts_against_the_answer_by_default() -> None:
+    # "net": 2 supported less 1 contradicted, over 3: one false claim fails a short answer
+    lm, _ = scripted_lm([{"statements": STATEMENTS}, verdicts("yes", "yes", "no")])
+    r = Faithfulness(lm=lm)(question=Q, contexts=CTX, answer=A)
+    assert r.score == pytest.approx(1 / 3)
+    assert r.passed is False
+    assert r.reason.startswith("0.33 fails (below the threshold 0.50): 2 of 3 statements")
+    assert "each contradicted statement counts against a supported one" in r.reason
+    lm, _ = scripted_lm([{"statements": STATEMENTS}, verdicts("yes", "yes", "unsure")])
+    r = Faithfulness(lm=lm)(question=Q, contexts=CTX, answer=A)
+    assert r.score == pytest.approx(2 / 3)  # a claim the context does not settle: not against
 
 
 def test_prompts_carry_instructions_inputs_and_builtin_demos() -> None:
@@ -86,11 +101,21 @@ def test_whole_mode_confidence_aggregation() -> None:
 
 
 @pytest.mark.parametrize(
-    ("unsure", "expected"), [("unsupported", 1 / 3), ("supported", 2 / 3), ("exclude", 0.5)]
+    ("unsure", "aggregation", "expected"),
+    [
+        ("unsupported", "fraction", 1 / 3),
+        ("supported", "fraction", 2 / 3),
+        ("exclude", "fraction", 0.5),
+        ("unsupported", "net", 0.0),
+        ("supported", "net", 1 / 3),
+        ("exclude", "net", 0.0),
+    ],
 )
-def test_unsure_policy(unsure: str, expected: float) -> None:
+def test_unsure_policy(unsure: str, aggregation: str, expected: float) -> None:
     lm, _ = scripted_lm([{"statements": STATEMENTS}, verdicts("yes", "unsure", "no")])
-    r = Faithfulness(unsure=unsure, lm=lm)(question=Q, contexts=CTX, answer=A)  # type: ignore[arg-type]
+    r = Faithfulness(unsure=unsure, aggregation=aggregation, lm=lm)(  # type: ignore[arg-type]
+        question=Q, contexts=CTX, answer=A
+    )
     assert r.score == pytest.approx(expected)
     assert "uncertain" in r.reason
 
@@ -112,7 +137,9 @@ def test_empty_answer_is_nan_by_default_never_a_silent_one() -> None:
 
 def test_scale_and_threshold() -> None:
     lm, _ = scripted_lm([{"statements": STATEMENTS}, verdicts("yes", "yes", "no")])
-    r = Faithfulness(scale=5, threshold=0.7, lm=lm)(question=Q, contexts=CTX, answer=A)
+    r = Faithfulness(scale=5, threshold=0.7, aggregation="fraction", lm=lm)(
+        question=Q, contexts=CTX, answer=A
+    )
     assert r.score == pytest.approx(5 * 2 / 3)
     assert r.passed is False
 
