@@ -31,6 +31,7 @@ from ragjudge.offline.claims.quantity import (
 )
 from ragjudge.offline.claims.scope import restricted
 from ragjudge.offline.numbers import (
+    MONTH_NAMES,
     Quantity,
     is_measure,
     number_values,
@@ -127,6 +128,8 @@ _BLANK_LINE_RE = re.compile(r"\n[^\S\n]*\n\s*")
 #: The least share of a statement's words its best passage must have to contradict it.
 _CONTRADICTION_COVERAGE = 0.25
 _TOP_PASSAGES = 3
+#: Number words as often pronouns or articles as numbers ("one of the", "the third one").
+_PRONOUN_NUMBERS = frozenset("one ein eine un une uno una".split())
 
 
 @dataclass
@@ -424,6 +427,9 @@ class StatementEvidence:
         best_passage: Index of the best-matching passage, or -1 when there is none.
         missing: Surface forms of the statement's content words absent from the context.
         novel_numbers: Numbers of the statement absent from the context.
+        novel_values: Numbers and month names of the statement absent from the context: a
+            fact it does not state, so the statement is not supported however much else of it
+            is found (`ragjudge.offline.model.offline_verdict`, rule "novel_value").
         negation_note: A note on a negation mismatch, or "".
         antonym_note: A note on an antonym conflict, or on a scope or comparison conflict
             (`ragjudge.offline.claims`), or "".
@@ -454,6 +460,7 @@ class StatementEvidence:
     best_passage: int = -1
     missing: list[str] = field(default_factory=list)
     novel_numbers: list[str] = field(default_factory=list)
+    novel_values: list[str] = field(default_factory=list)
     negation_note: str = ""
     antonym_note: str = ""
     modality_note: str = ""
@@ -747,6 +754,16 @@ def statement_evidence(
             in_ctx[i] = in_best[i] = True
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
     novel_numbers = _unique([t.text for t in novel if t.is_number])
+    # a number or a month the context does not give is a fact it does not state ("May" as a
+    # month only where written with a capital: "may" is a modal; "one" is as often a pronoun)
+    novel_values = _unique(
+        [
+            t.text
+            for t in novel
+            if (t.is_number and t.text.lower() not in _PRONOUN_NUMBERS)
+            or (t.norm in MONTH_NAMES and (t.norm != "may" or t.text[0] == "M"))
+        ]
+    )
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
@@ -869,6 +886,7 @@ def statement_evidence(
         best_passage=best,
         missing=_unique([t.text for t in novel if t.text not in matched]),
         novel_numbers=novel_numbers,
+        novel_values=novel_values,
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
         modality_note=overclaim,

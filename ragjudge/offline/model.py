@@ -332,6 +332,7 @@ STATEMENT_RULES = (
     "own_missing",
     "slot_conflict",
     "undecided",
+    "novel_value",
 )
 #: The support of an abstention, by how the context bears on it (`claims.abstention`).
 _ABSTENTION_SUPPORT = {"yes": 0.99, "no": 0.01, "unsure": 0.5}
@@ -349,6 +350,7 @@ def statement_rules(evidence: StatementEvidence) -> list[str]:
         "speculated": evidence.speculated,
         "own_missing": evidence.own_missing,
         "slot_conflict": bool(evidence.slot_note),
+        "novel_value": bool(evidence.novel_values),
     }
     return [rule for rule, on in flags.items() if on]
 
@@ -384,7 +386,8 @@ def offline_verdict(
     if "no_context" in rules:
         return "no", 0.0
     confidence = support
-    if "own_missing" in rules:  # below the unsure band, whatever its siblings share
+    if "own_missing" in rules or "novel_value" in rules:
+        # below the unsure band, whatever its siblings share or however much else is found
         confidence = min(confidence, max(0.0, support_threshold - unsure_margin) * 0.999)
     v2 = schema_version >= 2
     if v2 and "contradicted" in rules:
@@ -444,6 +447,8 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
         found.append(evidence.slot_note)
     if evidence.own_missing:
         found.append("nothing that only this statement says is in the context")
+    if evidence.novel_values:
+        found.append(f"{_quote(evidence.novel_values)}: a number or date the context does not give")
     if evidence.modality_note:
         found.append(evidence.modality_note)
     elif evidence.speculated:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 from ragjudge.offline.text import STOPWORDS, cjk_numerals
 
 __all__ = [
+    "MONTH_NAMES",
     "Quantity",
     "dimension",
     "is_measure",
@@ -934,6 +935,16 @@ _PLACE_AFTER_RE = re.compile(
     r"[\s,]*(?:[^\W\d_]+\s+){0,2}?(?:in|at)\s+(?:the\s+)?(?P<name>[A-Z][^\W\d_]+)"
 )
 _MONTH_NAMES = frozenset(_MONTHS.split("|"))
+#: The month names in English, German, French and Spanish (lower case): a date's month.
+MONTH_NAMES = frozenset(
+    (
+        *_MONTH_NAMES,
+        *"""januar februar märz april mai juni juli august september oktober november dezember
+        janvier février mars avril mai juin juillet août septembre octobre novembre décembre
+        enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre
+        diciembre""".split(),
+    )
+)
 
 
 def value_places(text: str, quantities: Sequence[Quantity]) -> list[tuple[Quantity, str]]:

@@ -1,0 +1,46 @@
+"""A number or a month the context does not give is a fact it does not state: the statement
+is not supported, however much else of it the context says (rule "novel_value")."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragjudge.offline.model import OfflineModel
+
+CONTEXT = (
+    "The Harbour Bridge took four years to build and opened to traffic after a long delay. "
+    "It is one of the longest arch bridges in the region, and its toll was removed later."
+)
+
+
+def _judge(statement: str) -> dict[str, object]:
+    (judged,) = OfflineModel().judge_statements(context=CONTEXT, statements=[statement])
+    return judged
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "The Harbour Bridge took seven years to build and opened to traffic after a long delay.",
+        "The Harbour Bridge took four years to build and opened to traffic in March.",
+        "Die Harbour Bridge wurde im Oktober für den Verkehr geöffnet.",
+        "The Harbour Bridge took four years to build and cost 12 million.",
+    ],
+)
+def test_a_value_the_context_lacks_is_not_supported(statement: str) -> None:
+    judged = _judge(statement)
+    assert judged["verdict"] != "yes"
+    assert "novel_value" in judged["rules"]  # type: ignore[operator]
+    assert "a number or date the context does not give" in str(judged["reason"])
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "The Harbour Bridge took 4 years to build.",  # the same number, another form
+        "It is one of the longest arch bridges in the region.",  # "one" as a pronoun
+        "The Harbour Bridge may have opened to traffic after a long delay.",  # "may", a modal
+    ],
+)
+def test_a_value_the_context_gives_is_no_novel_value(statement: str) -> None:
+    assert "novel_value" not in _judge(statement)["rules"]  # type: ignore[operator]
