@@ -430,6 +430,8 @@ class StatementEvidence:
         novel_values: Numbers and month names of the statement absent from the context: a
             fact it does not state, so the statement is not supported however much else of it
             is found (`ragjudge.offline.model.offline_verdict`, rule "novel_value").
+        spread: Names and numbers of the statement the context gives only outside the passage
+            that says the rest of it: what it joins, words cannot check (rule "spread").
         negation_note: A note on a negation mismatch, or "".
         antonym_note: A note on an antonym conflict, or on a scope or comparison conflict
             (`ragjudge.offline.claims`), or "".
@@ -461,6 +463,7 @@ class StatementEvidence:
     missing: list[str] = field(default_factory=list)
     novel_numbers: list[str] = field(default_factory=list)
     novel_values: list[str] = field(default_factory=list)
+    spread: list[str] = field(default_factory=list)
     negation_note: str = ""
     antonym_note: str = ""
     modality_note: str = ""
@@ -765,6 +768,20 @@ def statement_evidence(
         ]
     )
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
+    # a name or number the context gives, but only in another block than the passage that
+    # says the rest: the statement joins what two passages say apart, and words cannot tell
+    # whether it may (within one document, a claim joining its sentences is common)
+    block_stems = _block_stems(index, best)
+    spread = _unique(
+        [
+            t.text
+            for t, ok_ctx, ok_best in zip(content, in_ctx, in_best, strict=True)
+            if ok_ctx
+            and not ok_best
+            and t.stem not in block_stems
+            and ((t.is_number and not computed) or (t.is_capital and not t.sentence_initial))
+        ]
+    )
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
@@ -887,6 +904,7 @@ def statement_evidence(
         missing=_unique([t.text for t in novel if t.text not in matched]),
         novel_numbers=novel_numbers,
         novel_values=novel_values,
+        spread=spread,
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
         modality_note=overclaim,
@@ -908,6 +926,19 @@ def _block_sentences(index: ContextIndex, best: int) -> tuple[list[str], list[st
     block = index.passage_block[best] if best >= 0 else -1
     pairs = list(zip(index.sentences, index.sentence_block, strict=True))
     return [s for s, b in pairs if b == block], [s for s, b in pairs if b != block]
+
+
+def _block_stems(index: ContextIndex, best: int) -> frozenset[str]:
+    """Every stem of the block the passage `best` belongs to (empty without a passage)."""
+    if best < 0:
+        return frozenset()
+    block = index.passage_block[best]
+    return frozenset(
+        stem
+        for k, b in enumerate(index.passage_block)
+        if b == block
+        for stem in index.passage_stems[k]
+    )
 
 
 def _candidate_sentences(index: ContextIndex, stems: list[str], best: int) -> list[str]:

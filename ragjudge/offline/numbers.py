@@ -24,6 +24,7 @@ __all__ = [
     "dimension",
     "is_measure",
     "may_agree",
+    "month_number",
     "number_values",
     "quantity_text",
     "same_slot",
@@ -653,6 +654,9 @@ def supports(context: Quantity, claim: Quantity) -> bool:
         return False
     if claim.kind == "ordinal" and context.unit and claim.unit and context.unit != claim.unit:
         return False  # "third quarter" is not "third place"
+    months = month_number(context.unit), month_number(claim.unit)
+    if months[0] and months[1] and months[0] != months[1]:
+        return False  # "16 August" is not "16 February"
     if claim.bound == context.bound == "max":
         # "up to 5,000 mg" where it says "no more than 2,000 mg": an upper bound states a
         # limit (an allowance, a cap), and a higher one is another limit, not a weaker claim
@@ -935,6 +939,32 @@ _PLACE_AFTER_RE = re.compile(
     r"[\s,]*(?:[^\W\d_]+\s+){0,2}?(?:in|at)\s+(?:the\s+)?(?P<name>[A-Z][^\W\d_]+)"
 )
 _MONTH_NAMES = frozenset(_MONTHS.split("|"))
+_MONTHS_BY_LANGUAGE = (
+    "january february march april may june july august september october november december",
+    "januar februar märz april mai juni juli august september oktober november dezember",
+    "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+    "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+)
+_MONTH_NUMBER = (
+    {name: k + 1 for names in _MONTHS_BY_LANGUAGE for k, name in enumerate(names.split())}
+    | {
+        abbr: k + 1
+        for k, abbr in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())
+    }
+    | {"sept": 9}
+)
+
+
+def month_number(word: str) -> int:
+    """The month a word names (1-12), in English, German, French or Spanish, else 0.
+
+    Example:
+        >>> month_number("August"), month_number("févr"), month_number("Sept"), month_number("x")
+        (8, 0, 9, 0)
+    """
+    return _MONTH_NUMBER.get(word.lower().rstrip("."), 0)
+
+
 #: The month names in English, German, French and Spanish (lower case): a date's month.
 MONTH_NAMES = frozenset(
     (

@@ -44,3 +44,25 @@ def test_a_value_the_context_lacks_is_not_supported(statement: str) -> None:
 )
 def test_a_value_the_context_gives_is_no_novel_value(statement: str) -> None:
     assert "novel_value" not in _judge(statement)["rules"]  # type: ignore[operator]
+
+
+def test_a_day_of_another_month_is_not_supported() -> None:
+    (judged,) = OfflineModel().judge_statements(
+        context="Maria Lenz was born on 16 February 1990 in Graz. She moved to Vienna in August.",
+        statements=["Maria Lenz was born on 16 August 1990 in Graz."],
+    )
+    assert judged["verdict"] != "yes"
+
+
+def test_a_name_only_another_passage_gives_is_unsure() -> None:
+    # two retrieved passages: the statement joins the second's name to the first's claim
+    context = (
+        "The bridge was designed by the city's engineering office and opened in 1932."
+        "\n\nAnna Berg chaired the council that later renamed the square."
+    )
+    (judged,) = OfflineModel().judge_statements(
+        context=context, statements=["The bridge was designed by Anna Berg and opened in 1932."]
+    )
+    assert judged["verdict"] != "yes"
+    assert "spread" in judged["rules"]  # type: ignore[operator]
+    assert "words cannot tell whether they go together" in str(judged["reason"])
