@@ -430,8 +430,9 @@ class StatementEvidence:
         novel_values: Numbers and month names of the statement absent from the context: a
             fact it does not state, so the statement is not supported however much else of it
             is found (`ragjudge.offline.model.offline_verdict`, rule "novel_value").
-        spread: Names and numbers of the statement the context gives only outside the passage
-            that says the rest of it: what it joins, words cannot check (rule "spread").
+        spread: Names of the statement the context gives only in another block than the
+            passage that says the rest of it: what it joins, words cannot check (rule
+            "spread").
         negation_note: A note on a negation mismatch, or "".
         antonym_note: A note on an antonym conflict, or on a scope or comparison conflict
             (`ragjudge.offline.claims`), or "".
@@ -768,9 +769,10 @@ def statement_evidence(
         ]
     )
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
-    # a name or number the context gives, but only in another block than the passage that
-    # says the rest: the statement joins what two passages say apart, and words cannot tell
-    # whether it may (within one document, a claim joining its sentences is common)
+    # a name the context gives, but only in another block than the passage that says the
+    # rest: the statement joins what two passages say apart, and words cannot tell whether it
+    # may (within one document, a claim joining its sentences is common; a number, as "500
+    # employees" in a passage continuing another, is read by its unit)
     block_stems = _block_stems(index, best)
     spread = _unique(
         [
@@ -779,7 +781,9 @@ def statement_evidence(
             if ok_ctx
             and not ok_best
             and t.stem not in block_stems
-            and ((t.is_number and not computed) or (t.is_capital and not t.sentence_initial))
+            and t.is_capital
+            and not t.sentence_initial
+            and not t.is_number
         ]
     )
     bigrams = list(pairwise(stems))
