@@ -128,6 +128,8 @@ _BLANK_LINE_RE = re.compile(r"\n[^\S\n]*\n\s*")
 #: The least share of a statement's words its best passage must have to contradict it.
 _CONTRADICTION_COVERAGE = 0.25
 _TOP_PASSAGES = 3
+#: The largest count an answer may make itself from what the context lists.
+_SMALL_COUNT = 12
 #: Number words as often pronouns or articles as numbers ("one of the", "the third one").
 _PRONOUN_NUMBERS = frozenset("one ein eine un une uno una".split())
 
@@ -430,9 +432,6 @@ class StatementEvidence:
         novel_values: Numbers and month names of the statement absent from the context: a
             fact it does not state, so the statement is not supported however much else of it
             is found (`ragjudge.offline.model.offline_verdict`, rule "novel_value").
-        spread: Names of the statement the context gives only in another block than the
-            passage that says the rest of it: what it joins, words cannot check (rule
-            "spread").
         negation_note: A note on a negation mismatch, or "".
         antonym_note: A note on an antonym conflict, or on a scope or comparison conflict
             (`ragjudge.offline.claims`), or "".
@@ -464,7 +463,6 @@ class StatementEvidence:
     missing: list[str] = field(default_factory=list)
     novel_numbers: list[str] = field(default_factory=list)
     novel_values: list[str] = field(default_factory=list)
-    spread: list[str] = field(default_factory=list)
     negation_note: str = ""
     antonym_note: str = ""
     modality_note: str = ""
@@ -759,33 +757,17 @@ def statement_evidence(
     novel = [t for t, ok in zip(content, in_ctx, strict=True) if not ok]
     novel_numbers = _unique([t.text for t in novel if t.is_number])
     # a number or a month the context does not give is a fact it does not state ("May" as a
-    # month only where written with a capital: "may" is a modal; "one" is as often a pronoun)
+    # month only where written with a capital: "may" is a modal; "one" is as often a pronoun;
+    # a small count, "two people", is as often the answer's own count of what it lists)
     novel_values = _unique(
         [
             t.text
             for t in novel
-            if (t.is_number and t.text.lower() not in _PRONOUN_NUMBERS)
+            if (t.is_number and t.text.lower() not in _PRONOUN_NUMBERS and not _small_count(t))
             or (t.norm in MONTH_NAMES and (t.norm != "may" or t.text[0] == "M"))
         ]
     )
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
-    # a name the context gives, but only in another block than the passage that says the
-    # rest: the statement joins what two passages say apart, and words cannot tell whether it
-    # may (within one document, a claim joining its sentences is common; a number, as "500
-    # employees" in a passage continuing another, is read by its unit)
-    block_stems = _block_stems(index, best)
-    spread = _unique(
-        [
-            t.text
-            for t, ok_ctx, ok_best in zip(content, in_ctx, in_best, strict=True)
-            if ok_ctx
-            and not ok_best
-            and t.stem not in block_stems
-            and t.is_capital
-            and not t.sentence_initial
-            and not t.is_number
-        ]
-    )
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = _negation_mismatch(index, best, tokens)
@@ -908,7 +890,6 @@ def statement_evidence(
         missing=_unique([t.text for t in novel if t.text not in matched]),
         novel_numbers=novel_numbers,
         novel_values=novel_values,
-        spread=spread,
         negation_note=_negation_note(neg_added, neg_removed),
         antonym_note=antonym,
         modality_note=overclaim,
@@ -932,17 +913,13 @@ def _block_sentences(index: ContextIndex, best: int) -> tuple[list[str], list[st
     return [s for s, b in pairs if b == block], [s for s, b in pairs if b != block]
 
 
-def _block_stems(index: ContextIndex, best: int) -> frozenset[str]:
-    """Every stem of the block the passage `best` belongs to (empty without a passage)."""
-    if best < 0:
-        return frozenset()
-    block = index.passage_block[best]
-    return frozenset(
-        stem
-        for k, b in enumerate(index.passage_block)
-        if b == block
-        for stem in index.passage_stems[k]
-    )
+def _small_count(token: Token) -> bool:
+    """Whether a number token is a small count (at most 12), which an answer may count itself
+    from what the context lists ("two people were hurt" where it names both)."""
+    try:
+        return float(token.norm) <= _SMALL_COUNT
+    except ValueError:
+        return False
 
 
 def _candidate_sentences(index: ContextIndex, stems: list[str], best: int) -> list[str]:

@@ -333,7 +333,6 @@ STATEMENT_RULES = (
     "slot_conflict",
     "undecided",
     "novel_value",
-    "spread",
 )
 #: The support of an abstention, by how the context bears on it (`claims.abstention`).
 _ABSTENTION_SUPPORT = {"yes": 0.99, "no": 0.01, "unsure": 0.5}
@@ -352,7 +351,6 @@ def statement_rules(evidence: StatementEvidence) -> list[str]:
         "own_missing": evidence.own_missing,
         "slot_conflict": bool(evidence.slot_note),
         "novel_value": bool(evidence.novel_values),
-        "spread": bool(evidence.spread),
     }
     return [rule for rule, on in flags.items() if on]
 
@@ -388,7 +386,7 @@ def offline_verdict(
     if "no_context" in rules:
         return "no", 0.0
     confidence = support
-    if "own_missing" in rules or "novel_value" in rules or "spread" in rules:
+    if "own_missing" in rules or "novel_value" in rules:
         # below the unsure band, whatever its siblings share or however much else is found
         confidence = min(confidence, max(0.0, support_threshold - unsure_margin) * 0.999)
     v2 = schema_version >= 2
@@ -451,11 +449,6 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
         found.append("nothing that only this statement says is in the context")
     if evidence.novel_values:
         found.append(f"{_quote(evidence.novel_values)}: a number or date the context does not give")
-    if evidence.spread:
-        found.append(
-            f"{_quote(evidence.spread)} given elsewhere in the context, not with the rest: "
-            "words cannot tell whether they go together"
-        )
     if evidence.modality_note:
         found.append(evidence.modality_note)
     elif evidence.speculated:

@@ -21,7 +21,7 @@ def _judge(statement: str) -> dict[str, object]:
 @pytest.mark.parametrize(
     "statement",
     [
-        "The Harbour Bridge took seven years to build and opened to traffic after a long delay.",
+        "The Harbour Bridge took 40 years to build and opened to traffic after a long delay.",
         "The Harbour Bridge took four years to build and opened to traffic in March.",
         "Die Harbour Bridge wurde im Oktober für den Verkehr geöffnet.",
         "The Harbour Bridge took four years to build and cost 12 million.",
@@ -40,6 +40,8 @@ def test_a_value_the_context_lacks_is_not_supported(statement: str) -> None:
         "The Harbour Bridge took 4 years to build.",  # the same number, another form
         "It is one of the longest arch bridges in the region.",  # "one" as a pronoun
         "The Harbour Bridge may have opened to traffic after a long delay.",  # "may", a modal
+        # a small count an answer makes itself of what the context lists
+        "Two changes were made: its toll was removed and it opened to traffic.",
     ],
 )
 def test_a_value_the_context_gives_is_no_novel_value(statement: str) -> None:
@@ -52,17 +54,3 @@ def test_a_day_of_another_month_is_not_supported() -> None:
         statements=["Maria Lenz was born on 16 August 1990 in Graz."],
     )
     assert judged["verdict"] != "yes"
-
-
-def test_a_name_only_another_passage_gives_is_unsure() -> None:
-    # two retrieved passages: the statement joins the second's name to the first's claim
-    context = (
-        "The bridge was designed by the city's engineering office and opened in 1932."
-        "\n\nAnna Berg chaired the council that later renamed the square."
-    )
-    (judged,) = OfflineModel().judge_statements(
-        context=context, statements=["The bridge was designed by Anna Berg and opened in 1932."]
-    )
-    assert judged["verdict"] != "yes"
-    assert "spread" in judged["rules"]  # type: ignore[operator]
-    assert "words cannot tell whether they go together" in str(judged["reason"])
