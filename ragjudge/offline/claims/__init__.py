@@ -6,7 +6,14 @@ some, most, "N of M" or often), `modality` (will / proves / plainly where the se
 `comparison` (a rank, superlative, comparative or multiplier changed) and `quantity` (a number
 with another unit, or given for another thing; a sum or difference the passage gives). Each
 exposes `conflict(statement, sentence) -> str`, "" when it finds none;
-`ragjudge.offline.features` assembles them (`claim_conflicts`)."""
+`ragjudge.offline.features` assembles them (`claim_conflicts`).
+
+Two more read the statement against the context's index (`ContextIndex`) and its best passage,
+and `ragjudge.offline.features` calls them itself: `names` (a name, date or word swapped for
+the one in the same slot of the passage, names in swapped roles, a role given to another name;
+`conflict(index, best, statement, tokens, content, in_ctx) -> (entity, word)`) and `polarity`
+(a negation added or dropped, a word whose opposite the passage says: `negation_mismatch`,
+`antonym_conflict`, `slot_antonym`). `abstention` reads a statement that declines to answer."""
 
 from __future__ import annotations
 

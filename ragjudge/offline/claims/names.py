@@ -1,0 +1,534 @@
+"""Names and roles: a statement that puts another name, date or word in a slot of its best
+passage, or gives the passage's names other roles.
+
+The module reads the statement's tokens against the context's index (`ContextIndex`: the
+sentences of the best passage, their stems, content words and names) and reports:
+
+- a substitution: a word the context lacks where the best passage has another word in the
+  same slot (the same neighbours): a swapped name, weekday or month is an entity conflict
+  ("Lyon is the capital" / "Paris is the capital"), another word a word conflict ("sells hats"
+  / "sells shoes");
+- two names in swapped roles around a one-way verb ("Jones defeated Smith" where the passage
+  says "Smith defeated Jones"), a predicate said of another name opening a passage sentence,
+  a name put where the sentence saying the rest has another, another agent of the same verb
+  and patient (active or passive), a swapped run of a CJK statement, a role given plainly
+  where the passage qualifies it ("president" / "vice president"), and a one-holder role
+  ("CEO") the context gives to another name.
+
+`conflict` runs the substitution rule, then the role rules in order, and returns the first
+note of each kind; `ragjudge.offline.features` reads them as the entity and word conflicts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ragjudge.offline.spans import same_name
+from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE
+from ragjudge.offline.text import CJK_NEGATIONS, Token, is_cjk, is_hangul, stem, tokenize
+
+if TYPE_CHECKING:
+    from ragjudge.offline.features import ContextIndex
+
+__all__ = ["conflict"]
+
+
+def conflict(
+    index: ContextIndex,
+    best: int,
+    statement: str,
+    tokens: list[Token],
+    content: list[Token],
+    in_ctx: list[bool],
+) -> tuple[str, str]:
+    """The name or role conflict and the word conflict of a statement against its best passage.
+
+    Args:
+        index: The context's index.
+        best: The statement's best passage (-1 when none).
+        statement: The statement text (read as characters for a CJK statement).
+        tokens: The statement's tokens.
+        content: The statement's content tokens (those the support features count).
+        in_ctx: Whether the context says each of `content`.
+
+    Returns:
+        `(entity, word)`: the first swapped name, date or role ("'Berlin' where the passage
+        says 'vienna'"), and the first swapped word; "" where none.
+    """
+    entity, word = _substitutions(index, best, tokens, in_ctx, content)
+    entity = (
+        entity
+        or _role_swap(index, best, tokens)
+        or _subject_swap(index, best, tokens)
+        or _anchor_swap(index, best, tokens, content)
+        or _agent_swap(index, best, tokens)
+        or _cjk_swap(index, best, statement)
+        or _qualified_role(index, best, tokens)
+        or _role_holder(index, tokens)
+    )
+    return entity, word
+
+
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_WEEKDAYS_MONTHS = _WEEKDAYS | frozenset(
+    "january february march april may june july august september october november december".split()
+)
+_MONTH_STEMS = frozenset(stem(w) for w in _WEEKDAYS_MONTHS - _WEEKDAYS)
+
+
+#: Verbs too general to be a swapped word: "became mayor" says what "was elected mayor" says.
+_LIGHT_VERBS = frozenset(
+    stem(w) for w in "become became get got make made take took have has had go went".split()
+)
+#: Auxiliaries of the passive (as stems: "were" is "wer"), and with "has"/"have"/"had" those
+#: skipped when comparing the word before a swapped word ("was fired" / "resigned").
+_PASSIVE_AUXILIARIES = frozenset(stem(w) for w in "is was are were be been".split())
+_AUXILIARIES = _PASSIVE_AUXILIARIES | {stem(w) for w in "has have had".split()}
+
+
+def _substitutions(
+    index: ContextIndex, best: int, tokens: list[Token], in_ctx: list[bool], content: list[Token]
+) -> tuple[str, str]:
+    """Words of the statement that the context lacks, where the best passage has another word
+    in the same slot (same neighbours): a swapped name/date, or a swapped word."""
+    if best < 0:
+        return "", ""
+    novel = {t.start for t, ok in zip(content, in_ctx, strict=True) if not ok and not t.is_number}
+    if not novel:
+        return "", ""
+    stems = [t.stem for t in tokens]
+    own = set(stems)
+    passage = index.passage_stems[best]
+    window = index.passage_sentences[best]
+    names = frozenset().union(*(index.sentence_names[k] for k in window))
+    pcontent = {s for k in window for s in index.sentence_content[k]}
+    entity = word = ""
+    for i, token in enumerate(tokens):
+        if token.start not in novel:
+            continue
+        left = stems[i - 1] if i > 0 else None
+        if left in _AUXILIARIES and i > 1:  # "the CEO was fired" against "the CEO resigned"
+            left = stems[i - 2]
+        right = stems[i + 1] if i + 1 < len(stems) else None
+        for j, other in enumerate(passage):
+            if other in own or other not in pcontent:
+                continue
+            before = j - 2 if j > 1 and passage[j - 1] in _AUXILIARIES else j - 1
+            l_ok = left is not None and before >= 0 and passage[before] == left
+            r_ok = right is not None and j + 1 < len(passage) and passage[j + 1] == right
+            is_name = (
+                token.is_capital and not token.sentence_initial
+            ) or token.norm in _WEEKDAYS_MONTHS
+            other_name = other in names or other in _WEEKDAYS_MONTHS
+            if l_ok and r_ok and _unspaced(token.norm) and _unspaced(other):
+                is_name = other_name = True  # no capitals to tell: one word for another
+            entity_slot = is_name and other_name and (l_ok or r_ok)
+            # the statement's last word after the same content word ("sells hats" against
+            # "sells shoes, bags and belts"), or after the same content word and function word
+            # ("chief of oncology" against "chief of cardiology")
+            end_slot = (
+                right is None
+                and l_ok
+                and (
+                    tokens[i - 1].is_content
+                    or (
+                        i > 1
+                        and tokens[i - 2].is_content
+                        and before > 0
+                        and passage[before - 1] == stems[i - 2]
+                    )
+                )
+            )
+            if not (entity_slot or end_slot or (l_ok and r_ok)):
+                continue
+            note = f"'{token.text}' where the passage says '{other}'"
+            if is_name and other_name:
+                entity = entity or note
+            elif token.stem not in _LIGHT_VERBS:  # "became mayor" / "was elected mayor"
+                word = word or note
+            break
+        else:
+            if token.norm in _WEEKDAYS:  # "on a Sunday" where it says "on Saturday, 3 May"
+                days = {w for w in passage if w in _WEEKDAYS} - own
+                if len(days) == 1:
+                    entity = entity or f"'{token.text}' where the passage says '{days.pop()}'"
+                    continue
+            if i == 0 and right is not None:  # the subject: another word opens the sentence
+                other_start = _opening_swap(index, window, own, pcontent, right)
+                if other_start:
+                    note = f"'{token.text}' where the passage says '{other_start}'"
+                    # a name when the context also writes it capitalized inside a sentence;
+                    # a month for another month ("July is the wettest" / "May is the wettest")
+                    months = token.norm in _WEEKDAYS_MONTHS and other_start in _MONTH_STEMS
+                    if months or (
+                        token.is_capital and any(other_start in n for n in index.sentence_names)
+                    ):
+                        entity = entity or note
+                    else:
+                        word = word or note
+    return entity, word
+
+
+def _opening_swap(
+    index: ContextIndex, window: tuple[int, ...], own: set[str], pcontent: set[str], right: str
+) -> str:
+    """The content word opening a passage sentence where the statement opens with another
+    word before the same next word ("Lyon is the capital" against "Paris is the capital")."""
+    for stems in (index.sentence_stems[k] for k in window):
+        if len(stems) > 1 and stems[1] == right and stems[0] not in own and stems[0] in pcontent:
+            return stems[0]
+    return ""
+
+
+# Verbs whose two sides can trade places without changing the claim.
+_SYMMETRIC = frozenset(
+    "and or with meet met marri marry wed play draw drew tie tied partner versus vs against "
+    "collaborat share shar join face faced".split()
+)
+_ROLE_SPAN = 6  # the most tokens between the two names in the passage: one short clause
+_ROLE_WORDS = 3  # ... and content words between them in the statement
+
+
+def _role_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
+    """Two names on either side of the same verb, in the opposite order in the best passage
+    ("Jones defeated Smith" where it says "Smith defeated Jones"); a passive on one side only
+    ("Smith was defeated by Jones") keeps the meaning."""
+    if best < 0:
+        return ""
+    names = [
+        (i, t)
+        for i, t in enumerate(tokens)
+        if t.is_capital and t.is_content and not t.is_number and t.norm not in _WEEKDAYS_MONTHS
+    ]
+    for a in range(len(names)):
+        for b in range(a + 1, len(names)):
+            (i, first), (k, second) = names[a], names[b]
+            between = [t for t in tokens[i + 1 : k] if t.is_content]
+            if not 0 < len(between) <= _ROLE_WORDS or first.stem == second.stem:
+                continue
+            if any(t.is_capital or t.is_number or not t.norm.isalpha() for t in between):
+                continue  # another name or a number between: not one verb's two sides
+            verb = between[0].stem
+            if verb in _SYMMETRIC or any(t.stem in _SYMMETRIC for t in tokens[i + 1 : k]):
+                continue
+            mine_passive = any(t.norm == "by" for t in tokens[i + 1 : k])
+            for stems in (index.sentence_stems[k] for k in index.passage_sentences[best]):
+                if _reversed_around(stems, second.stem, first.stem, verb, passive=mine_passive):
+                    return (
+                        f"'{first.text}' and '{second.text}' in swapped roles "
+                        f"(the passage: {second.text} ... {between[0].text} ... {first.text})"
+                    )
+    return ""
+
+
+_AGENT_GAP = 6  # the most tokens between a passive verb and its "by"
+
+
+def _agent_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
+    """Another name doing the same thing to the same one ("Elon Musk founded Tesla" where the
+    passage says "Tesla was founded in 2003 by Martin Eberhard"), in either voice on either
+    side: the verb and what it is done to agree, who does it differs, and the passage never
+    gives it to the statement's name."""
+    capital = [t.is_capital and t.is_content and not t.is_number for t in tokens]
+    if best < 0 or not any(capital):
+        return ""
+    stems = [t.stem for t in tokens]
+    for i, verb in enumerate(tokens):
+        if not verb.is_content or verb.is_capital or verb.is_number or verb.stem in _SYMMETRIC:
+            continue
+        mine = _agent_patient(stems, capital, i)
+        if mine is None:
+            continue
+        agent, patient = mine
+        other = ""
+        for k in index.passage_sentences[best]:
+            sentence = index.sentence_stems[k]
+            names = index.sentence_names[k]
+            flags = [s in names for s in sentence]
+            for j, word in enumerate(sentence):
+                if word != verb.stem:
+                    continue
+                theirs = _agent_patient(sentence, flags, j, patient_any=True)
+                if theirs is None or not set(theirs[1]) & set(patient):
+                    continue
+                if same_name(theirs[0], agent, partial=True):
+                    return ""  # the passage says it of the statement's name
+                other = other or " ".join(theirs[0])
+        if other:
+            shown = dict.fromkeys(
+                t.text for t, c in zip(tokens, capital, strict=True) if c and t.stem in agent
+            )
+            return f"'{' '.join(shown)}' where the passage says '{other}'"
+    return ""
+
+
+def _agent_patient(
+    stems: list[str], names: list[bool], i: int, *, patient_any: bool = False
+) -> tuple[list[str], list[str]] | None:
+    """Who does what `stems[i]` says (a run of names) and to whom, in the active ("A founded
+    P") or the passive ("P was founded (in 2003) by A"); None when either is missing. With
+    `patient_any`, the patient is any word before the passive or after the active verb."""
+    if i > 0 and stems[i - 1] in _PASSIVE_AUXILIARIES:
+        by = next(
+            (j for j in range(i + 1, min(len(stems), i + _AGENT_GAP)) if stems[j] == "by"), -1
+        )
+        if by < 0:
+            return None
+        agent = _name_run(stems, names, by + 1, step=1)
+        patient = (
+            stems[max(0, i - 4) : i - 1] if patient_any else _name_run(stems, names, i - 2, step=-1)
+        )
+    else:
+        agent = _name_run(stems, names, i - 1, step=-1)
+        start = i + 2 if i + 1 < len(stems) and stems[i + 1] in ("the", "a", "an") else i + 1
+        patient = (
+            stems[start : start + 4] if patient_any else _name_run(stems, names, start, step=1)
+        )
+    return (agent, patient) if agent and patient else None
+
+
+def _name_run(stems: list[str], names: list[bool], start: int, *, step: int) -> list[str]:
+    """The names from `start` on (step 1) or back (step -1), "and" between them included."""
+    out: list[str] = []
+    j = start
+    while 0 <= j < len(stems) and (names[j] or (out and stems[j] == "and")):
+        if names[j]:
+            out.append(stems[j])
+        j += step
+    return out if step > 0 else out[::-1]
+
+
+_SUBJECT_TAIL = 3  # content words of the predicate that must follow the other name
+_SUBJECT_WORDS = 3  # ... which opens its sentence: at most this many content words before
+
+
+def _subject_swap(index: ContextIndex, best: int, tokens: list[Token]) -> str:
+    """The statement's predicate, said in the best passage of another name, never of its
+    own ("John Park was appointed CEO in 2018" where it says "Maria Lopez was appointed CEO in
+    2018; John Park became CFO"): the subject is a name the context writes, and the first
+    content words after it follow another name opening a passage sentence, while no context
+    sentence gives them to the statement's name."""
+    if best < 0:
+        return ""
+    k = 0
+    while k < len(tokens) and tokens[k].is_capital and tokens[k].is_content:
+        if tokens[k].is_number or tokens[k].norm in _WEEKDAYS_MONTHS:
+            return ""
+        k += 1
+    subject = {t.stem for t in tokens[:k]}
+    if not any(subject & names for names in index.sentence_names):
+        return ""
+    tail = [t.stem for t in tokens[k:] if t.is_content][:_SUBJECT_TAIL]
+    if len(tail) < _SUBJECT_TAIL:
+        return ""
+    other = ""
+    window = index.passage_sentences[best]
+    for j, content in enumerate(index.sentence_content):
+        for m in range(1, len(content) - len(tail) + 1):
+            if content[m] != tail[0] or content[m : m + len(tail)] != tail:
+                continue
+            before = content[max(0, m - _ROLE_SPAN) : m]
+            if subject & set(before):
+                return ""  # its own name says it (too)
+            in_window = j in window
+            opens = m <= _SUBJECT_WORDS  # the other name is its sentence's subject
+            if in_window and opens and not other and before[-1] in index.sentence_names[j]:
+                other = before[-1]
+    if not other:
+        return ""
+    return f"'{tokens[k - 1].text}' where the passage says '{other}'"
+
+
+def _anchor_swap(index: ContextIndex, best: int, tokens: list[Token], content: list[Token]) -> str:
+    """A name the context has elsewhere, put where the sentence saying the rest of the
+    statement has another ("Pierre Curie was born in Warsaw" where it says "Pierre Curie was
+    born in Paris" and "Marie Curie was born in Warsaw"): every other content word is in that
+    one sentence, and the two names share a neighbour."""
+    if best < 0 or len(content) < 3:
+        return ""
+    wanted = {t.stem for t in content}
+    window = index.passage_sentences[best]
+    cover = {k: len(wanted.intersection(index.sentence_stems[k])) for k in window}
+    top = max(cover.values(), default=0)
+    if top != len(wanted) - 1 or top < 2:
+        return ""
+    stems = [t.stem for t in tokens]
+    for anchor in (k for k in window if cover[k] == top):
+        sentence = index.sentence_stems[anchor]
+        token = next(t for t in content if t.stem not in sentence)
+        if token.is_number or not token.is_capital or token.sentence_initial:
+            continue
+        if token.stem not in index.stems:
+            continue  # absent from the context: the lexical features see it already
+        i = next(n for n, t in enumerate(tokens) if t.start == token.start)
+        left = stems[i - 1] if i > 0 else None
+        right = stems[i + 1] if i + 1 < len(stems) else None
+        names = index.sentence_names[anchor]
+        flags = [s in names for s in sentence]
+        capital = [t.is_capital and t.is_content and not t.is_number for t in tokens]
+        mine = _name_run(stems, capital, i - 1, step=-1) + _name_run(stems, capital, i, step=1)
+        for j, other in enumerate(sentence):
+            if other not in names or other in wanted:
+                continue
+            l_ok = left is not None and j > 0 and sentence[j - 1] == left
+            r_ok = right is not None and j + 1 < len(sentence) and sentence[j + 1] == right
+            theirs = _name_run(sentence, flags, j - 1, step=-1) + _name_run(
+                sentence, flags, j, step=1
+            )
+            if (l_ok or r_ok) and not same_name(mine, theirs):  # not "UK" / "United Kingdom"
+                return f"'{token.text}' where the passage says '{other}'"
+    return ""
+
+
+def _reversed_around(
+    stems: list[str], first: str, second: str, verb: str, *, passive: bool
+) -> bool:
+    """Whether `first ... verb ... second` occurs within one clause of a sentence's stems, in
+    the same voice (a "by" between them or not, as `passive` says)."""
+    for p, stem_ in enumerate(stems):
+        if stem_ != first:
+            continue
+        for q in range(p + 2, min(len(stems), p + _ROLE_SPAN + 1)):
+            if stems[q] != second:
+                continue
+            span = stems[p + 1 : q]
+            if (
+                verb in span
+                and not any(s in _SYMMETRIC for s in span)
+                and (("by" in span) == passive)
+            ):
+                return True
+    return False
+
+
+#: Words that make a role another one: "vice president" is not "president".
+_ROLE_QUALIFIERS = frozenset(stem(w) for w in "vice deputy assistant associate".split())
+
+
+def _qualified_role(index: ContextIndex, best: int, tokens: list[Token]) -> str:
+    """A role the statement gives plainly where its passage only gives it qualified ("was
+    elected president" against "was elected vice president")."""
+    if best < 0:
+        return ""
+    passage = index.passage_stems[best]
+    own = {t.stem for t in tokens}
+    for token in tokens:
+        if not token.is_content or token.is_number:
+            continue
+        places = [j for j, word in enumerate(passage) if word == token.stem]
+        qualifiers = {passage[j - 1] if j > 0 else "" for j in places}
+        if places and len(qualifiers) == 1:
+            qualifier = qualifiers.pop()
+            if qualifier in _ROLE_QUALIFIERS and qualifier not in own:
+                return f"'{token.text}' where the passage says '{qualifier} {token.text}'"
+    return ""
+
+
+#: Roles one person holds at a time in an organisation: "X is the CEO" where the context gives
+#: the CEO to another name is a swapped entity, not a missing word.
+_ONE_HOLDER_ROLES = frozenset(
+    stem(w)
+    for w in "ceo cfo cto coo president chairman chairwoman chairperson captain coach mayor "
+    "governor principal dean".split()
+)
+#: Words that may stand between a name and the role it holds ("Ibarra serves as CEO", "Park
+#: was appointed the new CEO", "Lopez became president"): anything else between them ("Fox,
+#: and chairman of Sky", "former CEO") and the name does not hold the role.
+_ROLE_LINKS = frozenset(
+    stem(w)
+    for w in "serve serves served act acts acted become becomes became remain remains remained "
+    "name named appoint appointed elect elected promote promoted is was are were be been has have "
+    "had as the a an its their current new incumbent".split()
+)
+
+
+def _role_holder(index: ContextIndex, tokens: list[Token]) -> str:
+    """A one-holder role ("Hoffmann is the CEO") that the context gives to another name and
+    never to the statement's ("Ibarra serves as CEO, while Hoffmann is CTO")."""
+    k = 0
+    while k < len(tokens) and tokens[k].is_capital and tokens[k].is_content:
+        k += 1
+    subject = {t.stem for t in tokens[:k] if not t.is_number}
+    role = next((t for t in tokens[k:] if t.stem not in _ROLE_LINKS), None)
+    if not subject or role is None or role.stem not in _ONE_HOLDER_ROLES:
+        return ""
+    rest = {t.stem for t in tokens[tokens.index(role) + 1 :] if t.is_content}
+    names = index.names
+    others: list[tuple[str, int, str]] = []  # (block text, sentence, holder): first by content
+    for j, stems in enumerate(index.sentence_stems):
+        for m in (m for m, word in enumerate(stems) if word == role.stem):
+            p = m - 1
+            while p >= 0 and stems[p] in _ROLE_LINKS:
+                p -= 1
+            holder: list[str] = []
+            while p >= 0 and stems[p] in names and stems[p] not in _ONE_HOLDER_ROLES:
+                holder.insert(0, stems[p])
+                p -= 1
+            if subject & set(holder):
+                return ""  # the context gives it to the statement's name
+            block = index.sentence_block[j]
+            before = j - 1 if j > 0 and index.sentence_block[j - 1] == block else j
+            nearby = set(stems).union(index.sentence_stems[before])
+            if holder and rest <= nearby:
+                said = tokenize(index.sentences[j])
+                name = next((t.text for t in said if t.stem == holder[-1]), holder[-1])
+                others.append((index.blocks[block], j, name))
+    if not others:
+        return ""
+    other = min(others)[2]
+    return f"'{tokens[k - 1].text}' as {role.text} where the context gives it to '{other}'"
+
+
+#: A CJK statement that says a passage sentence with one short run of characters swapped
+#: ("星河电子在南昌设立了…" against "星河电子在合肥设立了…") names another place, person or thing.
+_CJK_SWAP_MAX = 6
+_CJK_SWAP_SHARED = 0.6
+
+
+def _cjk_swap(index: ContextIndex, best: int, statement: str) -> str:
+    """The swapped run of a CJK statement against a sentence of its best passage, as a note."""
+    text = statement.strip().rstrip("。．.!！?？")
+    if best < 0 or sum(1 for c in text if is_cjk(c)) < len(text) / 2:
+        return ""
+    for sentence in (index.sentences[k] for k in index.passage_sentences[best]):
+        other = sentence.strip().rstrip("。．.!！?？")
+        prefix = _shared(text, other)
+        suffix = _shared(text[prefix:][::-1], other[prefix:][::-1])
+        mine, theirs = text[prefix : len(text) - suffix], other[prefix : len(other) - suffix]
+        if (
+            prefix + suffix >= _CJK_SWAP_SHARED * len(text)
+            and 0 < len(mine) <= _CJK_SWAP_MAX
+            and 0 < len(theirs) <= _CJK_SWAP_MAX
+            and _named(mine)
+            and _named(theirs)
+        ):
+            return f"'{mine}' where the passage says '{theirs}'"
+    return ""
+
+
+def _shared(a: str, b: str) -> int:
+    """The number of characters two strings open with alike."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+
+
+#: Chinese aspect and time words: "已经上市" against "可能在明年上市" is a hedge, not a name.
+_CJK_ASPECT = frozenset("已经正在将会曾了")
+
+
+def _named(run: str) -> bool:
+    """Whether a CJK run can name something: an ideograph or katakana, and no digit (another
+    number is the number rule's) or negation (the negation rule's)."""
+    return (
+        any(is_cjk(c) and not "\u3040" <= c <= "\u309f" for c in run)
+        and not any(c.isdigit() or c in _CJK_ASPECT for c in run)
+        and not any(n in run for n in CJK_NEGATIONS)
+        and not HEDGE_RE.search(run)
+        and not SPECULATIVE_RE.search(run)
+    )
+
+
+def _unspaced(word: str) -> bool:
+    """A word of a script without capitals (Japanese, Chinese, Korean)."""
+    return bool(word) and (is_cjk(word[0]) or is_hangul(word[0]))

@@ -1,0 +1,143 @@
+"""Polarity: a statement that negates what its best passage asserts (or asserts what it
+negates), or says a word whose opposite the passage says.
+
+The module reads the negation scopes of the statement's tokens (`negation_scopes`) against
+those of the best passage in the context's index, and the antonym list (`ANTONYMS`, plus the
+forms a negating prefix makes: "certain" / "uncertain") against the passage's stems and the
+context's pairs of adjacent content words (an antonym beside the same word: "open on Sundays"
+/ "closed on Sundays"). `ragjudge.offline.features` reads the first as the negation features
+and the others as the antonym conflict.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ragjudge.offline.text import ANTONYMS, Token, negation_scopes
+
+if TYPE_CHECKING:
+    from ragjudge.offline.features import ContextIndex
+
+__all__ = ["antonym_conflict", "negation_mismatch", "negation_note", "slot_antonym"]
+
+
+def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tuple[float, float]:
+    """Whether the statement negates what the passage asserts, or asserts what it negates.
+
+    Args:
+        index: The context's index (`passage_scopes`, `passage_negations`).
+        best: The statement's best passage (-1 when none).
+        tokens: The statement's tokens.
+
+    Returns:
+        `(added, removed)`: 1.0 where the statement negates what the passage asserts, and 1.0
+        where it asserts what the passage negates; else 0.0.
+    """
+    if best < 0:
+        return 0.0, 0.0
+    s_neg, s_plain = negation_scopes(tokens)
+    p_neg, p_plain = index.passage_scopes[best]
+    added = any(x in p_plain and x not in p_neg for x in s_neg)
+    # a negated statement against a passage with no negation at all: what the statement
+    # denies is asserted there unless the passage never says it ("cancelled his contract"
+    # against a passage silent on the contract is no denial of it)
+    if s_neg and not added and index.passage_negations[best] == 0:
+        denied = negation_scopes(tokens, cancellations=False)[0]
+        added = bool(denied) and not any(x in p_plain for x in denied)
+    removed = any(x in p_neg and x not in p_plain and x not in s_neg for x in s_plain)
+    return float(added), float(removed)
+
+
+def negation_note(added: float, removed: float) -> str:
+    """The reason for a negation mismatch.
+
+    Args:
+        added: The first value of `negation_mismatch`.
+        removed: Its second value.
+
+    Returns:
+        Which side is negated, or "" when neither.
+    """
+    if added:
+        return "the statement is negated but the best passage is not"
+    if removed:
+        return "the best passage is negated but the statement is not"
+    return ""
+
+
+_NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
+
+
+def _opposites(word: str) -> set[str]:
+    """Listed antonyms plus forms differing by a negating prefix ("certain"/"uncertain")."""
+    out = set(ANTONYMS.get(word, ()))
+    if len(word) >= 4 and word.isalpha():
+        for prefix in _NEGATING_PREFIXES:
+            out.add(prefix + word)
+            rest = word[len(prefix) :]
+            if word.startswith(prefix) and len(rest) >= 4:
+                out.add(rest)
+    return out
+
+
+def antonym_conflict(stmt_stems: set[str], passage_stems: set[str]) -> str:
+    """A word of the statement whose opposite the passage says instead ("rose" / "fell",
+    "certain" / "uncertain").
+
+    Args:
+        stmt_stems: The stems of the statement's tokens.
+        passage_stems: The stems of the best passage.
+
+    Returns:
+        The first such word (in sorted order) with its opposite, as a note; "" where none.
+    """
+    for s in sorted(stmt_stems):
+        if s in passage_stems:
+            continue
+        for opposite in sorted(_opposites(s)):
+            if opposite in passage_stems and opposite not in stmt_stems:
+                return f"'{s}' where the passage says '{opposite}'"
+    return ""
+
+
+def slot_antonym(
+    content: list[Token], context_pairs: frozenset[tuple[str, str]], passage: set[str]
+) -> str:
+    """An antonym beside the same word where the context has both words ("open on Sundays"
+    against "open on weekdays but closed on Sundays"). The word after decides first: the
+    context pairs the opposite with it and never the word itself ("open on Tuesdays" against
+    "closed on Mondays and open on Tuesdays" stays supported); else the word before, when
+    the context never pairs the word with either and the best passage (`passage`, its stems)
+    does not say the word elsewhere ("the council approved ..., but rejected ..."). Names
+    ("South Africa") and statements that say both opposites ("private as well as public") are
+    left alone.
+
+    Args:
+        content: The statement's content tokens.
+        context_pairs: Every adjacent content-stem pair of the context.
+        passage: The stems of the best passage.
+
+    Returns:
+        The first antonym in a slot, with the passage's word, as a note; "" where none.
+    """
+    own = {t.stem for t in content}
+    stems = [t.stem for t in content]
+    for i, word in enumerate(content):
+        if word.is_capital and not word.sentence_initial:
+            continue
+        opposites = sorted(ANTONYMS.get(word.stem, frozenset()) - own)
+        if not opposites:
+            continue
+        after = stems[i + 1] if i + 1 < len(stems) else None
+        before = stems[i - 1] if i > 0 else None
+        if after is not None and (word.stem, after) in context_pairs:
+            continue
+        for opposite in opposites:
+            if after is not None and (opposite, after) in context_pairs:
+                return f"'{word.stem}' where the passage says '{opposite}'"
+        if before is None or (before, word.stem) in context_pairs or word.stem in passage:
+            continue  # "turned down the pool" where "the council approved ... but rejected"
+        for opposite in opposites:
+            if (before, opposite) in context_pairs:
+                return f"'{word.stem}' where the passage says '{opposite}'"
+    return ""

@@ -1,0 +1,94 @@
+"""Polarity (`ragjudge.offline.claims.polarity`): a negation the best passage lacks (or a
+negation it has that the statement drops), and a word whose opposite the passage says.
+Sentences written by hand, in English, German and French, against the module's functions."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragjudge.offline.claims.polarity import (
+    antonym_conflict,
+    negation_mismatch,
+    negation_note,
+    slot_antonym,
+)
+from ragjudge.offline.features import context_index
+from ragjudge.offline.text import tokenize
+
+
+def _read(context: str, statement: str) -> tuple[tuple[float, float], str, str]:
+    """The negation mismatch, the antonym conflict and the slot antonym of a statement against
+    a one-passage context."""
+    index = context_index(context)
+    tokens = tokenize(statement)
+    content = [t for t in tokens if t.is_content]
+    passage = set(index.passage_stems[0])
+    return (
+        negation_mismatch(index, 0, tokens),
+        antonym_conflict({t.stem for t in tokens}, passage),
+        slot_antonym(content, index.bigrams, passage),
+    )
+
+
+NEGATED = [
+    ("The bridge was opened in May.", "The bridge was not opened in May."),
+    ("Die Brücke wurde im Mai eröffnet.", "Die Brücke wurde im Mai nicht eröffnet."),
+    ("Le pont a été ouvert en mai.", "Le pont n'a pas été ouvert en mai."),
+]
+
+OPPOSITES = [
+    ("The outcome of the vote is uncertain.", "The outcome of the vote is certain."),
+    ("Prices rose sharply last year.", "Prices fell sharply last year."),
+    ("Die Preise sind gestiegen.", "Die Preise sind gesunken."),
+    ("Le musée est fermé le dimanche.", "Le musée est ouvert le dimanche."),
+]
+
+SAME = [
+    "The bridge was opened in May.",
+    "Die Brücke wurde im Mai eröffnet.",
+    "Le musée est ouvert le dimanche.",
+]
+
+
+@pytest.mark.parametrize(("context", "statement"), NEGATED)
+def test_a_negation_the_passage_lacks_is_added(context: str, statement: str) -> None:
+    (added, removed), _, _ = _read(context, statement)
+    assert (added, removed) == (1.0, 0.0), statement
+    assert negation_note(added, removed) == "the statement is negated but the best passage is not"
+
+
+def test_a_negation_the_statement_drops_is_removed() -> None:
+    (added, removed), _, _ = _read(
+        "The bridge was not opened in May.", "The bridge was opened in May."
+    )
+    assert (added, removed) == (0.0, 1.0)
+    assert negation_note(added, removed) == "the best passage is negated but the statement is not"
+
+
+@pytest.mark.parametrize(("context", "statement"), OPPOSITES)
+def test_a_word_whose_opposite_the_passage_says_conflicts(context: str, statement: str) -> None:
+    _, antonym, _ = _read(context, statement)
+    assert "where the passage says" in antonym, statement
+
+
+def test_an_antonym_beside_the_same_word_conflicts() -> None:
+    context = "The museum is open on weekdays but closed on Sundays."
+    (added, removed), antonym, slot = _read(context, "The museum is open on Sundays.")
+    assert (added, removed, antonym) == (0.0, 0.0, "")
+    assert slot.startswith("'open' where the passage says")
+    _, _, slot = _read(
+        "Le musée est ouvert en semaine mais fermé le dimanche.",
+        "Le musée est ouvert le dimanche.",
+    )
+    assert slot == "'ouvert' where the passage says 'fermé'"
+
+
+@pytest.mark.parametrize("sentence", SAME)
+def test_the_passage_s_own_words_pass(sentence: str) -> None:
+    assert _read(sentence, sentence) == ((0.0, 0.0), "", "")
+    assert negation_note(0.0, 0.0) == ""
+
+
+def test_no_passage_no_negation_mismatch() -> None:
+    index = context_index("The bridge was opened in May.")
+    assert negation_mismatch(index, -1, tokenize("The bridge was not opened.")) == (0.0, 0.0)
