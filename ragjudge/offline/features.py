@@ -31,6 +31,7 @@ from ragjudge.offline.claims.quantity import (
     value_conflict,
 )
 from ragjudge.offline.claims.scope import restricted
+from ragjudge.offline.index import ContextIndex
 from ragjudge.offline.numbers import (
     MONTH_NAMES,
     Quantity,
@@ -128,69 +129,6 @@ _TOP_PASSAGES = 3
 _SMALL_COUNT = 12
 #: Number words as often pronouns or articles as numbers ("one of the", "the third one").
 _PRONOUN_NUMBERS = frozenset("one ein eine un une uno una".split())
-
-
-@dataclass
-class ContextIndex:
-    """Precomputed structures of one context string.
-
-    Attributes:
-        blocks: Text of each block (the text between blank lines: a passage or a paragraph).
-        sentences: Text of each sentence.
-        sentence_block: The block of each sentence.
-        sentence_stems: All-token stems of each sentence, in order.
-        passages: Text of each passage (a window of consecutive sentences of one block).
-        passage_sentences: The sentences of each passage.
-        passage_block: The block of each passage.
-        passage_keys: `(block text, window position in the block)` of each passage: how
-            passages tied on another score are ranked, by content rather than by place.
-        passage_stems: All-token stems of each passage, in order (for ROUGE-L and antonyms).
-        passage_negations: Negation count of each passage.
-        passage_scopes: `(negated, plain)` content stems of each passage (`negation_scopes`).
-        postings: Content stem -> ids of the passages containing it.
-        stems: Every stem (and lower-cased form) in the context.
-        bigrams: Every adjacent content-stem pair in the context.
-        numbers: Every normalized number in the context.
-        sentence_names: Capitalized-word stems of each sentence (names, weekdays, months).
-        names: Every stem capitalized inside a sentence of the context (the union of
-            `sentence_names`).
-        lowered: Every content stem the context writes in lower case.
-        sentence_content: Content stems of each sentence.
-        passage_hedged: Whether each passage hedges (may, might, plans to, ...).
-        sentence_speculative: Whether each sentence only says a thing may or is planned to be.
-        sentence_disputed: Whether each sentence reports a thing as denied, doubted or unlikely.
-        quantities: Every quantity of the context (`number_values`).
-        passage_quantities: The quantities of each passage.
-        passage_years: The `(value, year)` pairs of each passage (`value_years`).
-        passage_places: The `(value, place)` pairs of each passage (`value_places`).
-    """
-
-    blocks: list[str] = field(default_factory=list)
-    sentences: list[str] = field(default_factory=list)
-    sentence_block: list[int] = field(default_factory=list)
-    sentence_stems: list[list[str]] = field(default_factory=list)
-    passages: list[str] = field(default_factory=list)
-    passage_sentences: list[tuple[int, ...]] = field(default_factory=list)
-    passage_keys: list[tuple[str, int]] = field(default_factory=list)
-    passage_block: list[int] = field(default_factory=list)
-    passage_stems: list[list[str]] = field(default_factory=list)
-    passage_negations: list[int] = field(default_factory=list)
-    passage_scopes: list[tuple[frozenset[str], frozenset[str]]] = field(default_factory=list)
-    postings: dict[str, list[int]] = field(default_factory=dict)
-    stems: frozenset[str] = frozenset()
-    bigrams: frozenset[tuple[str, str]] = frozenset()
-    numbers: frozenset[str] = frozenset()
-    sentence_names: list[frozenset[str]] = field(default_factory=list)
-    names: frozenset[str] = frozenset()
-    lowered: frozenset[str] = frozenset()
-    sentence_content: list[list[str]] = field(default_factory=list)
-    passage_hedged: list[bool] = field(default_factory=list)
-    sentence_speculative: list[bool] = field(default_factory=list)
-    sentence_disputed: list[bool] = field(default_factory=list)
-    quantities: tuple[Quantity, ...] = ()
-    passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
-    passage_years: list[tuple[tuple[Quantity, Quantity], ...]] = field(default_factory=list)
-    passage_places: list[tuple[tuple[Quantity, str], ...]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=256)

@@ -447,8 +447,9 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
         found.append(evidence.slot_note)
     if evidence.own_missing:
         found.append("nothing that only this statement says is in the context")
-    if evidence.novel_values:
-        found.append(f"{_quote(evidence.novel_values)}: a number or date the context does not give")
+    unnamed = [v for v in evidence.novel_values if f"'{v}'" not in evidence.conflict_note]
+    if unnamed:  # a value a conflict names already is said once
+        found.append(f"{_quote(unnamed)}: a number or date the context does not give")
     if evidence.modality_note:
         found.append(evidence.modality_note)
     elif evidence.speculated:

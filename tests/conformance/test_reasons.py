@@ -102,14 +102,16 @@ def _check_counts(judge: Judge, result: JudgeResult) -> None:
             "supported": "(counted as supported)",
             "unsupported": "(counted as unsupported)",
         }[str(p["unsure"])]
-        if p["aggregation"] != "fraction" and p["unsure"] != "exclude":
+        if p["aggregation"] not in ("fraction", "net") and p["unsure"] != "exclude":
             said = "(counted by the judge's confidence)"
         assert said in text, text
-    if p["aggregation"] == "fraction":
+    if p["aggregation"] in ("fraction", "net"):
         counted = [v for v in verdicts if not (v == "unsure" and p["unsure"] == "exclude")]
         yes = sum(
             1 for v in counted if v == "yes" or (v == "unsure" and p["unsure"] == "supported")
         )
+        if p["aggregation"] == "net":  # a contradicted statement counts against a supported one
+            yes = max(0, yes - counted.count("no"))
         unit = yes / len(counted) if counted else math.nan
         if not math.isnan(unit) and p.get("calibration") is None:
             assert result.score == pytest.approx(unit * _scale(judge))

@@ -28,7 +28,7 @@ from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE
 from ragjudge.offline.text import CJK_NEGATIONS, Token, is_cjk, is_hangul, stem, tokenize
 
 if TYPE_CHECKING:
-    from ragjudge.offline.features import ContextIndex
+    from ragjudge.offline.index import ContextIndex
 
 __all__ = ["conflict"]
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ragjudge.offline.text import ANTONYMS, Token, negation_scopes
 
 if TYPE_CHECKING:
-    from ragjudge.offline.features import ContextIndex
+    from ragjudge.offline.index import ContextIndex
 
 __all__ = ["antonym_conflict", "negation_mismatch", "negation_note", "slot_antonym"]
 
