@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ragjudge.offline.claims._words import head, same_word, tokens
 from ragjudge.offline.text import Token
@@ -129,7 +130,8 @@ def _superlative(tokens: Sequence[Token], i: int) -> str:
     return ""
 
 
-def _ranks(tokens: Sequence[Token]) -> list[tuple[str, int, str]]:
+@lru_cache(maxsize=4096)
+def _ranks(tokens: tuple[Token, ...]) -> tuple[tuple[str, int, str], ...]:
     """The ranks a text claims: (key, rank, phrase), the key being what is ranked ("album" in
     "the second album", "largest" in "the second-largest city", "popular" in "the second most
     popular"); a superlative without an ordinal is rank 1."""
@@ -166,7 +168,7 @@ def _ranks(tokens: Sequence[Token]) -> list[tuple[str, int, str]]:
         key = _superlative(tokens, i)
         if key and (t.norm not in _MOST or _after_article(tokens, i)):
             out.append((key, 1, t.norm if t.norm not in _MOST else f"{t.norm} {key}"))
-    return out
+    return tuple(out)
 
 
 def _after_article(tokens: Sequence[Token], i: int) -> bool:
@@ -177,8 +179,9 @@ def _after_article(tokens: Sequence[Token], i: int) -> bool:
 
 def _ranked(mine: Sequence[Token], theirs: Sequence[Token]) -> str:
     """Another rank of the same thing in the sentence, and never the statement's."""
-    said = _ranks(theirs)
-    for key, rank, phrase in _ranks(mine):
+    claimed = _ranks(tuple(mine))
+    said = _ranks(tuple(theirs)) if claimed else ()  # most statements claim no rank
+    for key, rank, phrase in claimed:
         same = [(r, p) for k, r, p in said if same_word(k, key)]
         if same and all(r != rank for r, _ in same):
             return f"'{phrase}' where the passage says '{same[0][1]}'"
