@@ -966,15 +966,7 @@ def month_number(word: str) -> int:
 
 
 #: The month names in English, German, French and Spanish (lower case): a date's month.
-MONTH_NAMES = frozenset(
-    (
-        *_MONTH_NAMES,
-        *"""januar februar märz april mai juni juli august september oktober november dezember
-        janvier février mars avril mai juin juillet août septembre octobre novembre décembre
-        enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre
-        diciembre""".split(),
-    )
-)
+MONTH_NAMES = frozenset(_MONTH_NUMBER)
 
 
 def value_places(text: str, quantities: Sequence[Quantity]) -> list[tuple[Quantity, str]]:

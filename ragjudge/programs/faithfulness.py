@@ -50,6 +50,8 @@ MODES = ("statement", "whole", "rubric")
 UNSURE = ("unsupported", "supported", "exclude")
 EMPTY = ("nan", "zero", "one")
 AGGREGATIONS = ("fraction", "net", "mean", "min")
+#: The aggregations that count verdicts (the others read the judge's confidence).
+_VERDICT_AGGREGATIONS = ("fraction", "net")
 _VERDICT_VALUE = {"yes": 1.0, "no": 0.0, "unsure": 0.5}
 
 
@@ -99,7 +101,7 @@ def score_statements(
     kept = [s for s in statements if not (unsure == "exclude" and s.verdict == "unsure")]
     if not kept:
         return {"nan": math.nan, "zero": 0.0, "one": 1.0}[empty]
-    if aggregation in ("fraction", "net"):
+    if aggregation in _VERDICT_AGGREGATIONS:
         supported = sum(
             1
             for s in kept
@@ -317,7 +319,7 @@ class Faithfulness(Judge):
         raise TypeError(f"Faithfulness cannot score a {type(raw).__name__}")
 
     def _whole_result(self, raw: WholeOutput, p: dict[str, Any]) -> JudgeResult:
-        if p["aggregation"] in ("fraction", "net") or raw.confidence is None:
+        if p["aggregation"] in _VERDICT_AGGREGATIONS or raw.confidence is None:
             value = 1.0 if raw.verdict == "yes" else 0.0
         else:
             value = float(raw.confidence)
@@ -500,7 +502,7 @@ def statement_reason(
     if unsure_ones:
         if unsure == "exclude":
             counted = "left out"
-        elif aggregation in ("fraction", "net"):
+        elif aggregation in _VERDICT_AGGREGATIONS:
             counted = f"counted as {unsure}"
         else:
             counted = "counted by the judge's confidence"
@@ -512,7 +514,7 @@ def statement_reason(
         parts.append(f"{left} more not {found}")
     if aggregation == "net" and failed:
         parts.append("each contradicted statement counts against a supported one")
-    elif aggregation not in ("fraction", "net"):
+    elif aggregation not in _VERDICT_AGGREGATIONS:
         parts.append(f"the score is the {aggregation} of the judge's confidence per statement")
     return "; ".join(parts)
 
