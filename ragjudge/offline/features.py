@@ -20,9 +20,8 @@ from functools import lru_cache
 from itertools import groupby, pairwise
 from typing import TYPE_CHECKING
 
-from ragjudge.offline.claims import abstention, claim_conflicts, polarity
+from ragjudge.offline.claims import abstention, answer, claim_conflicts, polarity
 from ragjudge.offline.claims import names as name_claims
-from ragjudge.offline.claims.abstention import Abstention
 from ragjudge.offline.claims.quantity import (
     OPERATION_WORDS,
     derived,
@@ -30,6 +29,7 @@ from ragjudge.offline.claims.quantity import (
     show,
     value_conflict,
 )
+from ragjudge.offline.claims.reading import Reading
 from ragjudge.offline.claims.scope import restricted
 from ragjudge.offline.index import ContextIndex
 from ragjudge.offline.numbers import (
@@ -388,8 +388,9 @@ class StatementEvidence:
             butter", where the context lists no eggs): what the rest of it says is shared with
             its siblings, so its coverage does not make it supported (see `answer_evidence`).
         content: The statement's content words that count as claims, stem to surface form.
-        abstention: For a statement that says the context does not answer, how the context
-            bears on what it declines (`ragjudge.offline.claims.abstention`); else None.
+        reading: For a claim read on its own, how the context bears on it: a statement that
+            says the context does not answer (`ragjudge.offline.claims.abstention`), a short
+            answer read with its question (`ragjudge.offline.claims.answer`); else None.
     """
 
     features: list[float]
@@ -408,7 +409,7 @@ class StatementEvidence:
     slot_note: str = ""
     own_missing: bool = False
     content: dict[str, str] = field(default_factory=dict, repr=False)
-    abstention: Abstention | None = None
+    reading: Reading | None = None
 
     @property
     def contradicted(self) -> bool:
@@ -419,8 +420,8 @@ class StatementEvidence:
         be, is another slot than what is. Negations and antonyms still do ("the drug may cure
         it" against "the drug does not cure it").
         """
-        if self.abstention is not None:  # a claim about the context, read on its own
-            return self.abstention.outcome == "no"
+        if self.reading is not None:  # a claim read on its own
+            return self.reading.outcome == "no"
         if self.value("coverage_best") < _CONTRADICTION_COVERAGE:
             return False  # a passage about something else contradicts nothing
         names: tuple[str, ...] = ("negation_added", "negation_removed", "antonym_conflict")
@@ -550,7 +551,7 @@ def answer_evidence(
     said = Counter(stem for ev in evidence for stem in ev.content)
     for ev in evidence:
         own = {text for stem, text in ev.content.items() if said[stem] == 1}
-        ev.own_missing = ev.abstention is None and bool(own) and own <= set(ev.missing)
+        ev.own_missing = ev.reading is None and bool(own) and own <= set(ev.missing)
     return evidence
 
 
@@ -568,6 +569,11 @@ def statement_evidence(
     Returns:
         The statement's `StatementEvidence`.
     """
+    parts = answer.split(statement)
+    if parts is not None:  # a short answer: its words as any statement's, read with the question
+        evidence = statement_evidence(index, parts[1], encoder=encoder)
+        evidence.reading = answer.read(statement, index)
+        return evidence
     tokens = tokenize(statement)
     statement_hedged = is_hedged(statement)
     hedge_words = _hedge_words(statement, tokens) if statement_hedged else set()
@@ -765,7 +771,7 @@ def statement_evidence(
         speculated=speculated,
         paraphrased=paraphrased,
         content={t.stem: t.text for t in content},
-        abstention=abstention.read(
+        reading=abstention.read(
             statement, context_stems=index.stems, sentence_stems=index.sentence_stems
         ),
     )

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pydantic
 
+from ragjudge.offline.claims.reading import SUPPORT as READING_SUPPORT
 from ragjudge.offline.directions import directions
 from ragjudge.offline.features import (
     ANSWER_FEATURES,
@@ -221,8 +222,8 @@ class OfflineModel:
         Returns:
             A probability in [0, 1].
         """
-        if evidence.abstention is not None:  # a claim about the context, read on its own
-            return _ABSTENTION_SUPPORT[evidence.abstention.outcome]
+        if evidence.reading is not None:  # a claim read on its own (`claims.reading`)
+            return READING_SUPPORT[evidence.reading.outcome]
         z = float(np.dot(self._w_statement, evidence.features)) + self.params.statement_bias
         return _sigmoid(z)
 
@@ -334,17 +335,15 @@ STATEMENT_RULES = (
     "undecided",
     "novel_value",
 )
-#: The support of an abstention, by how the context bears on it (`claims.abstention`).
-_ABSTENTION_SUPPORT = {"yes": 0.99, "no": 0.01, "unsure": 0.5}
 
 
 def statement_rules(evidence: StatementEvidence) -> list[str]:
-    """The rules (`STATEMENT_RULES`) a statement's evidence triggers. An abstention is a claim
-    about the context, read on its own (`ragjudge.offline.claims.abstention`): contradicted
-    where a sentence speaks of what it declines, undecided where words cannot tell."""
-    if evidence.abstention is not None:
-        outcome = evidence.abstention.outcome
-        return {"yes": [], "no": ["contradicted"], "unsure": ["undecided"]}[outcome]
+    """The rules (`STATEMENT_RULES`) a statement's evidence triggers. A claim read on its own
+    (an abstention, a short answer with its question: `ragjudge.offline.claims.reading`) is
+    contradicted where the context says otherwise, undecided where words cannot tell."""
+    if evidence.reading is not None:
+        outcome = evidence.reading.outcome
+        return {"no": ["contradicted"], "unsure": ["undecided"]}.get(outcome, [])
     flags = {
         "contradicted": evidence.contradicted,
         "speculated": evidence.speculated,
@@ -422,8 +421,8 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     found wrong comes first (a negation, another number or name in the passage), as the
     answer's reason quotes the first clause; then which words the context lacks. For one it
     does not say ("unsure"), the words it lacks come first."""
-    if evidence.abstention is not None:
-        return evidence.abstention.reason
+    if evidence.reading is not None:
+        return evidence.reading.reason
     coverage = evidence.value("coverage_best")
     passage = evidence.best_passage + 1
     if evidence.missing:

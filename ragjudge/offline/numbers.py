@@ -384,9 +384,9 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         )
         if _PARTICIPLE_RE.match(unit):  # German verb-final clauses: "1998 gegründet"
             unit = ""
-        if not unit and not cur and not m.group("pct") and b is None and a == int(a) and a <= 31:
+        if not cur and not m.group("pct") and b is None and a == int(a) and a <= 31:
             month = _MONTH_BEFORE_RE.search(text, max(0, m.start() - 12), m.start())
-            if month:  # "March 3, 2020": the day of that month, like "3 March"
+            if month:  # "March 3, 2020", "January 9 report": the day of that month
                 unit = month.group(1).lower()
         decade = after == "s" and b is None and sa == 1.0 and 1500 <= a <= 2090 and a % 10 == 0
         if cur:
@@ -657,13 +657,14 @@ def supports(context: Quantity, claim: Quantity) -> bool:
     months = month_number(context.unit), month_number(claim.unit)
     if months[0] and months[1] and months[0] != months[1]:
         return False  # "16 August" is not "16 February"
+    if bool(months[0]) != bool(months[1]) and context.unit and claim.unit:
+        return False  # "6 April" is a day, not "6 serious mishaps"
     if claim.bound == context.bound == "max":
         # "up to 5,000 mg" where it says "no more than 2,000 mg": an upper bound states a
         # limit (an allowance, a cap), and a higher one is another limit, not a weaker claim
         return supports(context._replace(bound=""), claim._replace(bound=""))
-    if claim.bound:  # "more than 2 million": any value of the context past the bound
-        (lo, hi), (claim_lo, claim_hi) = _interval(context), _interval(claim)
-        return claim_lo <= lo and hi <= claim_hi
+    if claim.bound:
+        return _bound_supports(context, claim)
     dims = _dimension(context.unit), _dimension(claim.unit)
     if dims[0] and dims[0] == dims[1] and _unit_key(context.unit) != _unit_key(claim.unit):
         return _converted_supports(context, claim)  # "1.2 km" is "1,200 metres"
@@ -677,6 +678,12 @@ def supports(context: Quantity, claim: Quantity) -> bool:
         tol = _TOLERANCE if approx else 0.0
         lo = context.low - abs(context.low) * tol - 1e-9
         hi = context.high + abs(context.high) * tol + 1e-9
+    if context.low < context.high and claim.low == claim.high and not _narrow(context, claim):
+        # a value inside a wide range ("0-222", "123-4567": often not a range at all) is not
+        # said by it; its ends are
+        near_low = abs(claim.low - context.low) <= context.low - lo
+        near_high = abs(claim.low - context.high) <= hi - context.high
+        return near_low or near_high
     if claim.low >= lo and claim.high <= hi:
         return True
     if claim.approx and claim.low <= context.high and context.low <= claim.high:
@@ -704,6 +711,36 @@ def may_agree(a: Quantity, b: Quantity) -> bool:
         return supports(plain_a, plain_b) or supports(plain_b, plain_a)
     (a_lo, a_hi), (b_lo, b_hi) = _interval(a), _interval(b)
     return a_lo <= b_hi and b_lo <= a_hi
+
+
+def _bound_supports(context: Quantity, claim: Quantity) -> bool:
+    """Whether a context quantity supports a claimed bound: a value past the bound, of the same
+    unit where both name one ("more than 354,000 followers" is not 587,000 on Twitter) and, for
+    a lower bound, near it (at most `_BOUND_REACH` times it: "more than 100" is no way to say
+    2,007)."""
+    if claim.unit and context.unit and _unit_key(claim.unit) != _unit_key(context.unit):
+        dims = _dimension(context.unit), _dimension(claim.unit)
+        if not (dims[0] and dims[0] == dims[1]):
+            return False  # "more than 354,000 followers" is not 587,000 on Twitter
+    if "year" in (context.kind, claim.kind) and context.kind != claim.kind:
+        return False  # a year is no count past a bound
+    (lo, hi), (claim_lo, claim_hi) = _interval(context), _interval(claim)
+    if not (claim_lo <= lo and hi <= claim_hi):
+        return False
+    if claim.bound == "min" and context.bound != "min" and claim_lo > 0:
+        return hi <= claim_lo * _BOUND_REACH
+    return True
+
+
+def _narrow(context: Quantity, claim: Quantity) -> bool:
+    """Whether a context range can hold a claimed value: a range of one unit whose top is at
+    most twice its bottom ("between 3 and 5 days" holds "4 days"; "17-2016" holds nothing)."""
+    same_unit = _unit_key(context.unit) == _unit_key(claim.unit) or not claim.unit
+    return same_unit and 0 < context.low and context.high <= 2 * context.low
+
+
+#: How far past a lower bound a value may be for the bound to say it ("more than 200" for 280).
+_BOUND_REACH = 1.5
 
 
 def _interval(q: Quantity) -> tuple[float, float]:

@@ -27,6 +27,7 @@ import re
 from typing import NamedTuple
 
 from ragjudge.offline.claims import abstention
+from ragjudge.offline.claims import answer as answer_claim
 from ragjudge.offline.text import STOPWORDS, is_cjk, is_filler, is_hangul, segment_statements
 
 __all__ = [
@@ -883,6 +884,10 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
     Returns:
         The statements in order; [] when the answer has nothing to verify.
     """
+    fused = answer_claim.fuse(question, answer)
+    if fused:  # a short answer means something only with its question
+        start = len(answer) - len(answer.lstrip())
+        return [Statement(fused, start, len(answer.rstrip()))]
     out: list[Statement] = []
     antecedent = _antecedent(question)
     group = ""  # the last "X and Y" named: what "they" means when one thing is the subject

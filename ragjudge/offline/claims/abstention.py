@@ -21,12 +21,11 @@ commit to nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
 
+from ragjudge.offline.claims.reading import Reading
 from ragjudge.offline.text import tokenize
 
-__all__ = ["CONTEXT_SILENT", "NONCOMMITTAL", "Abstention", "is_abstention", "read", "with_question"]
+__all__ = ["CONTEXT_SILENT", "NONCOMMITTAL", "is_abstention", "read", "with_question"]
 
 #: A reply that declines to answer without naming the context.
 NONCOMMITTAL = re.compile(
@@ -132,22 +131,6 @@ ANSWERED_SHARE = 0.8
 #: The separator `with_question` puts between an abstention and the question it declines.
 _ASKED = ": "
 
-Outcome = Literal["yes", "no", "unsure"]
-
-
-@dataclass(frozen=True)
-class Abstention:
-    """How the context bears on an abstention.
-
-    Attributes:
-        outcome: "yes" (the context does not bear on the question), "no" (a sentence speaks of
-            exactly what was asked) or "unsure".
-        reason: What was found, for the statement's reason.
-    """
-
-    outcome: Outcome
-    reason: str
-
 
 def is_abstention(text: str) -> bool:
     """Whether a text declines to answer, naming the context or not.
@@ -194,7 +177,7 @@ def _topic(statement: str) -> list[str]:
 
 def read(
     statement: str, *, context_stems: frozenset[str], sentence_stems: list[list[str]]
-) -> Abstention | None:
+) -> Reading | None:
     """Read an abstention against the context.
 
     Args:
@@ -203,17 +186,18 @@ def read(
         sentence_stems: The stems of each context sentence (`ContextIndex.sentence_stems`).
 
     Returns:
-        The reading, or None when the statement is no abstention.
+        The reading ("yes": the context does not bear on the question; "no": a sentence speaks
+        of exactly what was asked; "unsure"), or None when the statement is no abstention.
     """
     head = statement.partition(_ASKED)[0] if _ASKED in statement else statement
     if not is_abstention(head):
         return None
     topic = _topic(statement)
     if not topic:
-        return Abstention("unsure", "an abstention that names no question to look up")
+        return Reading("unsure", "an abstention that names no question to look up")
     absent = [s for s in topic if s not in context_stems]
     if len(absent) / len(topic) >= ABSENT_SHARE:
-        return Abstention(
+        return Reading(
             "yes",
             f"the context does not speak of what was asked "
             f"({len(absent)} of {len(topic)} of its words are not in it)",
@@ -221,12 +205,12 @@ def read(
     wanted = set(topic)
     best = max((len(wanted & set(s)) for s in sentence_stems), default=0)
     if len(topic) >= 2 and best / len(topic) >= ANSWERED_SHARE:
-        return Abstention(
+        return Reading(
             "no",
             f"a sentence of the context speaks of what was asked ({best} of its "
             f"{len(topic)} words), so it likely answers it",
         )
-    return Abstention(
+    return Reading(
         "unsure",
         "the context speaks of what was asked, but words cannot tell whether it answers it",
     )

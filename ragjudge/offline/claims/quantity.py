@@ -229,12 +229,15 @@ def _operands(
     """Two quantities of one measure whose sum or difference is `q` (exactly), with the text
     each was read from and the operation ("+" or "-")."""
     mine = _measure(q, text)
-    if q.kind in _SKIPPED or q.low != q.high or q.bound or q.approx or not mine:
+    if q.kind in _SKIPPED or q.low != q.high or q.bound or q.approx:
         return None
     for i, (a, a_text, _) in enumerate(pool):
         for b, b_text, _ in pool[i + 1 :]:
             measure = _measure(a, a_text)
-            if measure != _measure(b, b_text) or not measure or measure == "points":
+            one_range = a.start == b.start and a_text == b_text  # "from 70 to 160": one measure
+            if not mine and not (one_range and not measure):
+                continue
+            if measure != _measure(b, b_text) or not (measure or one_range) or measure == "points":
                 continue
             if (measure == "percent") != (mine == "points") or (
                 measure != mine and measure != "percent"
@@ -252,6 +255,17 @@ def _operands(
                 texts = a_text if big is a else b_text
                 return big, small, texts, "-"
     return None
+
+
+def _ends(quantities: Sequence[Quantity]) -> list[Quantity]:
+    """Quantities with a range read as its two ends ("rose from 70 to 160": 70 and 160)."""
+    out: list[Quantity] = []
+    for q in quantities:
+        if q.low < q.high and not q.bound:
+            out += [q._replace(high=q.low), q._replace(low=q.high)]
+        else:
+            out.append(q)
+    return out
 
 
 def derived(
@@ -277,8 +291,8 @@ def derived(
     mine = number_values(statement)
     if not mine:
         return []
-    pool = [(c, s, k) for k, s in enumerate(sentences) for c in number_values(s)]
-    rest = [(c, s, -1) for s in context for c in number_values(s)]
+    pool = [(c, s, k) for k, s in enumerate(sentences) for c in _ends(number_values(s))]
+    rest = [(c, s, -1) for s in context for c in _ends(number_values(s))]
     if len(pool) + len(rest) < 2:
         return []
     words = {w.lower() for w in _WORD_RE.findall(statement)}

@@ -1,0 +1,73 @@
+"""The short answer claim (`ragjudge.offline.claims.answer`): a yes or no, a name or a number is
+kept with its question and judged as the answer to it, right or wrong by where the context puts
+it. Hand-written cases, none from the gold."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragjudge.offline.claims.answer import fuse
+from ragjudge.offline.model import OfflineModel
+
+CONTEXT = (
+    "Marta Ilves (4 March 1921 – 9 October 1987) was an Estonian composer and organist. "
+    "She won the Kreutzwald Prize in 1964 for her choral cycle Tuulte laul. "
+    "Oskar Penner (born 12 June 1933) is a Finnish composer and conductor. "
+    "He taught at the Sibelius Academy from 1970 to 1995. "
+    "The Ilves Quartet, founded in 1978, plays her chamber music. "
+    "The quartet has recorded 14 albums and given about 600 concerts."
+)
+
+
+def _verdict(question: str, answer: str) -> str:
+    model = OfflineModel()
+    statements = model.extract_statements(question=question, answer=answer)
+    assert len(statements) == 1, statements
+    return str(model.judge_statements(context=CONTEXT, statements=statements)[0]["verdict"])
+
+
+def test_a_short_answer_is_kept_with_its_question() -> None:
+    assert fuse("Who founded it?", "Oskar Penner.") == "Who founded it? → Oskar Penner"
+    assert fuse("Who founded it?", "It was founded by Oskar Penner in 1978.") is None
+    assert fuse("i liked that film", "me too") is None  # a remark, not a question
+    assert fuse("When was it?", "The context does not say.") is None  # an abstention
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        # a number: the value where the context says what was asked
+        ("In what year did Marta Ilves win the Kreutzwald Prize?", "1964", "1921"),
+        ("What year did the composer of Tuulte laul die?", "1987", "1964"),
+        ("When was the Ilves Quartet founded?", "1978", "1970"),
+        ("How many albums has the Ilves Quartet recorded?", "14 albums", "600 albums"),
+        # one of two options
+        ("Who was born first, Marta Ilves or Oskar Penner?", "Marta Ilves", "Oskar Penner"),
+        ("Who is younger, Marta Ilves or Oskar Penner?", "Oskar Penner", "Marta Ilves"),
+        ("Which composer taught at the Sibelius Academy, Marta Ilves or Oskar Penner?",
+         "Oskar Penner", "Marta Ilves"),
+        # yes or no
+        ("Are Marta Ilves and Oskar Penner both composers?", "Yes", "No"),
+        ("Were Marta Ilves and Oskar Penner born in the same year?", "No", "Yes"),
+        ("Did Marta Ilves win the Kreutzwald Prize?", "Yes", "No"),
+    ],
+)  # fmt: skip
+def test_right_passes_and_wrong_fails(question: str, right: str, wrong: str) -> None:
+    assert _verdict(question, right) == "yes"
+    assert _verdict(question, wrong) != "yes"
+
+
+def test_an_answer_that_repeats_the_question_is_contradicted() -> None:
+    assert _verdict("Which prize did Marta Ilves win in 1964?", "Marta Ilves") == "no"
+    assert _verdict("Which prize did Marta Ilves win in 1964?", "Kreutzwald Prize") == "yes"
+
+
+def test_an_answer_the_context_does_not_give_is_not_supported() -> None:
+    assert _verdict("Which prize did Marta Ilves win in 1964?", "Nobel Prize") == "unsure"
+
+
+def test_words_that_cannot_decide_are_unsure() -> None:
+    # "better" is a judgment the context does not measure
+    assert _verdict("Who is the better composer, Marta Ilves or Oskar Penner?", "Marta Ilves") == (
+        "unsure"
+    )
