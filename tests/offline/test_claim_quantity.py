@@ -121,6 +121,12 @@ COMPUTED = [
         "La diferencia entre 18 partidos y 11 partidos es de 7 partidos.",
         "18 partidos - 11 partidos",
     ),
+    # the two ends of one range are one measure, bare numbers as they are
+    (
+        ["Enrolment in the evening classes rose from 70 to 160."],
+        "Enrolment in the evening classes rose by 90, from 70 to 160.",
+        "160 - 70",
+    ),
 ]
 
 NOT_COMPUTED = [
@@ -141,6 +147,8 @@ NOT_COMPUTED = [
     ),
     # a figure that only happens to be the difference, nothing said about computing it
     (["He worked 8 years in Lyon and 3 years in Paris."], "He lived 5 years in Rome."),
+    # bare numbers of two figures, not one range: no measure to compute in
+    (["The club had 70 members and 160 guests."], "The club grew by 90."),
 ]
 
 

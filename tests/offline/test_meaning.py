@@ -430,6 +430,16 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("12% of voters", "12 percent of voters", True),
         ("12% of voters", "21% of voters", False),
         ("between 3 and 5 days", "4 days", True),
+        # a wide range says its ends, not what lies between them
+        ("from 123 to 4,567 emails", "300 emails", False),
+        ("from 123 to 4,567 emails", "123 emails", True),
+        # a lower bound is said by a value near it, in its own unit
+        ("280 people came", "more than 200 people", True),
+        ("2,000 people came", "more than 200 people", False),
+        ("587,000 Twitter followers", "more than 354,000 followers", False),
+        # a day of a month is no count
+        ("on 6 April", "6 serious incidents", False),
+        ("a January 9 report", "9 January", True),
         ("between 3 and 5 days", "7 days", False),
         ("zwischen 10 und 20 Prozent", "15%", True),
         ("$5m", "5 million dollars", True),
