@@ -353,6 +353,11 @@ def value_conflict(
         The reason ("'1,200 employees' where the passage says '500 employees'"), or "".
     """
     for q, ok in zip(quantities, supported, strict=True):
+        # a bare number between the words that hold another in the passage stands in for it,
+        # however the context gives its value elsewhere
+        beside = [c for c in passage if _same_neighbours(q, c, texts)]
+        if beside and not any(supports(c, q) for c in beside):
+            return f"{show(q)} where the passage says {show(beside[0])}"
         if ok:
             continue
         rivals = [c for c in passage if same_slot(q, c) and not may_agree(q, c)]
@@ -366,6 +371,24 @@ def value_conflict(
             return f"'{mine}' not supported: the passage says '{theirs}'"
         return f"{show(q)} where the passage says {show(c)}"
     return ""
+
+
+def _same_neighbours(claim: Quantity, other: Quantity, texts: tuple[str, str]) -> bool:
+    """Whether two bare numbers (no unit to compare) stand between the same two words
+    ("joining only six other winners" / "joining only two other winners"): one slot."""
+    if claim.kind != "number" or other.kind != "number" or claim.unit or other.unit:
+        return False
+    mine, theirs = _around(texts[0], claim), _around(texts[1], other)
+    return all(mine) and mine == theirs
+
+
+def _around(text: str, q: Quantity) -> tuple[str, str]:
+    """The words right before and after a quantity in its text, lower-cased ("" at an end)."""
+    if not text or q.end > len(text):
+        return "", ""
+    before = _WORD_RE.findall(text[max(0, q.start - 40) : q.start])
+    after = _WORD_RE.findall(text[q.end : q.end + 40])
+    return (before[-1].lower() if before else ""), (after[0].lower() if after else "")
 
 
 _Key = TypeVar("_Key")  # what a value is given for: a year (Quantity) or a place (str)
