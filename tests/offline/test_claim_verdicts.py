@@ -39,6 +39,12 @@ CASES = [
         "no",
         "'toujours' where the passage says 'souvent'",
     ),
+    (
+        "The singer won the award, joining only six other winners in its history.",
+        "The singer won the award, joining only two other winners in its history.",
+        "no",
+        "'2' where the passage says '6'",
+    ),
 ]
 
 
