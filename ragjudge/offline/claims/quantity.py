@@ -374,21 +374,33 @@ def value_conflict(
 
 
 def _same_neighbours(claim: Quantity, other: Quantity, texts: tuple[str, str]) -> bool:
-    """Whether two bare numbers (no unit to compare) stand between the same two words
-    ("joining only six other winners" / "joining only two other winners"): one slot."""
-    if claim.kind != "number" or other.kind != "number" or claim.unit or other.unit:
+    """Whether two values of one kind and unit stand between the same words, so one stands in
+    for the other ("joining only two other winners" / "joining only six other winners"; "moved
+    to Lyon in 1890 with" / "moved to Lyon in 1886 with"): two words on one side and one on the
+    other, one of them a word of four letters or more."""
+    if claim.kind != other.kind or claim.unit != other.unit or claim.bound or other.bound:
         return False
-    mine, theirs = _around(texts[0], claim), _around(texts[1], other)
-    return all(mine) and mine == theirs
+    (b1, a1), (b2, a2) = _around(texts[0], claim), _around(texts[1], other)
+    for before, after in ((2, 1), (1, 2)):
+        mine = b1[len(b1) - before :] + a1[:after]
+        theirs = b2[len(b2) - before :] + a2[:after]
+        if (
+            len(b1) >= before
+            and len(a1) >= after
+            and mine == theirs
+            and any(len(w) >= 4 for w in mine)
+        ):
+            return True
+    return False
 
 
-def _around(text: str, q: Quantity) -> tuple[str, str]:
-    """The words right before and after a quantity in its text, lower-cased ("" at an end)."""
+def _around(text: str, q: Quantity) -> tuple[list[str], list[str]]:
+    """The two words before and after a quantity in its text, lower-cased (fewer at an end)."""
     if not text or q.end > len(text):
-        return "", ""
-    before = _WORD_RE.findall(text[max(0, q.start - 40) : q.start])
-    after = _WORD_RE.findall(text[q.end : q.end + 40])
-    return (before[-1].lower() if before else ""), (after[0].lower() if after else "")
+        return [], []
+    before = _WORD_RE.findall(text[max(0, q.start - 60) : q.start])[-2:]
+    after = _WORD_RE.findall(text[q.end : q.end + 60])[:2]
+    return [w.lower() for w in before], [w.lower() for w in after]
 
 
 _Key = TypeVar("_Key")  # what a value is given for: a year (Quantity) or a place (str)
