@@ -306,7 +306,7 @@ def _read_options(question: str, answer: str, other: str, sentences: list[str]) 
             f"'{answer}' ({a}) comes {order} than '{other}' ({b})",
         )
     if _GRADED.search(question):
-        return Reading("unsure", f"words cannot measure '{answer}' against '{other}'")
+        return None  # a measure words cannot take ("closer", "more valuable"): as any statement
     asked = _stems(question) - _stems(answer) - _stems(other)
     have = len(asked & set().union(*map(_stems, mine))) if mine else 0
     rival = len(asked & set().union(*map(_stems, theirs))) if theirs else 0
