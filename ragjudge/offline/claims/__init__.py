@@ -13,7 +13,9 @@ and `ragjudge.offline.features` calls them itself: `names` (a name, date or word
 the one in the same slot of the passage, names in swapped roles, a role given to another name;
 `conflict(index, best, statement, tokens, content, in_ctx) -> (entity, word)`) and `polarity`
 (a negation added or dropped, a word whose opposite the passage says: `negation_mismatch`,
-`antonym_conflict`, `slot_antonym`). `abstention` reads a statement that declines to answer."""
+`antonym_conflict`, `slot_antonym`). Two read a claim on its own, not by the support model
+(a `reading.Reading`): `abstention` (a statement that declines to answer) and `answer` (a short
+answer kept with its question)."""
 
 from __future__ import annotations
 
