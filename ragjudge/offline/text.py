@@ -357,6 +357,8 @@ short-term long-term|below above|under over|outside within|survive die|survived 
 |praise criticize|praised criticized|reward punish|hire fire|hired fired|lend borrow
 |lent borrowed|push pull|double halve|doubled halved|sunrise sunset|inbound outbound
 |approve block|approved blocked|approve veto|approved vetoed|survive kill|survived killed
+|northern southern|eastern western|northeast southwest|northwest southeast|rose fell
+|northeastern southwestern|northwestern southeastern|risen fallen|rising falling|most least
 |praise criticise|praised criticised|suspend resume|suspended resumed|acquit convict
 |success flop|profitable unprofitable|legalize ban|legalized banned|legalise ban
 |legalised banned|lift impose|lifted imposed|expand shrink|expanded shrank
