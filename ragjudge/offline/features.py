@@ -644,7 +644,11 @@ def statement_evidence(
         [
             t.text
             for t in novel
-            if (t.is_number and t.text.lower() not in _PRONOUN_NUMBERS and not _small_count(t))
+            if (
+                t.is_number
+                and t.text.lower() not in _PRONOUN_NUMBERS
+                and not _small_count(t, quantities)
+            )
             or (t.norm in MONTH_NAMES and (t.norm != "may" or t.text[0] == "M"))
         ]
     )
@@ -784,9 +788,13 @@ def _block_sentences(index: ContextIndex, best: int) -> tuple[list[str], list[st
     return [s for s, b in pairs if b == block], [s for s, b in pairs if b != block]
 
 
-def _small_count(token: Token) -> bool:
+def _small_count(token: Token, quantities: tuple[Quantity, ...] = ()) -> bool:
     """Whether a number token is a small count (at most 12), which an answer may count itself
-    from what the context lists ("two people were hurt" where it names both)."""
+    from what the context lists ("two people were hurt" where it names both); a percentage, a
+    sum of money or a measure is never one ("at most 5%")."""
+    for q in quantities:
+        if q.start <= token.start < q.end and (q.kind != "number" or is_measure(q.unit)):
+            return False
     try:
         return float(token.norm) <= _SMALL_COUNT
     except ValueError:
