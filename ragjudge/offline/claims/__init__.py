@@ -3,8 +3,10 @@
 Each module parses its marker in the statement and in a context sentence aligned with it,
 compares the two and writes the reason: `scope` (all / every / always where the sentence says
 some, most, "N of M" or often), `modality` (will / proves / plainly where the sentence hedges),
-`comparison` (a rank, superlative, comparative or multiplier changed) and `quantity` (a number
-with another unit, or given for another thing; a sum or difference the passage gives). Each
+`comparison` (a rank, superlative, comparative or multiplier changed), `condition` (a condition
+or exception of the sentence dropped), `causality` (a cause where the sentence says a link) and
+`quantity` (a number with another unit, or given for another thing; a sum or difference the
+passage gives). Each
 exposes `conflict(statement, sentence) -> str`, "" when it finds none;
 `ragjudge.offline.features` assembles them (`claim_conflicts`).
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragjudge.offline.claims import comparison, modality, quantity, scope
+from ragjudge.offline.claims import causality, comparison, condition, modality, quantity, scope
 
 __all__ = ["claim_conflicts"]
 
@@ -35,13 +37,16 @@ def claim_conflicts(statement: str, sentences: Sequence[str]) -> tuple[str, str,
 
     Returns:
         `(contradiction, overclaim, quantity)`: the first scope or comparison conflict (the
-        context says otherwise), the first modality conflict (the statement is surer than the
-        context) and the first quantity conflict (another unit, or a value given for another
-        thing, read against the sentences together); "" where none.
+        context says otherwise), the first modality, condition or causality conflict (the
+        statement is surer than the context) and the first quantity conflict (another unit,
+        or a value given for another thing, read against the sentences together); "" where
+        none.
     """
     contradiction = overclaim = ""
     for sentence in sentences:
         contradiction = contradiction or scope.conflict(statement, sentence)
         contradiction = contradiction or comparison.conflict(statement, sentence)
         overclaim = overclaim or modality.conflict(statement, sentence)
+        overclaim = overclaim or condition.conflict(statement, sentence)
+        overclaim = overclaim or causality.conflict(statement, sentence)
     return contradiction, overclaim, quantity.conflicts(statement, sentences)

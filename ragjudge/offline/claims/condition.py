@@ -1,0 +1,71 @@
+"""Condition: a statement that says plainly what the aligned context sentence says only under a
+condition or with an exception ("the connector will be loose" where the passage says "... if
+plugged in too often"; "the entire cabinet resigned" where it says "Except for Webster, ...").
+
+The condition is the clause its marker opens (if, unless, except, excluding, provided that ...,
+in English, German, French and Spanish), up to the next comma or the end of the sentence. The
+statement drops it when it says most of the rest of the sentence and almost none of the
+condition's own words, with no condition of its own. Such a statement claims more than the
+passage: the verdict is unsure, not no, since under the condition the claim may hold."""
+
+from __future__ import annotations
+
+import re
+
+from ragjudge.offline.claims._words import tokens
+
+__all__ = ["conflict"]
+
+_MARKERS = re.compile(
+    r"(?i)\b(?:only if|if|unless|except for|except|excluding|with the exception of|apart from|"
+    r"provided that|as long as|so long as|on condition that|wenn|falls|sofern|außer|"
+    r"ausgenommen|es sei denn|à moins que|sauf si|sauf|excepté|à condition que|si|"
+    r"a menos que|salvo|excepto|siempre que|con excepción de)\b"
+)
+#: A condition on the reader, not on the claim ("if you look at ...", "if that's correct", "if
+#: not impossible", "if any").
+_ASIDE = re.compile(
+    r"(?i)^\W*(?:\w+\s+)?(?:you|you'\w+|you’\w+|we|we'\w+|sie|du|vous|tu|usted|ustedes|"
+    r"that'?s|that’s|that is|not|any|so|necessary|possible|needed|anything|ever)\b"
+)
+#: The least share of the rest of the sentence the statement must say to be its claim.
+SAID_SHARE = 0.6
+#: The most of the condition's own words the statement may say and still have dropped it.
+DROPPED_SHARE = 0.34
+
+
+def _stems(text: str) -> set[str]:
+    return {t.stem for t in tokens(text) if t.is_content and not t.is_number}
+
+
+def conflict(statement: str, sentence: str) -> str:
+    """A condition or exception of the sentence that the statement drops.
+
+    Args:
+        statement: The statement text.
+        sentence: A context sentence aligned with it.
+
+    Returns:
+        The reason ("said without the passage's condition 'unless an act of true love ...'"),
+        or "".
+    """
+    if _MARKERS.search(statement):
+        return ""
+    mine = _stems(statement)
+    for marker in _MARKERS.finditer(sentence):
+        end = re.search(r"[,;.:!?]", sentence[marker.end() :])
+        stop = marker.end() + end.start() if end else len(sentence)
+        condition = sentence[marker.start() : stop]
+        if _ASIDE.match(sentence[marker.end() : stop]):
+            continue
+        own = _stems(sentence[marker.end() : stop])
+        rest = _stems(sentence[: marker.start()] + " " + sentence[stop:]) - own
+        if len(own) < 1 or len(rest) < 3:
+            continue
+        if (
+            len(mine & rest) / len(rest) >= SAID_SHARE
+            and len(mine & own) / len(own) <= DROPPED_SHARE
+        ):
+            shown = condition if len(condition) <= 60 else condition[:57] + "..."
+            return f"said without the passage's condition '{shown.strip()}'"
+    return ""
