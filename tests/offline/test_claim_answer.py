@@ -67,7 +67,11 @@ def test_an_answer_the_context_does_not_give_is_not_supported() -> None:
 
 
 def test_words_that_cannot_decide_are_unsure() -> None:
-    # "better" is a judgment the context does not measure
-    assert _verdict("Who is the better composer, Marta Ilves or Oskar Penner?", "Marta Ilves") == (
-        "unsure"
-    )
+    assert _verdict("Is Oskar Penner's music popular in Japan?", "Yes") == "unsure"
+    assert _verdict("Is Oskar Penner's music popular in Japan?", "No") == "unsure"
+
+
+def test_a_measure_words_cannot_take_is_left_to_the_support_model() -> None:
+    # "better" is a judgment the context does not measure: the name is read as any statement
+    question = "Who is the better composer, Marta Ilves or Oskar Penner?"
+    assert _verdict(question, "Marta Ilves") == _verdict(question, "Oskar Penner") == "yes"
