@@ -383,6 +383,10 @@ class StatementEvidence:
             evidence only).
         slot_note: What the best-aligned clause puts where the statement has a word the
             context says elsewhere, or names only as left out (`ragjudge.offline.spans`), or "".
+        elsewhere_note: A name of the statement that the context has, where the sentences
+            saying the rest of it have another name in its slot
+            (`ragjudge.offline.claims.names.name_elsewhere`): the context says the claim of
+            someone else, so the statement is not supported (rule "name_elsewhere"), or "".
         own_missing: Whether every content word that only this statement of its answer says is
             missing from the context ("The recipe calls for eggs" beside "... flour", "...
             butter", where the context lists no eggs): what the rest of it says is shared with
@@ -407,6 +411,7 @@ class StatementEvidence:
     speculated: bool = False
     paraphrased: list[tuple[str, str]] = field(default_factory=list)
     slot_note: str = ""
+    elsewhere_note: str = ""
     own_missing: bool = False
     content: dict[str, str] = field(default_factory=dict, repr=False)
     reading: Reading | None = None
@@ -699,6 +704,7 @@ def statement_evidence(
         or ("" if computed else quantity_note)
     )
     entity_note, word_note = name_claims.conflict(index, best, statement, tokens, content, in_ctx)
+    elsewhere_note = name_claims.name_elsewhere(index, tokens) if best >= 0 else ""
     speculated = False
     if statement_hedged:
         # "may lower" where the context says it lowered: a weaker claim of what it says
@@ -771,6 +777,7 @@ def statement_evidence(
         conflict_note="; ".join(n for n in (number_note, entity_note, word_note) if n),
         computed_note="; ".join(note for _, note in computed),
         slot_note="; ".join(n for n in (span.slot_note, span.excluded_note) if n),
+        elsewhere_note=elsewhere_note,
         hedged=hedged,
         speculated=speculated,
         paraphrased=paraphrased,

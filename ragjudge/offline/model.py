@@ -334,7 +334,11 @@ STATEMENT_RULES = (
     "slot_conflict",
     "undecided",
     "novel_value",
+    "name_elsewhere",
 )
+#: The rules of a statement the context does not say, however much else of it is found: none
+#: of its own words, a number or date it lacks, a claim it gives to another name.
+_NOT_SAID = ("own_missing", "novel_value", "name_elsewhere")
 
 
 def statement_rules(evidence: StatementEvidence) -> list[str]:
@@ -350,6 +354,7 @@ def statement_rules(evidence: StatementEvidence) -> list[str]:
         "own_missing": evidence.own_missing,
         "slot_conflict": bool(evidence.slot_note),
         "novel_value": bool(evidence.novel_values),
+        "name_elsewhere": bool(evidence.elsewhere_note),
     }
     return [rule for rule, on in flags.items() if on]
 
@@ -385,7 +390,7 @@ def offline_verdict(
     if "no_context" in rules:
         return "no", 0.0
     confidence = support
-    if "own_missing" in rules or "novel_value" in rules:
+    if any(rule in rules for rule in _NOT_SAID):
         # below the unsure band, whatever its siblings share or however much else is found
         confidence = min(confidence, max(0.0, support_threshold - unsure_margin) * 0.999)
     v2 = schema_version >= 2
@@ -449,6 +454,8 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
     unnamed = [v for v in evidence.novel_values if f"'{v}'" not in evidence.conflict_note]
     if unnamed:  # a value a conflict names already is said once
         found.append(f"{_quote(unnamed)}: a number or date the context does not give")
+    if evidence.elsewhere_note:
+        found.append(evidence.elsewhere_note + ": the context says it of another name")
     if evidence.modality_note:
         found.append(evidence.modality_note)
     elif evidence.speculated:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragjudge.offline.claims.names import conflict
+from ragjudge.offline.claims.names import conflict, name_elsewhere
 from ragjudge.offline.features import context_index
 from ragjudge.offline.text import tokenize
 
@@ -80,3 +80,62 @@ def test_no_passage_no_conflict() -> None:
     tokens = tokenize(statement)
     content = [t for t in tokens if t.is_content]
     assert conflict(index, -1, statement, tokens, content, [False] * len(content)) == ("", "")
+
+
+# --- a name the context never gives the claim to (`name_elsewhere`) -----------------------------
+
+ELSEWHERE_CONTEXT = (
+    "The council met on Monday to discuss the new bridge. "
+    "Mayor Helen Brandt said the bridge would open before the winter floods. "
+    "Her deputy, Oskar Lind, chaired the session on the harbour budget. "
+    "Lind later spoke to reporters about the parking fees."
+)
+
+NAME_ELSEWHERE = [
+    # the speaker of the claim swapped for another name the context has
+    "Mayor Oskar Lind said the bridge would open before the winter floods.",
+    "Oskar Lind said the bridge would open before the winter floods.",
+    # another name in the slot of the sentence saying the rest
+    "Brandt later spoke to reporters about the parking fees.",
+]
+
+NAME_WITH_CLAIM = [
+    # the sentence's own name
+    "Mayor Helen Brandt said the bridge would open before the winter floods.",
+    "Brandt said the bridge would open before the winter floods.",
+    # a pronoun in the sentence after the name points back to it
+    "Oskar Lind spoke to reporters about the parking fees.",
+    # the name of the sentence before: "her deputy" may be anyone's deputy
+    "Her deputy, Helen Brandt, chaired the session on the harbour budget.",
+]
+
+
+def _elsewhere(context: str, statement: str) -> str:
+    return name_elsewhere(context_index(context), tokenize(statement))
+
+
+@pytest.mark.parametrize("statement", NAME_ELSEWHERE)
+def test_a_claim_the_context_gives_another_name(statement: str) -> None:
+    assert "where the sentence saying the rest says" in _elsewhere(ELSEWHERE_CONTEXT, statement)
+
+
+@pytest.mark.parametrize("statement", NAME_WITH_CLAIM)
+def test_a_claim_the_context_gives_this_name(statement: str) -> None:
+    assert _elsewhere(ELSEWHERE_CONTEXT, statement) == ""
+
+
+def test_an_acronym_of_the_name_in_the_slot_is_the_same_name() -> None:
+    context = (
+        "The EU is expected to retaliate with tariffs on motorcycles. "
+        "The European Union held a summit in Brussels."
+    )
+    statement = "The European Union is expected to retaliate with tariffs on motorcycles."
+    assert _elsewhere(context, statement) == ""
+
+
+def test_no_other_name_in_the_slot_no_note() -> None:
+    context = (
+        "Anna Weber founded the bakery in the old town. The bakery sells rye bread every morning."
+    )
+    # "The bakery sells ..." names no one: the claim may be anyone's to repeat
+    assert _elsewhere(context, "Anna Weber sells rye bread every morning.") == ""

@@ -59,3 +59,21 @@ def test_a_claim_conflict_decides_the_verdict_and_is_named(
         assert judged["confidence"] < 0.5  # off 1.00: below the support threshold
     (same,) = OfflineModel().judge_statements(context=context, statements=[context])
     assert same["verdict"] == "yes", same
+
+
+def test_a_claim_the_context_gives_another_name_is_not_supported() -> None:
+    context = (
+        "The museum reopened in the spring after a long renovation. "
+        "Curator Ines Falk said the new wing doubled the space for paintings. "
+        "The building was designed by Tomas Reyes, who also planned the city library."
+    )
+    statement = "Tomas Reyes said the new wing doubled the space for paintings."
+    (judged,) = OfflineModel().judge_statements(context=context, statements=[statement])
+    assert judged["verdict"] != "yes", judged  # "unsure" at least, whatever else fires
+    assert "name_elsewhere" in judged["rules"]
+    assert judged["confidence"] < 0.5
+    assert "the context says it of another name" in judged["reason"]
+    kept = "Curator Ines Falk said the new wing doubled the space for paintings."
+    (same,) = OfflineModel().judge_statements(context=context, statements=[kept])
+    assert same["verdict"] == "yes", same
+    assert "name_elsewhere" not in same["rules"]

@@ -17,10 +17,16 @@ sentences of the best passage, their stems, content words and names) and reports
 
 `conflict` runs the substitution rule, then the role rules in order, and returns the first
 note of each kind; `ragjudge.offline.features` reads them as the entity and word conflicts.
+
+`name_elsewhere` reads the statement against every context sentence: a name the context has,
+where the sentences saying the rest of the statement put another name in its slot and never
+this one ("Jones said the plan would fail" against "Smith said the plan would fail"); the
+offline judge reads it as rule "name_elsewhere" (the context says the claim of someone else).
 """
 
 from __future__ import annotations
 
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from ragjudge.offline.spans import same_name
@@ -30,7 +36,7 @@ from ragjudge.offline.text import CJK_NEGATIONS, Token, is_cjk, is_hangul, stem,
 if TYPE_CHECKING:
     from ragjudge.offline.index import ContextIndex
 
-__all__ = ["conflict"]
+__all__ = ["conflict", "name_elsewhere"]
 
 
 def conflict(
@@ -532,3 +538,153 @@ def _named(run: str) -> bool:
 def _unspaced(word: str) -> bool:
     """A word of a script without capitals (Japanese, Chinese, Korean)."""
     return bool(word) and (is_cjk(word[0]) or is_hangul(word[0]))
+
+
+#: The share of the statement's content words besides its names that a sentence must say to
+#: be the sentence saying the rest; and how many it must say: all of two, or three and more.
+_REST_SHARE = 0.75
+_REST_ALL = 2
+_REST_WORDS = 3
+#: Words too common to tie two names to one slot ("the Basic Law" / "the Federal Republic"),
+#: and the pronoun "I", capitalized but no name.
+_NO_SLOT = frozenset("the a an".split())
+_FIRST_PERSON = frozenset("i i'm i'd i'll i've".split())
+
+
+def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
+    """A name of the statement that the context has, where every context sentence saying the
+    rest of the statement puts another name in its slot and never has this one ("Jones said
+    the plan would fail" where it says "Smith said the plan would fail" and names Jones
+    elsewhere): the context says the claim, but of someone or something else.
+
+    A name counts as said with a sentence when it is in it or in the sentence before it in the
+    same block (a "he" or "she" then points back to it); the other name is in the slot when it
+    has the statement name's word before it or after it.
+
+    Args:
+        index: The context's index.
+        tokens: The statement's tokens.
+
+    Returns:
+        A note ("'Jones' where the sentence saying the rest says 'smith'"), or "".
+    """
+    stems = [t.stem for t in tokens]
+    runs = _statement_names(index, tokens)
+    named = {s for i, j in runs for s in stems[i:j]}
+    rest = {t.stem for t in tokens if t.is_content and t.stem not in named}
+    if not runs or len(rest) < _REST_ALL:
+        return ""
+    said = [len(rest.intersection(sentence)) for sentence in index.sentence_stems]
+    top = max(said, default=0)
+    if top < _REST_SHARE * len(rest) or top < min(len(rest), _REST_WORDS):
+        return ""
+    anchors = [k for k, n in enumerate(said) if n == top]
+    for i, j in runs:
+        run = stems[i:j]
+        if not same_name(run, run):
+            continue  # titles only ("King", "President"): a role, not a name
+        if any(_said_with(index, k, run) for k in anchors):
+            continue
+        left = stems[i - 1] if i > 0 else None
+        right = stems[j] if j < len(stems) else None
+        for k in anchors:
+            other = _name_in_slot(index, k, left, right, named)
+            if other and not same_name(run, other):  # not "EU" / "European Union"
+                shown = " ".join(t.text for t in tokens[i:j])
+                return f"'{shown}' where the sentence saying the rest says '{' '.join(other)}'"
+    return ""
+
+
+def _name_in_slot(
+    index: ContextIndex, k: int, left: str | None, right: str | None, named: set[str]
+) -> list[str]:
+    """A run of names of sentence `k`, not all of them the statement's, with `left` before it
+    or `right` after it (neither an article nor the statement's edge); [] where none."""
+    sentence = index.sentence_stems[k]
+    names = _names_of(index, k) - _WEEKDAYS_MONTHS - _FIRST_PERSON
+    j = 0
+    while j < len(sentence):
+        end = j
+        while end < len(sentence) and sentence[end] in names:
+            end += 1
+        if end == j:
+            j += 1
+            continue
+        before = sentence[j - 1] if j > 0 else None
+        after = sentence[end] if end < len(sentence) else None
+        if not set(sentence[j:end]) <= named and (_ties(left, before) or _ties(right, after)):
+            return sentence[j:end]
+        j = end
+    return []
+
+
+def _ties(mine: str | None, theirs: str | None) -> bool:
+    """Whether a word beside the statement's name and one beside a passage name are one word
+    that ties the two to one slot."""
+    return mine is not None and mine not in _NO_SLOT and mine == theirs
+
+
+def _said_with(index: ContextIndex, k: int, run: list[str]) -> bool:
+    """Whether sentence `k`, or the sentence before it in its block, names `run`: a run of names
+    there shares a word with it, titles aside ("Smith" for "John Smith", not "Mayor Helen
+    Brandt" for "Mayor Oskar Lind"), or is its initials ("EU" for "European Union")."""
+    near = [k - 1, k] if k > 0 and index.sentence_block[k - 1] == index.sentence_block[k] else [k]
+    return any(
+        same_name(run, theirs, partial=True)
+        for m in near
+        for theirs in _name_runs(index.sentence_stems[m], _names_of(index, m))
+    )
+
+
+def _names_of(index: ContextIndex, k: int) -> frozenset[str]:
+    """The names of sentence `k`, its first word included where the context writes that word
+    as a name inside a sentence ("Lind later spoke ...")."""
+    stems = index.sentence_stems[k]
+    first = frozenset(stems[:1]) & index.names
+    return index.sentence_names[k] | first
+
+
+def _name_runs(stems: list[str], names: frozenset[str]) -> list[list[str]]:
+    """The runs of consecutive names of a sentence's stems."""
+    return [list(run) for is_name, run in groupby(stems, key=names.__contains__) if is_name]
+
+
+def _statement_names(index: ContextIndex, tokens: list[Token]) -> list[tuple[int, int]]:
+    """The runs of names (token spans) of the statement that the context has: capitalized
+    content words (not numbers, weekdays or months) with nothing but a space between them,
+    all in the context and one at least written there as a name. The statement's first word
+    counts where the context writes it as a name or a name follows it ("Richard Newby")."""
+    flags = [_name_word(index, tokens, i) for i in range(len(tokens))]
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        if not flags[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(tokens) and flags[j] and _adjacent(tokens[j - 1], tokens[j]):
+            j += 1
+        run = [t.stem for t in tokens[i:j]]
+        if all(s in index.stems for s in run) and any(s in index.names for s in run):
+            runs.append((i, j))
+        i = j
+    return runs
+
+
+def _name_word(index: ContextIndex, tokens: list[Token], i: int) -> bool:
+    """Whether `tokens[i]` can be a word of a name (see `_statement_names`)."""
+    token = tokens[i]
+    if not (token.is_capital and token.is_content) or token.is_number:
+        return False
+    if token.norm in _WEEKDAYS_MONTHS or token.norm in _FIRST_PERSON:
+        return False
+    if not token.sentence_initial or token.stem in index.names:
+        return True
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    return after is not None and after.is_capital and after.is_content and not after.is_number
+
+
+def _adjacent(a: Token, b: Token) -> bool:
+    """Whether one space at most stands between two tokens (no comma: "Mike McMahon, Pat
+    Mills" are two names)."""
+    return b.start - (a.start + len(a.text)) <= 1
