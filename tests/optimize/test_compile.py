@@ -193,7 +193,8 @@ def test_lm_compile_demos_reach_file_and_prompt(
     )
     extract_prompt, judge_prompt = recorder.prompts[-2:]
     assert demo["answer"] in extract_prompt
-    assert json.dumps(loaded.judge.demos[0]["statements"][0])[1:-1] in judge_prompt
+    statement = loaded.judge.demos[0]["statements"][0]
+    assert json.dumps(statement, ensure_ascii=False)[1:-1] in judge_prompt
     loaded.clone(lm=lm2, mode="whole")(
         question="q", contexts=["The cat sat."], answer="The cat sat."
     )

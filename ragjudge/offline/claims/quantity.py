@@ -29,6 +29,7 @@ from ragjudge.offline.numbers import (
     Quantity,
     dimension,
     may_agree,
+    month_number,
     number_values,
     quantity_text,
     same_slot,
@@ -356,7 +357,8 @@ def value_conflict(
         # a bare number between the words that hold another in the passage stands in for it,
         # however the context gives its value elsewhere
         beside = [c for c in passage if _same_neighbours(q, c, texts)]
-        if beside and not any(supports(c, q) for c in beside):
+        counted = bool(q.unit) and not month_number(q.unit)  # "12 stores": its place may differ
+        if beside and not (ok and counted) and not any(supports(c, q) for c in beside):
             return f"{show(q)} where the passage says {show(beside[0])}"
         if ok:
             continue
