@@ -363,9 +363,10 @@ class StatementEvidence:
         best_passage: Index of the best-matching passage, or -1 when there is none.
         missing: Surface forms of the statement's content words absent from the context.
         novel_numbers: Numbers of the statement absent from the context.
-        novel_values: Numbers and month names of the statement absent from the context: a
-            fact it does not state, so the statement is not supported however much else of it
-            is found (`ragjudge.offline.model.offline_verdict`, rule "novel_value").
+        novel_values: Numbers, month names and places ("in Turin": `claims.names.novel_places`)
+            of the statement absent from the context: a fact it does not state, so the
+            statement is not supported however much else of it is found
+            (`ragjudge.offline.model.offline_verdict`, rule "novel_value").
         negation_note: A note on a negation mismatch, or "".
         antonym_note: A note on an antonym conflict, or on a scope or comparison conflict
             (`ragjudge.offline.claims`), or "".
@@ -576,7 +577,7 @@ def statement_evidence(
     """
     parts = answer.split(statement)
     if parts is not None:  # a short answer: its words as any statement's, read with the question
-        evidence = statement_evidence(index, parts[1], encoder=encoder)
+        evidence = statement_evidence(index, answer.words_read(*parts), encoder=encoder)
         evidence.reading = answer.read(statement, index)
         return evidence
     tokens = tokenize(statement)
@@ -658,6 +659,10 @@ def statement_evidence(
         ]
     )
     novel_names = [t for t in novel if t.is_capital and not t.sentence_initial]
+    # a place the context names nowhere is a fact it does not state, as a number is ("in Turin")
+    if novel_names:
+        places = name_claims.novel_places(tokens, {t.start for t in novel})
+        novel_values = _unique([*novel_values, *places])
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = polarity.negation_mismatch(index, best, tokens)

@@ -453,7 +453,7 @@ def _statement_reason(evidence: StatementEvidence, verdict: str) -> str:
         found.append("nothing that only this statement says is in the context")
     unnamed = [v for v in evidence.novel_values if f"'{v}'" not in evidence.conflict_note]
     if unnamed:  # a value a conflict names already is said once
-        found.append(f"{_quote(unnamed)}: a number or date the context does not give")
+        found.append(f"{_quote(unnamed)}: a number, date or place the context does not give")
     if evidence.elsewhere_note:
         found.append(evidence.elsewhere_note + ": the context says it of another name")
     if evidence.modality_note:

@@ -346,6 +346,15 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             letter = ""
         if b is not None and sa == 1.0 and sb != 1.0:
             sa = sb  # "4-5 million"
+        season = (
+            b is not None
+            and sa == sb == 1.0
+            and _is_year(m.group("a"), a, None, 1.0, "")
+            and len(m.group("b")) == 2
+            and m.group("sep").strip() in ("-", "–", "—")
+        )
+        if season and b is not None:  # "the 2016-17 season": 2016 to 2017 ("1999-00": 2000)
+            b = a // 100 * 100 + b + (100 if a % 100 > b else 0)
         low = a * sa
         high = b * sb if b is not None else low
         if high < low:
@@ -399,6 +408,8 @@ def number_values(text: str) -> tuple[Quantity, ...]:
             kind = "percent"
         elif decade:  # "the 1990s": any year of the decade
             kind, unit, high = "year", "", a + 9
+        elif season:
+            kind = "year"
         elif _is_year(m.group("a"), a, b, sa, unit):
             kind = "year"
         else:
@@ -734,9 +745,19 @@ def _bound_supports(context: Quantity, claim: Quantity) -> bool:
 
 def _narrow(context: Quantity, claim: Quantity) -> bool:
     """Whether a context range can hold a claimed value: a range of one unit whose top is at
-    most twice its bottom ("between 3 and 5 days" holds "4 days"; "17-2016" holds nothing)."""
+    most twice its bottom ("between 3 and 5 days" holds "4 days"; "17-2016" holds nothing);
+    of years, two years at most ("the 1995-96 season" holds 1996; "the 1970s" or "from 1990
+    to 1998" does not say which year)."""
+    if "year" in (context.kind, claim.kind) or _YEARISH.fullmatch(
+        f"{context.low:g}-{context.high:g}"
+    ):
+        return context.high - context.low <= 1
     same_unit = _unit_key(context.unit) == _unit_key(claim.unit) or not claim.unit
     return same_unit and 0 < context.low and context.high <= 2 * context.low
+
+
+#: Two years ("1952-1984"), read as years whatever kind their range was given.
+_YEARISH = re.compile(r"(?:1[5-9]|20)\d\d-(?:1[5-9]|20)\d\d")
 
 
 #: How far past a lower bound a value may be for the bound to say it ("more than 200" for 280).

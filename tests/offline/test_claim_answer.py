@@ -62,6 +62,14 @@ def test_an_answer_that_repeats_the_question_is_contradicted() -> None:
     assert _verdict("Which prize did Marta Ilves win in 1964?", "Kreutzwald Prize") == "yes"
 
 
+def test_a_name_a_stating_clause_of_the_question_gives_is_unsure() -> None:
+    # a long question states facts in clauses that do not ask: a name given there may be the
+    # answer ("..., New South Wales, Australia, ... active in which country?")
+    question = "Marta Ilves, an Estonian composer, won which prize in 1964?"
+    assert _verdict(question, "Marta Ilves") == "unsure"
+    assert _verdict(question, "Kreutzwald Prize") == "yes"
+
+
 def test_an_answer_the_context_does_not_give_is_not_supported() -> None:
     assert _verdict("Which prize did Marta Ilves win in 1964?", "Nobel Prize") == "unsure"
 

@@ -433,6 +433,11 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         # a wide range says its ends, not what lies between them
         ("from 123 to 4,567 emails", "300 emails", False),
         ("from 123 to 4,567 emails", "123 emails", True),
+        # a span of years says its ends, not which year between them; a season says both
+        ("in the 1970s", "in 1976", False),
+        ("from 1990 to 1998", "in 1995", False),
+        ("from 1990 to 1998", "in 1998", True),
+        ("the 1995-96 season", "in 1996", True),
         # a lower bound is said by a value near it, in its own unit
         ("280 people came", "more than 200 people", True),
         ("2,000 people came", "more than 200 people", False),

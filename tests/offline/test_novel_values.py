@@ -25,13 +25,16 @@ def _judge(statement: str) -> dict[str, object]:
         "The Harbour Bridge took four years to build and opened to traffic in March.",
         "Die Harbour Bridge wurde im Oktober für den Verkehr geöffnet.",
         "The Harbour Bridge took four years to build and cost 12 million.",
+        # a place the context names nowhere
+        "The Harbour Bridge opened to traffic in Wellington after a long delay.",
+        "The Harbour Bridge took four years to build at the Port of Ravensby.",
     ],
 )
 def test_a_value_the_context_lacks_is_not_supported(statement: str) -> None:
     judged = _judge(statement)
     assert judged["verdict"] != "yes"
     assert "novel_value" in judged["rules"]  # type: ignore[operator]
-    assert "a number or date the context does not give" in str(judged["reason"])
+    assert "a number, date or place the context does not give" in str(judged["reason"])
 
 
 @pytest.mark.parametrize(
@@ -42,6 +45,9 @@ def test_a_value_the_context_lacks_is_not_supported(statement: str) -> None:
         "The Harbour Bridge may have opened to traffic after a long delay.",  # "may", a modal
         # a small count an answer makes itself of what the context lists
         "Two changes were made: its toll was removed and it opened to traffic.",
+        # a name the context gives, and a capital that is no name after "in"
+        "The Harbour Bridge is one of the longest arch bridges in the region.",
+        "In Harbour Bridge's case the toll was removed later.",
     ],
 )
 def test_a_value_the_context_gives_is_no_novel_value(statement: str) -> None:

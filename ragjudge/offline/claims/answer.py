@@ -4,14 +4,18 @@ to its question.
 "Bohr", "1879" or "No" says nothing on its own, and every word of a wrong one can be in the
 context. Extraction therefore keeps a short answer with its question (`fuse`: "Who was born
 first, Einstein or Bohr? → Bohr"); the support model reads the answer's words as any
-statement's, and `read` reads it with the question, for what words can tell of a right answer:
+statement's (a yes or no has none: the question's, `words_read`), and `read` reads it with the
+question, for what words can tell of a right answer:
 
 - A name that is one the question gives whole ("Who did Howard Ashman work with?" → "Howard
-  Ashman"): it answers nothing, and is contradicted.
+  Ashman"): it answers nothing, and is contradicted; where only a clause that states, not
+  asks, gives it ("..., New South Wales, Australia, ... active in which country?"), it may be
+  the answer, and is unsure.
 - One of the question's two options ("A or B?", "between A and B"): where the question asks
   which came first (born first, older, founded earlier) or last, the year each option's own
-  sentences give decides; a measure words cannot take ("closer", "more valuable") is unsure;
-  else an option whose rival's sentences say more of what was asked is contradicted.
+  sentences give decides; a measure words cannot take ("closer", "more valuable") is left to
+  the support model; else an option whose rival's sentences say more of what was asked is
+  unsure (the rival's sentences may only say more words of it).
 - A number: each value of its kind in the context scores the words of what was asked near it,
   as a sliding window does (rare words more, near ones more; a lifespan's first year is a
   birth, its last a death); an answer another value outscores is unsure.
@@ -39,7 +43,7 @@ from ragjudge.offline.text import negation_count
 if TYPE_CHECKING:
     from ragjudge.offline.index import ContextIndex
 
-__all__ = ["ANSWERED", "MAX_WORDS", "fuse", "read", "split"]
+__all__ = ["ANSWERED", "MAX_WORDS", "fuse", "read", "split", "words_read"]
 
 #: What `fuse` puts between a question and its short answer.
 ANSWERED = " → "
@@ -54,6 +58,7 @@ _WH = re.compile(
     r"since when|between|wer|was|wann|wo|welche[rsmn]?|wie|qui|que|quel(?:le)?s?|quand|où|"
     r"combien|qué|quién|cuándo|dónde|cuál|cuánto|cuántos|cuántas)\b"
 )
+_ASKING = re.compile(r"(?i)\b(?:what|which|who|whom|whose|when|where|how)\b")
 _EARLY = re.compile(
     r"(?i)\b(?:first|earlier|earliest|older|oldest|before|previously|sooner|longer ago)\b"
 )
@@ -108,6 +113,19 @@ def split(statement: str) -> tuple[str, str] | None:
     return (question, answer) if sep and question else None
 
 
+def words_read(question: str, answer: str) -> str:
+    """The words of a short answer that the support model reads as any statement's: the
+    answer's own, or the question's for a yes or no (which says nothing but of the question).
+
+    Example:
+        >>> words_read("Is Paris in France?", "Yes")
+        'Is Paris in France?'
+        >>> words_read("Where is Paris?", "France")
+        'France'
+    """
+    return question if _polar(answer) else answer
+
+
 def read(statement: str, index: ContextIndex) -> Reading | None:
     """Read a short answer with its question against the context.
 
@@ -134,22 +152,33 @@ def read(statement: str, index: ContextIndex) -> Reading | None:
     other = _other_option(question, answer)
     if other:
         return _read_options(question, answer, other, sentences)
-    if _echoes(question, answer):
-        return Reading("no", f"'{answer}' only repeats a name the question gives")
+    if _echoes(answer, _asking_clauses(question)):
+        return Reading("no", f"'{answer}' only repeats a name the question asks about")
+    if _echoes(answer, [question]):  # given in a clause that states, not asks
+        return Reading("unsure", f"'{answer}' is a name the question itself gives")
     if any(t.is_number for t in own):
         return _read_value(question, answer, sentences)
     return None  # a name the context gives: read as any statement
 
 
-def _echoes(question: str, answer: str) -> bool:
-    """Whether a name answering a question is one the question itself gives whole (not a word
+def _echoes(answer: str, clauses: list[str]) -> bool:
+    """Whether a name answering a question is one the question's clauses give whole (not a word
     of a longer name: "Donington" of "Donington School F.C." may be its answer)."""
     said = [t for t in tokens(answer) if t.is_content]
     if not said or not any(t.is_capital for t in said):
         return False  # "magazine": a kind, not a name
     wanted = [t.norm for t in tokens(answer)]
-    names = _capital_runs(question)
+    names = [name for clause in clauses for name in _capital_runs(clause)]
     return any([t.norm for t in tokens(name)] == wanted for name in names)
+
+
+def _asking_clauses(question: str) -> list[str]:
+    """The clauses of a question that ask (those with its question word), where it has any: a
+    long question states facts in its other clauses ("..., New South Wales, Australia, ...
+    active in which country?"), and a name given there may well be the answer."""
+    clauses = re.split(r"[,;:]\s+|\s+[-–—]\s+", question)
+    asking = [c for c in clauses if _ASKING.search(c)]
+    return asking or clauses
 
 
 def _capital_runs(text: str) -> list[str]:
@@ -313,7 +342,7 @@ def _read_options(question: str, answer: str, other: str, sentences: list[str]) 
     if have > rival:
         return None  # its sentences say more of what was asked: read as any statement
     if have < rival:
-        return Reading("no", f"the sentences on '{other}' say more of what was asked")
+        return Reading("unsure", f"the sentences on '{other}' say more of what was asked")
     return Reading("unsure", f"words cannot choose between '{answer}' and '{other}'")
 
 

@@ -22,6 +22,10 @@ note of each kind; `ragjudge.offline.features` reads them as the entity and word
 where the sentences saying the rest of the statement put another name in its slot and never
 this one ("Jones said the plan would fail" against "Smith said the plan would fail"); the
 offline judge reads it as rule "name_elsewhere" (the context says the claim of someone else).
+
+`novel_places` finds the places a statement adds: a name after "in", "at", "near" or "from"
+none of whose words the context has ("the people he photographed in Düsseldorf"); the offline
+judge reads them as it reads a number or a date the context lacks (rule "novel_value").
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from ragjudge.offline.text import CJK_NEGATIONS, Token, is_cjk, is_hangul, stem,
 if TYPE_CHECKING:
     from ragjudge.offline.index import ContextIndex
 
-__all__ = ["conflict", "name_elsewhere"]
+__all__ = ["conflict", "name_elsewhere", "novel_places"]
 
 
 def conflict(
@@ -688,3 +692,51 @@ def _adjacent(a: Token, b: Token) -> bool:
     """Whether one space at most stands between two tokens (no comma: "Mike McMahon, Pat
     Mills" are two names)."""
     return b.start - (a.start + len(a.text)) <= 1
+
+
+#: The words that put a place (or an organization) where or whence something happened.
+_PLACING = frozenset("in at near from".split())
+
+
+def novel_places(tokens: list[Token], novel: set[int]) -> list[str]:
+    """The places a statement adds: a name after "in", "at", "near" or "from" (with "the" or
+    not) whose every content word is novel, so the context names it nowhere ("won in Turin").
+
+    Args:
+        tokens: The statement's tokens (`tokenize`).
+        novel: The `start` of each content token the context lacks.
+
+    Returns:
+        Each such name as written, in order.
+
+    Example:
+        >>> from ragjudge.offline.text import tokenize
+        >>> tokens = tokenize("She sang the aria in New Orleans.")
+        >>> novel_places(tokens, {t.start for t in tokens if t.text in ("New", "Orleans")})
+        ['New Orleans']
+        >>> novel_places(tokens, {t.start for t in tokens if t.text == "Orleans"})
+        []
+    """
+    places: list[str] = []
+    for i, token in enumerate(tokens[:-1]):
+        if token.norm not in _PLACING:
+            continue
+        j = i + 1
+        if tokens[j].norm == "the" and j + 1 < len(tokens):
+            j += 1
+        run: list[Token] = []
+        while (
+            j < len(tokens)
+            and tokens[j].is_capital
+            and not tokens[j].is_number
+            and not tokens[j].sentence_initial
+            and _adjacent(tokens[j - 1], tokens[j])
+        ):
+            run.append(tokens[j])
+            j += 1
+        named = [
+            t for t in run if t.is_content
+        ]  # "Las Vegas", "São Paulo": "Las", "São" are no content
+        if named and all(t.start in novel for t in named):
+            places.append(" ".join(t.text for t in run))
+    return places
