@@ -1,5 +1,5 @@
-"""What the claims modules share: a statement's or sentence's tokens, and which word a marker
-governs."""
+"""What the claims modules share: a statement's or sentence's tokens and content stems, and
+which word a marker governs."""
 
 from __future__ import annotations
 
@@ -56,3 +56,16 @@ def tokens(text: str) -> tuple[Token, ...]:
     """A text's tokens (`tokenize`), cached: every module reads the same statement and
     sentences."""
     return tuple(tokenize(text))
+
+
+def content_stems(text: str, *, numbers: bool = True) -> set[str]:
+    """The stems of a text's content words (`tokens`), its numbers left out where `numbers` is
+    False.
+
+    Example:
+        >>> sorted(content_stems("The 3 bridges opened"))
+        ['3', 'bridg', 'open']
+        >>> sorted(content_stems("The 3 bridges opened", numbers=False))
+        ['bridg', 'open']
+    """
+    return {t.stem for t in tokens(text) if t.is_content and (numbers or not t.is_number)}

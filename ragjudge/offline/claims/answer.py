@@ -35,7 +35,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from ragjudge.offline.claims._words import same_word, tokens
+from ragjudge.offline.claims._words import content_stems, same_word, tokens
 from ragjudge.offline.claims.abstention import is_abstention
 from ragjudge.offline.claims.reading import Reading
 from ragjudge.offline.text import negation_count
@@ -221,10 +221,6 @@ def _polar(answer: str) -> str:
     return ""
 
 
-def _stems(text: str) -> set[str]:
-    return {t.stem for t in tokens(text) if t.is_content}
-
-
 def _mentions(name: str, sentences: list[str], *, rival: str = "") -> list[str]:
     """The sentences on a thing: each that names it (by the name's rarest word in the context),
     with the sentence after it, which goes on about it ("It is a documentary ..."); those that
@@ -298,7 +294,7 @@ def _options(question: str) -> list[str]:
 
 def _overlap(answer: str, option: str) -> int:
     """How many words an answer shares with an option, where one holds the other (0 else)."""
-    a, o = _stems(answer), _stems(option)
+    a, o = content_stems(answer), content_stems(option)
     return len(a & o) if a and o and (a <= o or o <= a) else 0
 
 
@@ -336,9 +332,9 @@ def _read_options(question: str, answer: str, other: str, sentences: list[str]) 
         )
     if _GRADED.search(question):
         return None  # a measure words cannot take ("closer", "more valuable"): as any statement
-    asked = _stems(question) - _stems(answer) - _stems(other)
-    have = len(asked & set().union(*map(_stems, mine))) if mine else 0
-    rival = len(asked & set().union(*map(_stems, theirs))) if theirs else 0
+    asked = content_stems(question) - content_stems(answer) - content_stems(other)
+    have = len(asked & set().union(*map(content_stems, mine))) if mine else 0
+    rival = len(asked & set().union(*map(content_stems, theirs))) if theirs else 0
     if have > rival:
         return None  # its sentences say more of what was asked: read as any statement
     if have < rival:
@@ -406,7 +402,7 @@ def _read_value(question: str, answer: str, sentences: list[str]) -> Reading | N
     scores the words of what was asked near it (rare words more, near ones more); an answer
     another value outscores is unsure."""
     own = _values(answer)
-    asked = _asked_words(question) - _stems(answer)
+    asked = _asked_words(question) - content_stems(answer)
     if not own or not asked:
         return None
     year = bool(_YEAR.fullmatch(own[-1][1]))
@@ -497,7 +493,7 @@ def _pair_answer(question: str, pair: list[str], sentences: list[str]) -> tuple[
         return ("yes" if equal else "no"), why
     if not _BOTH.search(question):
         return None
-    wanted = _stems(question) - _stems(pair[0]) - _stems(pair[1])
+    wanted = content_stems(question) - content_stems(pair[0]) - content_stems(pair[1])
     if not wanted:
         return None
     said = [_says_all(wanted, s) for s in (a, b)]
@@ -537,14 +533,14 @@ def _attribute(thing: str, sentence: str) -> str:
 
 
 def _claim_answer(question: str, sentences: list[str]) -> tuple[str, str] | None:
-    wanted = _stems(question)
+    wanted = content_stems(question)
     if len(wanted) < 2:
         return None
     best, top = None, 0
     for k, sentence in enumerate(sentences):
-        have = _stems(sentence)
+        have = content_stems(sentence)
         if k and re.match(r"(?i)(?:he|she|it|they|his|her|its|their)\b", sentence):
-            have |= _stems(sentences[k - 1])  # "She won ...": the sentence before names her
+            have |= content_stems(sentences[k - 1])  # "She won ...": the sentence before names her
         if len(wanted & have) > top:
             best, top = sentence, len(wanted & have)
     if best is None or top / len(wanted) < ANSWERED_SHARE:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ragjudge.offline.claims._words import tokens
+from ragjudge.offline.claims._words import content_stems
 
 __all__ = ["conflict"]
 
@@ -34,10 +34,6 @@ SAID_SHARE = 0.6
 DROPPED_SHARE = 0.34
 
 
-def _stems(text: str) -> set[str]:
-    return {t.stem for t in tokens(text) if t.is_content and not t.is_number}
-
-
 def conflict(statement: str, sentence: str) -> str:
     """A condition or exception of the sentence that the statement drops.
 
@@ -51,15 +47,17 @@ def conflict(statement: str, sentence: str) -> str:
     """
     if _MARKERS.search(statement):
         return ""
-    mine = _stems(statement)
+    mine = content_stems(statement, numbers=False)
     for marker in _MARKERS.finditer(sentence):
         end = re.search(r"[,;.:!?]", sentence[marker.end() :])
         stop = marker.end() + end.start() if end else len(sentence)
         condition = sentence[marker.start() : stop]
         if _ASIDE.match(sentence[marker.end() : stop]):
             continue
-        own = _stems(sentence[marker.end() : stop])
-        rest = _stems(sentence[: marker.start()] + " " + sentence[stop:]) - own
+        own = content_stems(sentence[marker.end() : stop], numbers=False)
+        rest = (
+            content_stems(sentence[: marker.start()] + " " + sentence[stop:], numbers=False) - own
+        )
         if len(own) < 1 or len(rest) < 3:
             continue
         if (
