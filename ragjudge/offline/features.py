@@ -672,7 +672,7 @@ def statement_evidence(
         statement, [index.sentences[k] for k in saying]
     )
     antonym = (
-        polarity.antonym_conflict(set(all_stems), best_set)
+        polarity.antonym_conflict(all_stems, index.passage_stems[best])
         or polarity.slot_antonym(content, index.bigrams, best_set)
         or restricted(tokens, index.passage_stems[best])
         or claimed

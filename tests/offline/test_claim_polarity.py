@@ -25,7 +25,7 @@ def _read(context: str, statement: str) -> tuple[tuple[float, float], str, str]:
     passage = set(index.passage_stems[0])
     return (
         negation_mismatch(index, 0, tokens),
-        antonym_conflict({t.stem for t in tokens}, passage),
+        antonym_conflict([t.stem for t in tokens], index.passage_stems[0]),
         slot_antonym(content, index.bigrams, passage),
     )
 
@@ -81,6 +81,24 @@ def test_an_antonym_beside_the_same_word_conflicts() -> None:
         "Le musée est ouvert le dimanche.",
     )
     assert slot == "'ouvert' where the passage says 'fermé'"
+
+
+def test_an_opposite_said_elsewhere_in_the_statement_does_not_hide_a_conflict() -> None:
+    context = "The trail has grown to more than 140 miles and links more than 30 parks."
+    _, antonym, slot = _read(
+        context, "The trail has grown to less than 140 miles and links more than 30 parks."
+    )
+    assert "'less' where the passage says" in antonym + slot
+    context = "Making such a bow takes less time, and the bow is more sensitive to moisture."
+    _, antonym, _ = _read(
+        context, "Making such a bow takes less time, and the bow is less sensitive to moisture."
+    )
+    assert antonym == ""  # the passage says 'less' too: words cannot tell which claim it is of
+    # both opposites side by side say both: no conflict
+    _, antonym, slot = _read(
+        "Public schools opened in May.", "Public and private schools opened in May."
+    )
+    assert (antonym, slot) == ("", "")
 
 
 @pytest.mark.parametrize("sentence", SAME)

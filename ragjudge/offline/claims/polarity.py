@@ -11,11 +11,14 @@ and the others as the antonym conflict.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from ragjudge.offline.text import ANTONYMS, Token, negation_scopes
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ragjudge.offline.index import ContextIndex
 
 __all__ = ["antonym_conflict", "negation_mismatch", "negation_note", "slot_antonym"]
@@ -80,24 +83,32 @@ def _opposites(word: str) -> set[str]:
     return out
 
 
-def antonym_conflict(stmt_stems: set[str], passage_stems: set[str]) -> str:
+def antonym_conflict(stems: Sequence[str], passage: Sequence[str]) -> str:
     """A word of the statement whose opposite the passage says instead ("rose" / "fell",
-    "certain" / "uncertain").
+    "certain" / "uncertain"): the passage lacks the word and says its opposite more often than
+    the statement does (so "less than 140 miles ... more than 30 parks" conflicts with "more
+    than 140 miles ... more than 30 parks", and "over 600 firefighters ... under control" with
+    nothing that says "under control" once).
 
     Args:
-        stmt_stems: The stems of the statement's tokens.
-        passage_stems: The stems of the best passage.
+        stems: The stems of the statement's tokens.
+        passage: The stems of the best passage's tokens.
 
     Returns:
         The first such word (in sorted order) with its opposite, as a note; "" where none.
     """
-    for s in sorted(stmt_stems):
-        if s in passage_stems:
+    mine, theirs = Counter(stems), Counter(passage)
+    for s in sorted(mine):
+        if theirs[s]:
             continue
         for opposite in sorted(_opposites(s)):
-            if opposite in passage_stems and opposite not in stmt_stems:
+            if theirs[opposite] > mine[opposite]:
                 return f"'{s}' where the passage says '{opposite}'"
     return ""
+
+
+#: How near (in content words) a statement's two opposites say both ("public and private").
+_BOTH_REACH = 3
 
 
 def slot_antonym(
@@ -109,8 +120,9 @@ def slot_antonym(
     "closed on Mondays and open on Tuesdays" stays supported); else the word before, when
     the context never pairs the word with either and the best passage (`passage`, its stems)
     does not say the word elsewhere ("the council approved ..., but rejected ..."). Names
-    ("South Africa") and statements that say both opposites ("private as well as public") are
-    left alone.
+    ("South Africa") and a word with its opposite beside it ("private as well as public") are
+    left alone; an opposite said elsewhere in the statement is no reason to ("less than 140
+    miles ... and more than 30 parks").
 
     Args:
         content: The statement's content tokens.
@@ -120,14 +132,14 @@ def slot_antonym(
     Returns:
         The first antonym in a slot, with the passage's word, as a note; "" where none.
     """
-    own = {t.stem for t in content}
     stems = [t.stem for t in content]
     for i, word in enumerate(content):
         if word.is_capital and not word.sentence_initial:
             continue
-        opposites = sorted(ANTONYMS.get(word.stem, frozenset()) - own)
+        near = set(stems[max(0, i - _BOTH_REACH) : i + _BOTH_REACH + 1])
+        opposites = sorted(ANTONYMS.get(word.stem, frozenset()) - near)
         if not opposites:
-            continue
+            continue  # "private as well as public": both said together
         after = stems[i + 1] if i + 1 < len(stems) else None
         before = stems[i - 1] if i > 0 else None
         if after is not None and (word.stem, after) in context_pairs:
