@@ -86,9 +86,9 @@ def _opposites(word: str) -> set[str]:
 def antonym_conflict(stems: Sequence[str], passage: Sequence[str]) -> str:
     """A word of the statement whose opposite the passage says instead ("rose" / "fell",
     "certain" / "uncertain"): the passage lacks the word and says its opposite more often than
-    the statement does (so "less than 140 miles ... more than 30 parks" conflicts with "more
-    than 140 miles ... more than 30 parks", and "over 600 firefighters ... under control" with
-    nothing that says "under control" once).
+    the statement does. So "less than 140 miles ... more than 30 parks" conflicts with "more
+    than 140 miles ... more than 30 parks", while "over 600 firefighters brought the fire under
+    control" does not conflict with a passage that says "under control" once.
 
     Args:
         stems: The stems of the statement's tokens.
