@@ -748,16 +748,16 @@ def _narrow(context: Quantity, claim: Quantity) -> bool:
     most twice its bottom ("between 3 and 5 days" holds "4 days"; "17-2016" holds nothing);
     of years, two years at most ("the 1995-96 season" holds 1996; "the 1970s" or "from 1990
     to 1998" does not say which year)."""
-    if "year" in (context.kind, claim.kind) or _YEARISH.fullmatch(
-        f"{context.low:g}-{context.high:g}"
-    ):
+    if "year" in (context.kind, claim.kind) or all(map(_year_like, (context.low, context.high))):
         return context.high - context.low <= 1
     same_unit = _unit_key(context.unit) == _unit_key(claim.unit) or not claim.unit
     return same_unit and 0 < context.low and context.high <= 2 * context.low
 
 
-#: Two years ("1952-1984"), read as years whatever kind their range was given.
-_YEARISH = re.compile(r"(?:1[5-9]|20)\d\d-(?:1[5-9]|20)\d\d")
+def _year_like(value: float) -> bool:
+    """Whether a value could be a year (a whole number from 1500 to 2099): a range of two
+    ("1952-1984") is read as years whatever kind it was given."""
+    return value == int(value) and 1500 <= value <= 2099
 
 
 #: How far past a lower bound a value may be for the bound to say it ("more than 200" for 280).

@@ -734,9 +734,8 @@ def novel_places(tokens: list[Token], novel: set[int]) -> list[str]:
         ):
             run.append(tokens[j])
             j += 1
-        named = [
-            t for t in run if t.is_content
-        ]  # "Las Vegas", "São Paulo": "Las", "São" are no content
+        # "Las Vegas", "São Paulo": "Las" and "São" are no content words
+        named = [t for t in run if t.is_content]
         if named and all(t.start in novel for t in named):
             places.append(" ".join(t.text for t in run))
     return places
