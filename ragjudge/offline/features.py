@@ -154,6 +154,7 @@ def context_index(context: str) -> ContextIndex:
     pairs: set[tuple[str, str]] = set()
     numbers: set[str] = set()
     quantities: list[Quantity] = []
+    blocks_of: list[int] = []
     lowered: list[frozenset[str]] = []
     for block in _blocks(context):
         spans = split_sentences(block)
@@ -202,7 +203,9 @@ def context_index(context: str) -> ContextIndex:
             numbers.update(p.numbers)
             pairs.update(pairwise(p.content))
         quantities.extend(q for qs in found for q in qs)
+        blocks_of.extend(block_id for qs in found for _ in qs)
     index.quantities = tuple(quantities)
+    index.quantity_block = tuple(blocks_of)
     index.names = frozenset().union(*index.sentence_names)
     index.lowered = frozenset().union(*lowered)
     index.stems, index.numbers, index.bigrams = (
@@ -685,6 +688,10 @@ def statement_evidence(
             in_context_q,
             best_q,
             (statement, index.blocks[index.passage_block[best]] if best >= 0 else ""),
+            [
+                (q, index.blocks[b])
+                for q, b in zip(index.quantities, index.quantity_block, strict=True)
+            ],
         )
         or (
             given_for_another(

@@ -704,7 +704,9 @@ def negation_count(tokens: list[Token]) -> int:
     return sum(1 for i, t in enumerate(tokens) if _is_negation(t) and i not in bounds)
 
 
+#: A negation's scope: the next `_SCOPE` words, auxiliaries aside ("has not been used for").
 _SCOPE = 3
+_AUXILIARIES = frozenset("be been being have has had do does did".split())
 #: Words saying that an event was called off: in the passive ("the concert was cancelled")
 #: they negate the word before them, like a negation that follows its verb.
 _CANCELLATIONS = frozenset(
@@ -772,7 +774,8 @@ def negation_scopes(
         if token.is_content:
             (negated if remaining else plain).add(token.stem)
             last = token.stem
-        remaining = max(0, remaining - 1)
+        if token.norm not in _AUXILIARIES:
+            remaining = max(0, remaining - 1)
     return frozenset(negated), frozenset(plain)
 
 
@@ -803,7 +806,8 @@ def _negate(
 
 def _negate_before(norm: str, last: str, negated: set[str], plain: set[str]) -> int:
     """Apply a negation: a suffix negation moves the word before it into its scope (and opens
-    none after it); any other opens a scope over the next `_SCOPE` tokens (returned)."""
+    none after it); any other opens a scope over the next `_SCOPE` tokens, auxiliaries aside
+    (returned)."""
     if not _is_suffix_negation(norm):
         return _SCOPE
     if last:
@@ -897,7 +901,8 @@ def sentence_profile(sentence: str) -> SentenceProfile:
             content.append(stemmed)
             (negated if remaining else plain).add(stemmed)
             last = stemmed
-        remaining = max(0, remaining - 1)
+        if norm not in _AUXILIARIES:
+            remaining = max(0, remaining - 1)
     return SentenceProfile(
         stems,
         content,

@@ -139,3 +139,26 @@ def test_no_other_name_in_the_slot_no_note() -> None:
     )
     # "The bakery sells ..." names no one: the claim may be anyone's to repeat
     assert _elsewhere(context, "Anna Weber sells rye bread every morning.") == ""
+
+
+def test_a_quote_of_small_words_given_to_another_speaker() -> None:
+    # every word of the quote but one is a function word: all of them tie it to its sentence
+    context = (
+        "Senator Ruth Casey spoke after the vote. "
+        '"We have to do something about it now," Casey said. '
+        "Her aide, Jim Michaels, handed out the statement."
+    )
+    statement = '"We have to do something about it now," Jim Michaels said.'
+    assert "'casey'" in _elsewhere(context, statement)
+    assert _elsewhere(context, '"We have to do something about it now," Casey said.') == ""
+
+
+def test_a_given_name_shared_with_another_name_does_not_name_the_person() -> None:
+    # "Tim" of "Tim Shipman" is a word of "Sunday Times" before it, not his name
+    context = (
+        "He wrote art reviews for Tatler and then for the Sunday Times. "
+        "His first marriage was to the author Cressida Connolly in 1983. "
+        "The critic Tim Shipman reviewed his novel."
+    )
+    statement = "His first marriage was to the author Tim Shipman in 1983."
+    assert "cressida" in _elsewhere(context, statement)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragjudge.offline.claims.quantity import conflict, derived
+from ragjudge.offline.claims.quantity import conflict, derived, value_conflict
 from ragjudge.offline.model import OfflineModel
+from ragjudge.offline.numbers import number_values
 
 #: (context sentence, statement, words the reason quotes)
 CHANGED = [
@@ -238,3 +239,50 @@ def test_a_quantity_claim_decides_the_verdict_and_is_named(
     (judged,) = OfflineModel().judge_statements(context=context, statements=[statement])
     assert judged["verdict"] == verdict, judged
     assert note in judged["reason"], judged["reason"]
+
+
+# --- a value in the slot of another (`value_conflict`) -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def model() -> OfflineModel:
+    return OfflineModel()
+
+
+def _verdicts(model: OfflineModel, context: str, statement: str) -> list[str]:
+    return [v["verdict"] for v in model.judge_statements(context=context, statements=[statement])]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "statement"),
+    [
+        # a bound, and the value said in another passage between other words
+        (
+            "Record companies spend up to 100 grand on their videos.\n\nA tour costs 200 grand.",
+            "Record companies spend up to 200 grand on their videos.",
+        ),
+        (
+            "Some people have been held for more than 20 years.\n\nHe was 40 years old.",
+            "Some people have been held for more than 40 years.",
+        ),
+        (
+            "The talks were presented in two parallel sessions.\n\nThree people chaired them.",
+            "The talks were presented in three parallel sessions.",
+        ),
+    ],
+)
+def test_a_value_said_elsewhere_does_not_fill_another_slot(
+    model: OfflineModel, sentence: str, statement: str
+) -> None:
+    assert _verdicts(model, sentence, statement) == ["no"]
+
+
+def test_a_value_the_context_gives_in_the_slot_too_is_no_conflict() -> None:
+    statement = "Record companies spent up to 200 grand on their videos."
+    passage = "In 2019 record companies spent up to 100 grand on their videos."
+    other = "By 2021 record companies spent up to 200 grand on their videos."
+    claimed, theirs = tuple(number_values(statement)), tuple(number_values(passage))
+    texts = (statement, passage)
+    assert "'up to 100 grand'" in value_conflict(claimed, [True], theirs, texts)
+    said = [(q, other) for q in number_values(other)]
+    assert value_conflict(claimed, [True], theirs, texts, said) == ""

@@ -138,6 +138,14 @@ def test_negation_scope_is_local() -> None:
     assert stem("sales") in plain and stem("sales") not in negated
 
 
+@pytest.mark.parametrize(
+    "sentence", ["Archery has not been used for hunting.", "The plan will not be in force soon."]
+)
+def test_an_auxiliary_does_not_use_up_a_negation_scope(sentence: str) -> None:
+    negated, _ = negation_scopes(tokenize(sentence))
+    assert {stem("hunting"), stem("force")} & negated
+
+
 def test_negation_elsewhere_in_passage_is_no_mismatch(model: OfflineModel) -> None:
     context = "Sales grew by 5% in 2021. The company did not pay a dividend."
     assert _verdict(model, context, "Sales grew by 5% in 2021.")["verdict"] == "yes"

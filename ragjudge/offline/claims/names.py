@@ -549,6 +549,9 @@ def _unspaced(word: str) -> bool:
 _REST_SHARE = 0.75
 _REST_ALL = 2
 _REST_WORDS = 3
+#: With fewer content words than `_REST_ALL` besides its names, a statement's words of every
+#: kind ("we", "have", "to", ...), at least this many, must all be in the sentence.
+_REST_SHORT = 5
 #: Words too common to tie two names to one slot ("the Basic Law" / "the Federal Republic"),
 #: and the pronoun "I", capitalized but no name.
 _NO_SLOT = frozenset("the a an".split())
@@ -574,12 +577,19 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
     """
     stems = [t.stem for t in tokens]
     runs = _statement_names(index, tokens)
+    if not runs:
+        return ""
     named = {s for i, j in runs for s in stems[i:j]}
     rest = {t.stem for t in tokens if t.is_content and t.stem not in named}
-    if not runs or len(rest) < _REST_ALL:
-        return ""
+    short = len(rest) < _REST_ALL
+    if short:  # a quote of small words ("We have to do it now," Casey said): all its words
+        rest = {s for s in stems if s not in named}
+        if len(rest) < _REST_SHORT:
+            return ""
     said = [len(rest.intersection(sentence)) for sentence in index.sentence_stems]
     top = max(said, default=0)
+    if short and top < len(rest):
+        return ""
     if top < _REST_SHARE * len(rest) or top < min(len(rest), _REST_WORDS):
         return ""
     anchors = [k for k, n in enumerate(said) if n == top]
@@ -634,10 +644,16 @@ def _said_with(index: ContextIndex, k: int, run: list[str]) -> bool:
     Brandt" for "Mayor Oskar Lind"), or is its initials ("EU" for "European Union")."""
     near = [k - 1, k] if k > 0 and index.sentence_block[k - 1] == index.sentence_block[k] else [k]
     return any(
-        same_name(run, theirs, partial=True)
+        same_name(run, theirs, partial=True) and not _given_only(run, theirs)
         for m in near
         for theirs in _name_runs(index.sentence_stems[m], _names_of(index, m))
     )
+
+
+def _given_only(run: list[str], theirs: list[str]) -> bool:
+    """Whether two runs share only the first word of the statement's longer name: a given name
+    ("Tim Shipman" / "Sunday Times", "John Smith" / "John Brown") names no one person."""
+    return len(run) > 1 and set(run) & set(theirs) == {run[0]}
 
 
 def _names_of(index: ContextIndex, k: int) -> frozenset[str]:

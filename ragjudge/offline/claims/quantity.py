@@ -340,6 +340,7 @@ def value_conflict(
     supported: list[bool],
     passage: tuple[Quantity, ...],
     texts: tuple[str, str] = ("", ""),
+    context: Sequence[tuple[Quantity, str]] = (),
 ) -> str:
     """A claimed quantity the context lacks where the passage gives another in the same slot.
 
@@ -349,17 +350,29 @@ def value_conflict(
         passage: The quantities of the best passage.
         texts: The statement's and the passage block's text: a bound is quoted as written
             ("'up to 4,500 mg' not supported: the passage says 'no more than 2,000 mg'").
+        context: Every quantity of the context with the text of its block: a claimed value
+            the context gives elsewhere, between other words, does not fill the slot where
+            the passage has another ("spend up to 200 grand on" against "spend up to 100
+            grand on ... It cost 200 grand").
 
     Returns:
         The reason ("'1,200 employees' where the passage says '500 employees'"), or "".
     """
     for q, ok in zip(quantities, supported, strict=True):
-        # a bare number between the words that hold another in the passage stands in for it,
-        # however the context gives its value elsewhere
+        # a number between the words that hold another in the passage stands in for it, unless
+        # the context gives its value between those words too, or the passage gives it a count
+        # of something ("45 stores in Ohio and 12 in Texas": a count's place may differ)
         beside = [c for c in passage if _same_neighbours(q, c, texts)]
-        counted = bool(q.unit) and not month_number(q.unit)  # "12 stores": its place may differ
-        if beside and not (ok and counted) and not any(supports(c, q) for c in beside):
-            return f"{show(q)} where the passage says {show(beside[0])}"
+        counted = bool(q.unit) and not month_number(q.unit)
+        if (
+            beside
+            and not any(supports(c, q) for c in beside)
+            and not (counted and any(supports(c, q) for c in passage))
+            and not any(
+                supports(c, q) and _same_neighbours(q, c, (texts[0], text)) for c, text in context
+            )
+        ):
+            return _other_value(q, beside[0], texts)
         if ok:
             continue
         rivals = [c for c in passage if same_slot(q, c) and not may_agree(q, c)]
@@ -368,19 +381,26 @@ def value_conflict(
         # the passage's value nearest the claim is the one it stands in for ("until 8 pm"
         # against "from 9 am to 5 pm": 5 pm)
         c = min(rivals, key=lambda c: abs((c.low + c.high) - (q.low + q.high)))
-        mine, theirs = quantity_text(texts[0], q), quantity_text(texts[1], c)
-        if (q.bound or c.bound) and mine and theirs:
-            return f"'{mine}' not supported: the passage says '{theirs}'"
-        return f"{show(q)} where the passage says {show(c)}"
+        return _other_value(q, c, texts)
     return ""
 
 
+def _other_value(q: Quantity, c: Quantity, texts: tuple[str, str]) -> str:
+    """The reason for a claimed value where the passage gives another: a bound quoted as
+    written."""
+    mine, theirs = quantity_text(texts[0], q), quantity_text(texts[1], c)
+    if (q.bound or c.bound) and mine and theirs:
+        return f"'{mine}' not supported: the passage says '{theirs}'"
+    return f"{show(q)} where the passage says {show(c)}"
+
+
 def _same_neighbours(claim: Quantity, other: Quantity, texts: tuple[str, str]) -> bool:
-    """Whether two values of one kind and unit stand between the same words, so one stands in
-    for the other ("joining only two other winners" / "joining only six other winners"; "moved
-    to Lyon in 1890 with" / "moved to Lyon in 1886 with"): two words on one side and one on the
-    other, one of them a word of four letters or more."""
-    if claim.kind != other.kind or claim.unit != other.unit or claim.bound or other.bound:
+    """Whether two values of one kind, unit and bound stand between the same words, so one
+    stands in for the other ("joining only two other winners" / "joining only six other
+    winners"; "spend up to 200 grand on" / "spend up to 100 grand on"; "held for more than 40
+    years." / "held for more than 20 years."): two words on one side and one on the other (a
+    sentence's end is a word), one of them a word of four letters or more."""
+    if claim.kind != other.kind or claim.unit != other.unit or claim.bound != other.bound:
         return False
     (b1, a1), (b2, a2) = _around(texts[0], claim), _around(texts[1], other)
     for before, after in ((2, 1), (1, 2)):
@@ -390,18 +410,30 @@ def _same_neighbours(claim: Quantity, other: Quantity, texts: tuple[str, str]) -
             len(b1) >= before
             and len(a1) >= after
             and mine == theirs
-            and any(len(w) >= 4 for w in mine)
+            and any(len(w) >= 4 and w != _END for w in mine)
         ):
             return True
     return False
 
 
+#: The sentence's end, as a word beside a quantity ("held for more than 40 years.").
+_END = "</s>"
+_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)")
+
+
 def _around(text: str, q: Quantity) -> tuple[list[str], list[str]]:
-    """The two words before and after a quantity in its text, lower-cased (fewer at an end)."""
+    """The two words before and after a quantity in its sentence, lower-cased, the sentence's
+    end read as a word (`_END`); fewer at the text's start."""
     if not text or q.end > len(text):
         return [], []
-    before = _WORD_RE.findall(text[max(0, q.start - 60) : q.start])[-2:]
-    after = _WORD_RE.findall(text[q.end : q.end + 60])[:2]
+    head = text[max(0, q.start - 60) : q.start]
+    ends = list(_SENTENCE_END_RE.finditer(head))
+    before = _WORD_RE.findall(head[ends[-1].end() :] if ends else head)[-2:]
+    tail = text[q.end : q.end + 60]
+    stop = _SENTENCE_END_RE.search(tail)
+    after = _WORD_RE.findall(tail[: stop.start()] if stop else tail)[:2]
+    if stop is not None and len(after) < 2:
+        after.append(_END)
     return [w.lower() for w in before], [w.lower() for w in after]
 
 
