@@ -488,11 +488,14 @@ def _mask(digits: re.Match[str]) -> str:
 
 
 def _ordinal(text: str, value: float, start: int, stop: int) -> Quantity:
-    """An ordinal ("3rd", "third"): what it ranks is the word after it ("third quarter")."""
+    """An ordinal ("3rd", "third"): what it ranks is the word after it ("third quarter"). A
+    day before its month is a day, as the date "31 August" or "2022-08-31" is ("31st
+    August")."""
     counted = _COUNTED_RE.match(text, stop)
     word = counted.group(1).lower() if counted else ""
     unit = "" if not word or word in _UNIT_STOP else word
-    return Quantity(value, value, False, "ordinal", unit[:12], start, stop)
+    kind = "number" if month_number(unit) else "ordinal"
+    return Quantity(value, value, False, kind, unit[:12], start, stop)
 
 
 _ISO_DATE_RE = re.compile(

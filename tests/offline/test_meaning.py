@@ -493,12 +493,22 @@ def test_other_languages_are_never_one_silent_statement(answer: str, n: int) -> 
         ("two-thirds of voters", "about 67% of voters", True),
         ("two-thirds of voters", "40% of voters", False),
         ("one in five adults", "20% of adults", True),
+        # a day of a month, however written
+        ("before 31st August 2022", "before August 31, 2022", True),
+        ("on the 17th October 1993", "on 18 October 1993", False),
+        ("on the 17th October 1993", "on 17 November 1993", False),
     ],
 )
 def test_numbers_as_values(context: str, claim: str, ok: bool) -> None:
     (c,) = number_values(context)[:1]
     (q,) = number_values(claim)[:1]
     assert supports(c, q) is ok
+
+
+def test_an_ordinal_day_is_the_day_of_an_iso_date() -> None:
+    (day, _) = number_values("on the 17th October 1993")
+    (_, iso_day) = number_values("on 1993-10-17")
+    assert supports(day, iso_day) and supports(iso_day, day)
 
 
 @pytest.mark.parametrize("words", ["一些人", "万一下雨", "千万不要", "十分好", "一个人", "统一"])
