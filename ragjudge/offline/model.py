@@ -339,6 +339,9 @@ STATEMENT_RULES = (
 #: The rules of a statement the context does not say, however much else of it is found: none
 #: of its own words, a number or date it lacks, a claim it gives to another name.
 _NOT_SAID = ("own_missing", "novel_value", "name_elsewhere")
+#: Rules by which the context says otherwise of an unsupported statement: another word in its
+#: slot, or the claim given to another name.
+_OTHERWISE = frozenset({"slot_conflict", "name_elsewhere"})
 
 
 def statement_rules(evidence: StatementEvidence) -> list[str]:
@@ -396,10 +399,11 @@ def offline_verdict(
     v2 = schema_version >= 2
     if v2 and "contradicted" in rules:
         verdict = "no"  # the context says otherwise, however much else matches
-    elif v2 and "slot_conflict" in rules and confidence < support_threshold:
+    elif v2 and _OTHERWISE.intersection(rules) and confidence < support_threshold:
         # unsupported, and the aligned clause puts another word in the statement's slot (or
-        # names it only as left out): the context says otherwise. The evidence's weight
-        # decides whether it is unsupported; a statement supported despite it stays "yes"
+        # names it only as left out), or every sentence saying the rest gives the claim to
+        # another name: the context says otherwise. The evidence's weight decides whether it
+        # is unsupported; a statement supported despite a slot conflict stays "yes"
         verdict = "no"
     elif abs(confidence - support_threshold) < unsure_margin or (v2 and "undecided" in rules):
         verdict = "unsure"  # near the threshold, or the words cannot decide

@@ -61,7 +61,7 @@ def test_a_claim_conflict_decides_the_verdict_and_is_named(
     assert same["verdict"] == "yes", same
 
 
-def test_a_claim_the_context_gives_another_name_is_not_supported() -> None:
+def test_a_claim_the_context_gives_another_name_is_contradicted() -> None:
     context = (
         "The museum reopened in the spring after a long renovation. "
         "Curator Ines Falk said the new wing doubled the space for paintings. "
@@ -69,7 +69,7 @@ def test_a_claim_the_context_gives_another_name_is_not_supported() -> None:
     )
     statement = "Tomas Reyes said the new wing doubled the space for paintings."
     (judged,) = OfflineModel().judge_statements(context=context, statements=[statement])
-    assert judged["verdict"] != "yes", judged  # "unsure" at least, whatever else fires
+    assert judged["verdict"] == "no", judged  # the context gives the claim to Ines Falk
     assert "name_elsewhere" in judged["rules"]
     assert judged["confidence"] < 0.5
     assert "the context says it of another name" in judged["reason"]
