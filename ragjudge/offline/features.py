@@ -154,7 +154,7 @@ def context_index(context: str) -> ContextIndex:
     pairs: set[tuple[str, str]] = set()
     numbers: set[str] = set()
     quantities: list[Quantity] = []
-    blocks_of: list[int] = []
+    texts_of: list[tuple[Quantity, str]] = []
     lowered: list[frozenset[str]] = []
     for block in _blocks(context):
         spans = split_sentences(block)
@@ -203,9 +203,9 @@ def context_index(context: str) -> ContextIndex:
             numbers.update(p.numbers)
             pairs.update(pairwise(p.content))
         quantities.extend(q for qs in found for q in qs)
-        blocks_of.extend(block_id for qs in found for _ in qs)
+        texts_of.extend((q, block) for qs in found for q in qs)
     index.quantities = tuple(quantities)
-    index.quantity_block = tuple(blocks_of)
+    index.quantity_texts = tuple(texts_of)
     index.names = frozenset().union(*index.sentence_names)
     index.lowered = frozenset().union(*lowered)
     index.stems, index.numbers, index.bigrams = (
@@ -688,10 +688,7 @@ def statement_evidence(
             in_context_q,
             best_q,
             (statement, index.blocks[index.passage_block[best]] if best >= 0 else ""),
-            [
-                (q, index.blocks[b])
-                for q, b in zip(index.quantities, index.quantity_block, strict=True)
-            ],
+            index.quantity_texts,
         )
         or (
             given_for_another(

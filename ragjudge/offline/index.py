@@ -43,7 +43,8 @@ class ContextIndex:
         sentence_speculative: Whether each sentence only says a thing may or is planned to be.
         sentence_disputed: Whether each sentence reports a thing as denied, doubted or unlikely.
         quantities: Every quantity of the context (`number_values`).
-        quantity_block: The block of each of `quantities` (their offsets are the block's).
+        quantity_texts: Each of `quantities` with the text of its block (its offsets are the
+            block's).
         passage_quantities: The quantities of each passage.
         passage_years: The `(value, year)` pairs of each passage (`value_years`).
         passage_places: The `(value, place)` pairs of each passage (`value_places`).
@@ -72,7 +73,7 @@ class ContextIndex:
     sentence_speculative: list[bool] = field(default_factory=list)
     sentence_disputed: list[bool] = field(default_factory=list)
     quantities: tuple[Quantity, ...] = ()
-    quantity_block: tuple[int, ...] = ()
+    quantity_texts: tuple[tuple[Quantity, str], ...] = ()
     passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
     passage_years: list[tuple[tuple[Quantity, Quantity], ...]] = field(default_factory=list)
     passage_places: list[tuple[tuple[Quantity, str], ...]] = field(default_factory=list)
