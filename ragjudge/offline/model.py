@@ -330,6 +330,7 @@ STATEMENT_RULES = (
     "no_context",
     "contradicted",
     "speculated",
+    "overclaim",
     "own_missing",
     "slot_conflict",
     "undecided",
@@ -337,8 +338,9 @@ STATEMENT_RULES = (
     "name_elsewhere",
 )
 #: The rules of a statement the context does not say, however much else of it is found: none
-#: of its own words, a number or date it lacks, a claim it gives to another name.
-_NOT_SAID = ("own_missing", "novel_value", "name_elsewhere")
+#: of its own words, a number or date it lacks, a claim it gives to another name, a claim
+#: surer than the context's (a hedge, condition or mere link dropped).
+_NOT_SAID = ("own_missing", "novel_value", "name_elsewhere", "overclaim")
 #: Rules by which the context says otherwise of an unsupported statement: another word in its
 #: slot, or the claim given to another name.
 _OTHERWISE = frozenset({"slot_conflict", "name_elsewhere"})
@@ -354,6 +356,7 @@ def statement_rules(evidence: StatementEvidence) -> list[str]:
     flags = {
         "contradicted": evidence.contradicted,
         "speculated": evidence.speculated,
+        "overclaim": bool(evidence.modality_note),
         "own_missing": evidence.own_missing,
         "slot_conflict": bool(evidence.slot_note),
         "novel_value": bool(evidence.novel_values),
@@ -397,8 +400,10 @@ def offline_verdict(
         # below the unsure band, whatever its siblings share or however much else is found
         confidence = min(confidence, max(0.0, support_threshold - unsure_margin) * 0.999)
     v2 = schema_version >= 2
-    if v2 and "contradicted" in rules:
-        verdict = "no"  # the context says otherwise, however much else matches
+    if v2 and ("contradicted" in rules or "overclaim" in rules):
+        # the context says otherwise, however much else matches: the opposite, or the claim
+        # only hedged, under a condition or as a link where the statement is sure of it
+        verdict = "no"
     elif v2 and _OTHERWISE.intersection(rules) and confidence < support_threshold:
         # unsupported, and the aligned clause puts another word in the statement's slot (or
         # names it only as left out), or every sentence saying the rest gives the claim to

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ragjudge.offline.claims import abstention
+from ragjudge.offline.claims import abstention, change
 from ragjudge.offline.claims import answer as answer_claim
 from ragjudge.offline.text import STOPWORDS, is_cjk, is_filler, is_hangul, segment_statements
 
@@ -344,6 +344,11 @@ def _split_coordination(text: str) -> list[str]:
                 continue  # "four and a half billion": one number
             if match.group(0).strip() == "," and not pronoun and not _LATER_AND_RE.search(right):
                 continue  # "A, B and C" is a list of clauses; a lone comma joins much else
+            if match.group(0).strip() == "," and _is_opening_phrase(left.rsplit(":", 1)[-1]):
+                # a phrase put before the clause, no claim of its own: split off, it would take
+                # its condition or hedge from the clause ("Excluding these items, earnings
+                # rose ..."; "Maybe, it is ...")
+                continue
             parts.append(left)
             cursor = match.end()
         parts.append(piece[cursor:])
@@ -367,6 +372,27 @@ def _split_coordination(text: str) -> list[str]:
                 part = f"{subject} {part}"
             out.append(part)
     return out
+
+
+#: Words that open a phrase put before a clause that qualifies it (a condition, a hedge, a
+#: source), beside `_FRONTING`'s prepositions.
+_QUALIFYING_OPENERS = frozenset(
+    """if unless except excluding including apart provided given based according maybe perhaps
+    probably possibly likely reportedly allegedly apparently presumably""".split()
+)
+#: The most words such a phrase has.
+_OPENING_PHRASE_WORDS = 8
+
+
+def _is_opening_phrase(text: str) -> bool:
+    """Whether a text is a phrase put before a clause ("Excluding these items", "Based on the
+    passage", "Maybe", "In 2020"): it opens with a preposition, a condition, a hedge or a
+    source, and is short."""
+    words = _words(text)
+    return (
+        0 < len(words) <= _OPENING_PHRASE_WORDS
+        and words[0].lower() in _FRONTING | _QUALIFYING_OPENERS
+    )
 
 
 def _foreign_verb(text: str) -> bool:
@@ -602,8 +628,8 @@ def _lower_article(phrase: str) -> str:
 
 def _split_from_to(text: str) -> list[str]:
     match = _FROM_TO_RE.match(text)
-    if not match:
-        return [text]
+    if not match or change.conflict(text):
+        return [text]  # "fell from 70 to 160": split, the figures would lose the verb they deny
     pre = match.group("pre").strip()
     x, y = match.group("x").strip(), match.group("y").strip(" .")
     unit = re.match(r"[\d.,]+\s+([^\W\d_]+)", x)

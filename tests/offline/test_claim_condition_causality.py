@@ -1,7 +1,7 @@
 """The condition and causality claims (`ragjudge.offline.claims.condition`, `.causality`): a
 statement that drops the condition or exception its passage puts on a claim, or makes a cause of
-what the passage only links, claims more than the passage says, and is unsure. Hand-written
-cases, none from the gold."""
+what the passage only links, claims more than the passage says: the passage says otherwise of
+its certainty ("no"). Hand-written cases, none from the gold."""
 
 from __future__ import annotations
 
@@ -24,6 +24,14 @@ from ragjudge.offline.model import OfflineModel
          "Die Brücke wird gesperrt."),
         ("Le pont de la ville sera fermé aux voitures sauf si la tempête faiblit avant vendredi.",
          "Le pont de la ville sera fermé aux voitures."),
+        # an exception of no content word of its own
+        ("Every member of the council voted for the budget except two.",
+         "Every member of the council voted for the budget."),
+        # a short claim said whole
+        ("The merger is legal if regulators approve it.", "The merger is legal."),
+        # the clause the condition ends, split from its sentence
+        ("The old pump is noisy, it runs hot, and the seal will leak if overfilled.",
+         "The seal will leak."),
     ],
 )  # fmt: skip
 def test_a_dropped_condition_is_found(sentence: str, statement: str) -> None:
@@ -42,6 +50,21 @@ def test_a_dropped_condition_is_found(sentence: str, statement: str) -> None:
          "Unless the storm weakens, the bridge will close."),
         # the statement says something else
         ("The bridge will close unless the storm weakens.", "The storm is expected on Friday."),
+        # a short claim that says only part of the rest
+        ("The merger is legal if regulators approve it.", "The merger happened."),
+        # the statement says another clause than the one the condition is put on
+        ("Based on the Boltzmann factor, this is impossible unless the temperature is negative.",
+         "The Boltzmann factor is the basis."),
+        ("The pump is old and noisy, and the seal will leak if overfilled.",
+         "The pump is old and noisy."),
+        # a condition that opens the next clause, not the one the statement says
+        ("The team with the most points wins, but if play ends tied, the game goes to overtime.",
+         "The team with the most points wins."),
+        # a statement that keeps the doubt in its own words
+        ("The river might flood the valley if heavy rain continues.",
+         "The river might flood the valley."),
+        # an "if" of no content word of its own
+        ("The pump is noisy and the seal will leak, if ever.", "The seal will leak."),
     ],
 )  # fmt: skip
 def test_no_condition_conflict(sentence: str, statement: str) -> None:
@@ -63,7 +86,7 @@ def test_a_cause_where_the_passage_says_a_link() -> None:
     )
 
 
-def test_both_reach_the_verdict_as_unsure() -> None:
+def test_both_reach_the_verdict_as_contradicted() -> None:
     model = OfflineModel()
     cases = [
         ("The bridge will close to traffic unless the storm weakens before Friday.",
@@ -73,5 +96,5 @@ def test_both_reach_the_verdict_as_unsure() -> None:
     ]  # fmt: skip
     for context, statement in cases:
         (judged,) = model.judge_statements(context=context, statements=[statement])
-        assert judged["verdict"] == "unsure", judged
-        assert "speculated" in judged["rules"]
+        assert judged["verdict"] == "no", judged
+        assert "overclaim" in judged["rules"]

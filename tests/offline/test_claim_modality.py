@@ -20,6 +20,10 @@ SURER = [
     ("It is the best novel of the decade.", "It is arguably the best novel of the decade."),
     ("The vaccine will protect older patients.", "The vaccine can protect older patients."),
     ("The plant will close next year.", "The plant is expected to close next year."),
+    # a hedge before a light verb governs the verb
+    ("He makes it for the chapel.", "He probably makes it for the chapel."),
+    # "would" only against a statement that says "will"
+    ("The airline will open the route.", "The airline would open the route."),
     ("Der Fluss wird das Tal überfluten.", "Der Fluss könnte das Tal überfluten."),
     (
         "Die Ergebnisse beweisen, dass das Mittel wirkt.",
@@ -48,6 +52,17 @@ KEPT = [
     # "can" is ability: a plain paraphrase of it is no overclaim
     ("The bridge can carry trucks.", "The bridge can carry heavy trucks."),
     ("The museum opened in 2019.", "The museum opened in 2019."),
+    # the statement hedges in words of its own
+    (
+        "Revenue is projected to be $3.5 billion.",
+        "Revenue is expected to be $3.5 billion.",
+    ),
+    (
+        "The skeleton was recovered for potential public display.",
+        "The skeleton was recovered, possibly for public display.",
+    ),
+    # "would": a conditional, or a future told in the past
+    ("Oman opened its airspace to Israeli carriers.", "Oman said it would open its airspace."),
     # "May" the month
     ("The plant closed in May 2020.", "The plant closed in May 2020."),
 ]

@@ -26,6 +26,18 @@ WIDENED = [
     ("Le train est toujours en retard.", "Le train est souvent en retard."),
     ("Todos los estudiantes aprobaron el examen.", "Algunos estudiantes aprobaron el examen."),
     ("El tren siempre llega tarde.", "El tren a menudo llega tarde."),
+    # "after all of the" is no idiom
+    ("It burned after all of the cars ignited.", "It burned after some of the cars ignited."),
+    # a universal of the sentence's that governs another word
+    (
+        "All members want to ban the app completely.",
+        "Some members want to ban the app completely.",
+    ),
+    # "most" after a possessive is a superlative, not the statement's own share
+    (
+        "The region's most populous nation always wields influence.",
+        "The region's most populous nation often wields influence.",
+    ),
 ]
 
 KEPT = [
@@ -45,6 +57,8 @@ KEPT = [
     ("After all, the team won the cup.", "In the end the team often won the cup."),
     ("Der Zug ist immer noch verspätet.", "Der Zug ist oft verspätet."),
     ("They often helped each other.", "They often helped each other."),
+    # the sentence says it of all as well
+    ("All the pilots reported fatigue.", "All the pilots and some crew reported fatigue."),
     # no partial word in the sentence: nothing to compare
     ("All residents voted for the park.", "The residents voted for the park."),
 ]

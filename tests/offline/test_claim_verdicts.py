@@ -1,6 +1,6 @@
 """The claims modules reach the offline judge's statement verdict and its reason: a widened
-scope or a changed comparison is contradicted ("no"), a hedge stated as certain is not
-supported ("unsure": the `speculated` rule), and the unchanged sentence stays supported."""
+scope, a changed comparison or a hedge stated as certain (the `overclaim` rule) is
+contradicted ("no"), and the unchanged sentence stays supported."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ CASES = [
     (
         "The river might flood the valley during the spring thaw.",
         "The river will flood the valley during the spring thaw.",
-        "unsure",
+        "no",
         "'flood' said for certain where the passage only says 'might'",
     ),
     (

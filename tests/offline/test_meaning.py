@@ -1,7 +1,8 @@
 """The offline judge reads meaning: the references' examples and varied cases per capability.
 
-Atomic statements with resolved pronouns, three verdicts (yes / no = contradicted / unsure = not
-said), paraphrase, numbers as values, hedges, and languages other than English.
+Atomic statements with resolved pronouns, three verdicts (yes / no = contradicted, or surer than
+a sentence that hedges it / unsure = not said), paraphrase, numbers as values, hedges, and
+languages other than English.
 """
 
 from __future__ import annotations
@@ -623,7 +624,7 @@ CASES: list[tuple[str, str, str, str]] = [
         "hedge",
         "The company is expected to launch the app in May.",
         "The company launched the app in May.",
-        "unsure",
+        "no",
     ),
     ("hedge", "The bridge opened on 3 May 2001.", "The bridge opened in May 2001.", "yes"),
     ("de", "Die Firma wurde 1990 gegründet.", "Die Firma wurde 1990 gegründet.", "yes"),
@@ -954,10 +955,10 @@ CASES: list[tuple[str, str, str, str]] = [
         "no",
     ),
     ("numbers", "May 2020 saw record rain in Leeds.", "May 2020 saw record rain.", "yes"),
-    ("hedge", "The river might flood if heavy rain continues.", "The river flooded.", "unsure"),
-    ("hedge", "Experts say the comet could hit Jupiter.", "The comet will hit Jupiter.", "unsure"),
+    ("hedge", "The river might flood if heavy rain continues.", "The river flooded.", "no"),
+    ("hedge", "Experts say the comet could hit Jupiter.", "The comet will hit Jupiter.", "no"),
     ("hedge", "The river might flood if heavy rain continues.", "The river might flood.", "yes"),
-    ("hedge", "The drug may cause dizziness.", "The drug causes dizziness.", "unsure"),
+    ("hedge", "The drug may cause dizziness.", "The drug causes dizziness.", "no"),
     ("hedge", "Sales rose in May and June.", "Sales rose in May.", "yes"),
     ("swap", "The CEO resigned in March.", "The CEO was fired in March.", "unsure"),
     ("paraphrase", "He was elected mayor in 2014.", "He became mayor in 2014.", "yes"),
@@ -986,8 +987,8 @@ CASES: list[tuple[str, str, str, str]] = [
     ("contradiction", "Sales doubled in 2021.", "Sales halved in 2021.", "no"),
     ("hedge", "The firm will open a store in Paris next year.", "It opened a store.", "unsure"),
     ("hedge", "The firm will open a store in Paris.", "The firm will open a store.", "yes"),
-    ("hedge", "The bridge will probably be finished in 2025.", "It was finished.", "unsure"),
-    ("hedge", "It is unlikely that the law will pass.", "The law will pass.", "unsure"),
+    ("hedge", "The bridge will probably be finished in 2025.", "It was finished.", "no"),
+    ("hedge", "It is unlikely that the law will pass.", "The law will pass.", "no"),
     ("hedge", "The storm is forecast to hit the coast on Monday.", "It hit the coast.", "unsure"),
     ("hedge", "There is no doubt that the law passed.", "The law passed.", "yes"),
     ("contradiction", _TESLA, "Elon Musk founded Tesla in 2003.", "no"),
@@ -1025,13 +1026,13 @@ CASES: list[tuple[str, str, str, str]] = [
         "hedge",
         "The ferry operator may cancel 40 crossings this week.",
         "The ferry operator cancelled 40 crossings.",
-        "unsure",
+        "no",
     ),
     (
         "hedge",
         "The tornado could make landfall near Tulsa.",
         "The tornado made landfall near Tulsa.",
-        "unsure",
+        "no",
     ),
     (
         "numbers",
@@ -1278,6 +1279,11 @@ def test_chinese_and_japanese_weekdays_are_dates(model: OfflineModel) -> None:
         # no clause of its own before the comma: one statement
         ("After the storm, the village rebuilt its school.", None),
         ("Based on the passage, the school has 300 pupils.", None),
+        # a condition or hedge put before the clause stays with it
+        ("Excluding one-off costs, profit rose 12% in 2021 and 8% in 2020.", None),
+        ("Maybe, it is the outside and the inside.", None),
+        ("Project Manager: Maybe, it is the outside and the inside.", None),
+        ("Based on the old survey, this cannot be right unless the map is wrong.", None),
     ],
 )
 def test_a_phrase_or_clause_before_the_subject_is_a_claim_of_its_own(

@@ -6,9 +6,9 @@ some, most, "N of M" or often), `modality` (will / proves / plainly where the se
 `comparison` (a rank, superlative, comparative or multiplier changed), `condition` (a condition
 or exception of the sentence dropped), `causality` (a cause where the sentence says a link) and
 `quantity` (a number with another unit, or given for another thing; a sum or difference the
-passage gives). Each
-exposes `conflict(statement, sentence) -> str`, "" when it finds none;
-`ragjudge.offline.features` assembles them (`claim_conflicts`).
+passage gives). Each exposes `conflict(statement, sentence) -> str`, "" when it finds none;
+`ragjudge.offline.features` assembles them (`claim_conflicts`), with `change` (a verb of change
+its own figures deny, "fell from 70 to 160": `conflict(statement)`, read without the context).
 
 Two more read the statement against the context's index (`ContextIndex`) and its best passage,
 and `ragjudge.offline.features` calls them itself: `names` (a name, date or word swapped for
@@ -23,7 +23,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragjudge.offline.claims import causality, comparison, condition, modality, quantity, scope
+from ragjudge.offline.claims import (
+    causality,
+    change,
+    comparison,
+    condition,
+    modality,
+    quantity,
+    scope,
+)
 
 __all__ = ["claim_conflicts"]
 
@@ -36,13 +44,14 @@ def claim_conflicts(statement: str, sentences: Sequence[str]) -> tuple[str, str,
         sentences: The context sentences that say most of it.
 
     Returns:
-        `(contradiction, overclaim, quantity)`: the first scope or comparison conflict (the
-        context says otherwise), the first modality, condition or causality conflict (the
-        statement is surer than the context) and the first quantity conflict (another unit,
-        or a value given for another thing, read against the sentences together); "" where
-        none.
+        `(contradiction, overclaim, quantity)`: a change its own figures deny, or the first
+        scope or comparison conflict (the context says otherwise); the first modality,
+        condition or causality conflict (the statement is surer than the context); and the
+        first quantity conflict (another unit, or a value given for another thing, read
+        against the sentences together); "" where none.
     """
-    contradiction = overclaim = ""
+    contradiction = change.conflict(statement)  # its own figures deny its verb
+    overclaim = ""
     for sentence in sentences:
         contradiction = contradiction or scope.conflict(statement, sentence)
         contradiction = contradiction or comparison.conflict(statement, sentence)

@@ -1,7 +1,9 @@
 """Causality: a statement that makes a cause of what the aligned context sentence only links
 ("pollutants have caused asthma" where the passage says they "have been connected to" it;
-"his rhetoric has caused a rise in attacks" where it "has coincided with" one). The verdict is
-unsure, not no: the passage does not say the link is no cause, only not that it is one."""
+"his rhetoric has caused a rise in attacks" where it "has coincided with" one). Such a claim is
+surer than its passage, and the verdict is no, as for a hedge stated as certain
+(`ragjudge.offline.model.offline_verdict`): the statement is not to be inferred from the
+passage, which says a link and no more."""
 
 from __future__ import annotations
 

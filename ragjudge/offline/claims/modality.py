@@ -1,6 +1,8 @@
 """Modality: a statement that says for certain (will, proves, or plainly) what the aligned
 context sentence only hedges (may, might, could, suggests, is likely to, reportedly,
-arguably); "can" (ability) only where the statement says "will" or "proves"."""
+arguably); "can" (ability) and "would" (a conditional, or a future told in the past: "said it
+would open") only where the statement says "will" or "proves". A statement that hedges in
+words of its own ("is projected to", "a potential") claims no more than the sentence."""
 
 from __future__ import annotations
 
@@ -9,11 +11,11 @@ from collections.abc import Sequence
 from ragjudge.offline.claims._words import FILLERS, says, tokens
 from ragjudge.offline.text import Token
 
-__all__ = ["HEDGES", "conflict"]
+__all__ = ["HEDGES", "conflict", "hedged"]
 
 #: Words that make what they govern possible, likely, reported or suggested, not certain.
 HEDGES = frozenset(
-    """may might could would possibly potentially probably likely unlikely perhaps maybe reportedly
+    """may might could possibly potentially probably likely unlikely perhaps maybe reportedly
     allegedly apparently arguably supposedly presumably seemingly purportedly suggest suggests
     suggested suggesting appear appears appeared seem seems seemed indicate indicates
     könnte könnten dürfte dürften möglicherweise eventuell vielleicht wahrscheinlich vermutlich
@@ -26,8 +28,16 @@ HEDGES = frozenset(
 #: Participles that hedge after "is" / "are" ... and before "to" ("is expected to close").
 _HEDGED_PARTICIPLES = frozenset("expected believed thought said rumored rumoured".split())
 _BE = frozenset("is are was were be".split())
-#: Words of ability: a hedge only against a statement that says "will" or "proves".
-_ABILITY = frozenset("can kann können peut peuvent puede pueden".split())
+#: Words of ability, and the conditional: a hedge only against a statement that says "will" or
+#: "proves" ("said it would open" tells the opening as a plain past statement does).
+_ABILITY = frozenset("can kann können peut peuvent puede pueden would".split())
+#: A statement's own words of forecast or report, beside `HEDGES`: such a statement is no
+#: surer than a hedged sentence ("revenue is projected to be", "a potential display").
+_OWN_HEDGES = frozenset(
+    """anticipated anticipate anticipates predicted predicts predict projected projects forecast
+    forecasts forecasted foreseen planned plans intends intended potential considered estimated
+    expected expects believed thought rumored rumoured tipped poised""".split()
+)
 #: Words that make a claim certain: the future, and proof.
 SURE = frozenset(
     """will shall prove proves proved proven demonstrate demonstrates demonstrated confirm
@@ -75,9 +85,21 @@ def _hedges(tokens: Sequence[Token], *, ability: bool) -> list[int]:
 
 def _governed(tokens: Sequence[Token], j: int) -> int:
     """The word the hedge at offset j governs: the first content word among the next `_REACH`
-    words that are no filler ("darauf hin, dass das Mittel": "Mittel"), or -1."""
+    words that are no filler ("darauf hin, dass das Mittel": "Mittel"); where none is, the
+    first of them that is a word ("probably makes it": "makes"); or -1."""
     words = [k for k in range(j + 1, len(tokens)) if tokens[k].norm not in FILLERS | _SKIP]
-    return next((k for k in words[:_REACH] if tokens[k].is_content), -1)
+    near = words[:_REACH]
+    return next(
+        (k for k in near if tokens[k].is_content),
+        next((k for k in near[:1] if tokens[k].norm.isalpha()), -1),
+    )
+
+
+def hedged(statement: str) -> bool:
+    """Whether a statement hedges in words of its own ("may", "could", "is projected to",
+    "according to"), and so claims no certainty a sentence could lack."""
+    mine = tokens(statement)
+    return bool(_hedges(mine, ability=True)) or any(t.norm in _REPORTED | _OWN_HEDGES for t in mine)
 
 
 def conflict(statement: str, sentence: str) -> str:
@@ -92,9 +114,9 @@ def conflict(statement: str, sentence: str) -> str:
         none: the statement hedges itself, the sentence does not, or its hedge governs a word
         the statement does not say.
     """
-    mine = tokens(statement)
-    if _hedges(mine, ability=True) or any(t.norm in _REPORTED for t in mine):
+    if hedged(statement):
         return ""
+    mine = tokens(statement)
     sure = any(t.norm in SURE for t in mine)
     theirs = tokens(sentence)
     for j in _hedges(theirs, ability=sure):

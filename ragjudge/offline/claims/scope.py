@@ -44,6 +44,8 @@ _IDIOMS = frozenset(
         ("immer", "wieder"),
     }
 )
+#: What follows "all" that makes it a claim of members even after "after" ("after all of the").
+_OF_THE = frozenset({"of"})
 #: "N of M": the words between a count and its whole.
 _OF = frozenset("of von sur de".split())
 #: Words that restrict a claim to some members ("only to companies").
@@ -58,8 +60,10 @@ def _universals(tokens: Sequence[Token]) -> list[int]:
             continue
         prev = tokens[i - 1].norm if i else ""
         after = tokens[i + 1].norm if i + 1 < len(tokens) else ""
-        if prev in NEGATORS or (prev, t.norm) in _IDIOMS or (t.norm, after) in _IDIOMS:
+        if prev in NEGATORS or (t.norm, after) in _IDIOMS:
             continue
+        if (prev, t.norm) in _IDIOMS and after not in _OF_THE:
+            continue  # "after all", but not "after all of the cars"
         out.append(i)
     return out
 
@@ -72,7 +76,9 @@ def _partials(tokens: Sequence[Token]) -> list[int]:
         prev = tokens[i - 1].norm if i else ""
         after = tokens[i + 1].norm if i + 1 < len(tokens) else ""
         if t.norm in PARTIAL:
-            if t.norm != "most" or prev not in _BEFORE_SUPERLATIVE:  # "the most popular"
+            if t.norm != "most" or not (
+                prev in _BEFORE_SUPERLATIVE or prev.endswith(("'s", "’s"))
+            ):  # "the most popular", "the region's most populous"
                 out.append(i)
         elif t.is_number and after in _OF:
             # "9 of the 30 pilots", "9 von 30": a count of a larger whole said after it
@@ -98,14 +104,15 @@ def conflict(statement: str, sentence: str) -> str:
     if not wide:
         return ""
     theirs = tokens(sentence)
-    if _universals(theirs):
-        return ""
+    every = _universals(theirs)
     parts = _partials(theirs)
     own = _partials(mine)
     for i in wide:
         k = head(mine, i + 1, skip=UNIVERSAL)
         if k < 0 or any(_governs(mine, j, mine[k].norm) for j in own):
             continue  # the statement itself says only some of it
+        if any(_governs(theirs, u, mine[k].norm) for u in every):
+            continue  # the sentence says it of all as well
         for j in parts:
             if _governs(theirs, j, mine[k].norm):
                 return f"'{mine[i].norm}' where the passage says '{theirs[j].text.lower()}'"
