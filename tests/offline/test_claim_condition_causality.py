@@ -60,6 +60,12 @@ def test_a_dropped_condition_is_found(sentence: str, statement: str) -> None:
         # a condition that opens the next clause, not the one the statement says
         ("The team with the most points wins, but if play ends tied, the game goes to overtime.",
          "The team with the most points wins."),
+        # the condition of another sentence the splitter left joined to this one
+        ("Fans must leave and if a player comes in, they go. the league tracks every move.",
+         "The league tracks every move."),
+        # "falls" the English verb, not the German "if"
+        ("The top spins in a dream but falls over in reality when Cobb tests it.",
+         "The top spins in a dream."),
         # a statement that keeps the doubt in its own words
         ("The river might flood the valley if heavy rain continues.",
          "The river might flood the valley."),

@@ -21,7 +21,7 @@ __all__ = ["conflict"]
 
 _MARKERS = re.compile(
     r"(?i)\b(?:only if|if|unless|except for|except|excluding|with the exception of|apart from|"
-    r"provided that|as long as|so long as|on condition that|wenn|falls|sofern|außer|"
+    r"provided that|as long as|so long as|on condition that|wenn|(?<=,\s)falls|sofern|außer|"
     r"ausgenommen|es sei denn|à moins que|sauf si|sauf|excepté|à condition que|si|"
     r"a menos que|salvo|excepto|siempre que|con excepción de)\b"
 )
@@ -36,8 +36,9 @@ _EXCEPTION = re.compile(
     r"(?i)(?:except|excluding|with the exception|apart from|außer|ausgenommen|sauf|excepté|"
     r"salvo|excepto|con excepción)"
 )
-#: Where the clause a marker ends begins: a comma, colon or semicolon, or a coordinating word.
-_CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|while|und|aber|et|mais|y|pero)\b", re.I)
+#: Where the clause a marker ends begins: a comma, colon or semicolon, a coordinating word, or
+#: a sentence's end the sentence splitter left (". the NFL uses ...").
+_CLAUSE_BREAK = re.compile(r"[,;:]|[.!?](?=\s)|\b(?:and|but|while|und|aber|et|mais|y|pero)\b", re.I)
 #: The least share of the rest of the sentence the statement must say to be its claim.
 SAID_SHARE = 0.6
 #: The most of the condition's own words the statement may say and still have dropped it.
