@@ -22,7 +22,7 @@ _UP = (
 _DOWN = (
     r"fell|fallen|falls|falling|dropped|drops|declined|declines|declining|decreased|decreases|"
     r"decreasing|shrank|shrunk|shrinks|plunged|plummeted|slumped|went down|gone down|sank|"
-    r"sunk|contracted|sank|gesunken|fiel|gefallen|sinkt|verringerte|verringert"
+    r"sunk|contracted|gesunken|fiel|gefallen|sinkt|verringerte|verringert"
 )
 #: A verb of change, up to three words, then "from": the figures follow.
 _CHANGE_RE = re.compile(
