@@ -6,9 +6,9 @@ The condition is the clause its marker opens (if, unless, except, excluding, pro
 in English, German, French and Spanish), up to the next comma or the end of the sentence; it is
 put on the clause it ends, or on the one it opens when it leads the sentence. The statement
 drops it when it says most of that clause and almost none of the condition's own words, with
-no condition of its own. Such a statement claims more than the
-passage. A statement hedged in its own words ("might flood") keeps the doubt a condition put
-on the claim; an exception it still drops."""
+no condition of its own. Such a statement claims more than the passage. A statement hedged in
+its own words ("might flood") keeps the doubt a condition put on the claim; an exception it
+still drops."""
 
 from __future__ import annotations
 
