@@ -389,10 +389,7 @@ def _is_opening_phrase(text: str) -> bool:
     passage", "Maybe", "In 2020"): it opens with a preposition, a condition, a hedge or a
     source, and is short."""
     words = _words(text)
-    return (
-        0 < len(words) <= _OPENING_PHRASE_WORDS
-        and words[0].lower() in _FRONTING | _QUALIFYING_OPENERS
-    )
+    return 0 < len(words) <= _OPENING_PHRASE_WORDS and words[0].lower() in _OPENERS
 
 
 def _foreign_verb(text: str) -> bool:
@@ -772,6 +769,8 @@ _FRONTING = frozenset(
     through throughout within last dans après avant depuis pendant lors en tras después antes
     durante desde""".split()
 )
+#: What opens a phrase put before a clause (`_is_opening_phrase`).
+_OPENERS = _FRONTING | _QUALIFYING_OPENERS
 #: German puts the verb second: after "Im Mai" comes the verb, and the subject only after it.
 _GERMAN_FRONTING = frozenset("im am nach seit vor während wegen bei ab bis".split())
 _ENGLISH_VERB_RE = re.compile(r"(?:is|are|was|were|has|have|had|will|would|could|can|\w{2,}ed)")

@@ -56,11 +56,12 @@ def conflict(statement: str, sentence: str) -> str:
         The reason ("said without the passage's condition 'unless an act of true love ...'"),
         or "".
     """
-    if _MARKERS.search(statement):
-        return ""
+    markers = list(_MARKERS.finditer(sentence))
+    if not markers or _MARKERS.search(statement):
+        return ""  # most sentences have no condition: read the statement only where one has
     mine = content_stems(statement, numbers=False)
     sure = not hedged(statement)
-    for marker in _MARKERS.finditer(sentence):
+    for marker in markers:
         end = re.search(r"[,;.:!?]", sentence[marker.end() :])
         stop = marker.end() + end.start() if end else len(sentence)
         condition = sentence[marker.start() : stop]

@@ -48,6 +48,8 @@ SURE = frozenset(
 )
 #: Words that go with a hedge and govern nothing ("tal vez", "darauf hin").
 _SKIP = HEDGES | _ABILITY | SURE | frozenset("tal vez hin darauf".split())
+#: The words between a hedge and what it governs: fillers and `_SKIP`.
+_PASSED_OVER = FILLERS | _SKIP
 #: Words before "may" the month.
 _MONTH_BEFORE = frozenset("in of since until on by from early late mid during through".split())
 
@@ -61,6 +63,8 @@ _REPORTED = frozenset(
     """evidence theory hypothesis proposes argues claims believes believe according possible
     should""".split()
 )
+#: A statement's own words that make it no surer than a hedged sentence.
+_OWN_WORDS = _REPORTED | _OWN_HEDGES
 
 
 def _hedges(tokens: Sequence[Token], *, ability: bool) -> list[int]:
@@ -87,7 +91,7 @@ def _governed(tokens: Sequence[Token], j: int) -> int:
     """The word the hedge at offset j governs: the first content word among the next `_REACH`
     words that are no filler ("darauf hin, dass das Mittel": "Mittel"); where none is, the
     first of them that is a word ("probably makes it": "makes"); or -1."""
-    words = [k for k in range(j + 1, len(tokens)) if tokens[k].norm not in FILLERS | _SKIP]
+    words = [k for k in range(j + 1, len(tokens)) if tokens[k].norm not in _PASSED_OVER]
     near = words[:_REACH]
     return next(
         (k for k in near if tokens[k].is_content),
@@ -99,7 +103,7 @@ def hedged(statement: str) -> bool:
     """Whether a statement hedges in words of its own ("may", "could", "is projected to",
     "according to"), and so claims no certainty a sentence could lack."""
     mine = tokens(statement)
-    return bool(_hedges(mine, ability=True)) or any(t.norm in _REPORTED | _OWN_HEDGES for t in mine)
+    return bool(_hedges(mine, ability=True)) or any(t.norm in _OWN_WORDS for t in mine)
 
 
 def conflict(statement: str, sentence: str) -> str:

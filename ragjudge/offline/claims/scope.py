@@ -44,8 +44,6 @@ _IDIOMS = frozenset(
         ("immer", "wieder"),
     }
 )
-#: What follows "all" that makes it a claim of members even after "after" ("after all of the").
-_OF_THE = frozenset({"of"})
 #: "N of M": the words between a count and its whole.
 _OF = frozenset("of von sur de".split())
 #: Words that restrict a claim to some members ("only to companies").
@@ -62,7 +60,7 @@ def _universals(tokens: Sequence[Token]) -> list[int]:
         after = tokens[i + 1].norm if i + 1 < len(tokens) else ""
         if prev in NEGATORS or (t.norm, after) in _IDIOMS:
             continue
-        if (prev, t.norm) in _IDIOMS and after not in _OF_THE:
+        if (prev, t.norm) in _IDIOMS and after != "of":
             continue  # "after all", but not "after all of the cars"
         out.append(i)
     return out
