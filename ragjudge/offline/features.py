@@ -206,6 +206,8 @@ def context_index(context: str) -> ContextIndex:
         texts_of.extend((q, block) for qs in found for q in qs)
     index.quantities = tuple(quantities)
     index.quantity_texts = tuple(texts_of)
+    index.spaced_stems = "\n".join(f" {' '.join(s)} " for s in index.sentence_stems)
+    index.undone_negations = polarity.undone_negations(index.sentence_stems)
     index.names = frozenset().union(*index.sentence_names)
     index.lowered = frozenset().union(*lowered)
     index.stems, index.numbers, index.bigrams = (
@@ -669,6 +671,8 @@ def statement_evidence(
     bigrams = list(pairwise(stems))
     bigram_cov = sum(1 for b in bigrams if b in index.bigrams) / len(bigrams) if bigrams else 1.0
     neg_added, neg_removed = polarity.negation_mismatch(index, best, tokens)
+    if not (neg_added or neg_removed):
+        neg_added, neg_removed = polarity.verbatim_negation(index, tokens)
     saying = _saying_sentences(index, best, stems)
     # scope and comparison conflicts read as opposites; a modality conflict as a surer claim
     claimed, overclaim, quantity_note = claim_conflicts(

@@ -48,6 +48,10 @@ class ContextIndex:
         passage_quantities: The quantities of each passage.
         passage_years: The `(value, year)` pairs of each passage (`value_years`).
         passage_places: The `(value, place)` pairs of each passage (`value_places`).
+        spaced_stems: Each sentence's stems joined by spaces, with a space at either end, the
+            sentences joined by newlines (for finding a run of words: `verbatim_negation`).
+        undone_negations: The words around each negation of the context, the negation undone
+            (`ragjudge.offline.claims.polarity.undone_negations`).
     """
 
     blocks: list[str] = field(default_factory=list)
@@ -77,3 +81,5 @@ class ContextIndex:
     passage_quantities: list[tuple[Quantity, ...]] = field(default_factory=list)
     passage_years: list[tuple[tuple[Quantity, Quantity], ...]] = field(default_factory=list)
     passage_places: list[tuple[tuple[Quantity, str], ...]] = field(default_factory=list)
+    spaced_stems: str = ""
+    undone_negations: frozenset[str] = frozenset()

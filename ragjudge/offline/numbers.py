@@ -743,6 +743,8 @@ def _bound_supports(context: Quantity, claim: Quantity) -> bool:
         return False
     if claim.bound == "min" and context.bound != "min" and claim_lo > 0:
         return hi <= claim_lo * _BOUND_REACH
+    if claim.bound == "max" and not context.bound and claim_hi > 0 < lo:
+        return lo * _BOUND_REACH >= claim_hi  # "up to 40 users" is no way to say 1
     return True
 
 

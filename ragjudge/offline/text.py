@@ -595,6 +595,8 @@ def tokenize(text: str) -> list[Token]:
     for surface, start in _surfaces(text):
         gap = text[prev_end:start].rstrip(" \t")
         initial = not tokens or (bool(gap) and gap[-1] in _SENTENCE_BREAK)
+        if initial and tokens and gap == "." and _is_initial(tokens[-1].text):
+            initial = False  # the stop of an initial ("Gerald R. Ford") ends no sentence
         prev_end = start + len(surface)
         token = _make_token(surface, initial, start)
         meaning = _phrasal_meaning(tokens[-1].stem, token.norm) if tokens else ""
@@ -605,6 +607,12 @@ def tokenize(text: str) -> list[Token]:
             tokens[-1] = tokens[-1]._replace(is_content=True)
         tokens.append(token)
     return tokens
+
+
+def _is_initial(surface: str) -> bool:
+    """Whether a word is a name's initial: one upper-case letter but "I" ("R" of "Gerald R.
+    Ford")."""
+    return len(surface) == 1 and surface.isupper() and surface != "I"
 
 
 #: What follows "May" opening a sentence when it is the month ("May is the wettest month",

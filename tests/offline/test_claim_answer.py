@@ -70,6 +70,15 @@ def test_a_name_a_stating_clause_of_the_question_gives_is_unsure() -> None:
     assert _verdict(question, "Kreutzwald Prize") == "yes"
 
 
+def test_a_name_the_question_gives_in_a_longer_name_or_a_list_is_read_as_given() -> None:
+    # a word of a longer name a stating clause gives ("the Kreutzwald Prize jury") may be the
+    # answer: unsure; a name written "A/B" in the asking clause answers nothing
+    question = "The Kreutzwald Prize jury, founded in Tallinn, honoured which composer in 1964?"
+    assert _verdict(question, "Kreutzwald") == "unsure"
+    question = "Who played the Ilves/Penner duets that the Ilves Quartet recorded?"
+    assert _verdict(question, "Penner") == "no"
+
+
 def test_an_answer_the_context_does_not_give_is_not_supported() -> None:
     assert _verdict("Which prize did Marta Ilves win in 1964?", "Nobel Prize") == "unsure"
 

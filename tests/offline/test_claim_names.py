@@ -110,6 +110,22 @@ NAME_WITH_CLAIM = [
 ]
 
 
+def test_a_long_statement_reads_the_words_around_its_name() -> None:
+    # the statement joins two sentences, so no one sentence says the rest of it; the words
+    # around the name do, with another name in its slot
+    context = (
+        "The vote on the harbour plan is over and the results are mixed for fishermen, "
+        "according to Ines Varga, senior policy adviser at the port authority. "
+        "Paul Okafor chaired the meeting. The fishing fleet has shrunk for a decade."
+    )
+    statement = (
+        "The results are mixed for fishermen, according to Paul Okafor, senior policy adviser "
+        "at the port authority, and the fishing fleet has shrunk for a decade."
+    )
+    assert "Paul Okafor" in _elsewhere(context, statement)
+    assert _elsewhere(context, statement.replace("Paul Okafor", "Ines Varga")) == ""
+
+
 def _elsewhere(context: str, statement: str) -> str:
     return name_elsewhere(context_index(context), tokenize(statement))
 

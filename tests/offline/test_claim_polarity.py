@@ -11,6 +11,7 @@ from ragjudge.offline.claims.polarity import (
     negation_mismatch,
     negation_note,
     slot_antonym,
+    verbatim_negation,
 )
 from ragjudge.offline.features import context_index
 from ragjudge.offline.text import tokenize
@@ -110,3 +111,31 @@ def test_the_passage_s_own_words_pass(sentence: str) -> None:
 def test_no_passage_no_negation_mismatch() -> None:
     index = context_index("The bridge was opened in May.")
     assert negation_mismatch(index, -1, tokenize("The bridge was not opened.")) == (0.0, 0.0)
+
+
+# --- a negation added to or dropped from a copied sentence (`verbatim_negation`) ---------------
+
+COPIED = (
+    "The new tram line is the same as the old bus route. "
+    "Residents simply can't afford the higher fares. "
+    "Tickets are sold at every stop."
+)
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        # the scopes skip small words ("the", "that"): a copied sentence needs none
+        ("The new tram line is not the same as the old bus route.", (1.0, 0.0)),
+        ("Tickets are never sold at every stop.", (1.0, 0.0)),
+        ("Residents simply can afford the higher fares.", (0.0, 1.0)),
+        # what the context says, and what it does not copy
+        ("The new tram line is the same as the old bus route.", (0.0, 0.0)),
+        ("Residents simply can't afford the higher fares.", (0.0, 0.0)),
+        ("The tram is not cheap.", (0.0, 0.0)),
+    ],
+)
+def test_a_negation_added_to_or_dropped_from_a_copied_sentence(
+    statement: str, expected: tuple[float, float]
+) -> None:
+    assert verbatim_negation(context_index(COPIED), tokenize(statement)) == expected

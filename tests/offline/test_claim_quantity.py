@@ -269,6 +269,17 @@ def _verdicts(model: OfflineModel, context: str, statement: str) -> list[str]:
             "The talks were presented in two parallel sessions.\n\nThree people chaired them.",
             "The talks were presented in three parallel sessions.",
         ),
+        # three words on one side of the value only (the statement cut before it)
+        (
+            "The ferry, the last of its kind, carries four hundred passengers across the bay."
+            "\n\nNine crew members work on it.",
+            "The last of its kind nine hundred passengers across the bay.",
+        ),
+        # a cap is no way to say a small number the context gives elsewhere
+        (
+            "The basic plan covers up to 20 seats.\n\nSupport answers within 2 days.",
+            "The basic plan covers up to 45 seats.",
+        ),
     ],
 )
 def test_a_value_said_elsewhere_does_not_fill_another_slot(
@@ -286,3 +297,12 @@ def test_a_value_the_context_gives_in_the_slot_too_is_no_conflict() -> None:
     assert "'up to 100 grand'" in value_conflict(claimed, [True], theirs, texts)
     said = [(q, other) for q in number_values(other)]
     assert value_conflict(claimed, [True], theirs, texts, said) == ""
+
+
+def test_one_side_of_a_date_is_no_slot() -> None:
+    # a date's parts are numbers the words skip: "1932-05-06" has "On" before it and the
+    # passage's "6 May 1932" has "May": only one side reads alike, and it is no conflict
+    statement = "Born 2 March 1861, he died on 1932-05-06 in a small village near Lyon."
+    passage = "Born 2 March 1861, he died on 6 May 1932 in a small village near Lyon."
+    claimed, theirs = tuple(number_values(statement)), tuple(number_values(passage))
+    assert value_conflict(claimed, [True] * len(claimed), theirs, (statement, passage)) == ""

@@ -84,6 +84,12 @@ def test_tokens_normalize_numbers_and_stems() -> None:
     assert stem("studies") == stem("study")
 
 
+def test_an_initial_starts_no_sentence() -> None:
+    initial = [t.sentence_initial for t in tokenize("said Gerald R. Ford. Then he left")]
+    assert initial == [True, False, False, False, True, False, False]
+    assert tokenize("World War I. Then it ended")[3].sentence_initial  # "I" is no initial
+
+
 # --------------------------------------------------------------------------- verdicts
 
 

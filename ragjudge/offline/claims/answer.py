@@ -154,22 +154,29 @@ def read(statement: str, index: ContextIndex) -> Reading | None:
         return _read_options(question, answer, other, sentences)
     if _echoes(answer, _asking_clauses(question)):
         return Reading("no", f"'{answer}' only repeats a name the question asks about")
-    if _echoes(answer, [question]):  # given in a clause that states, not asks
+    if _echoes(answer, [question], whole=False):  # given in a clause that states, not asks
         return Reading("unsure", f"'{answer}' is a name the question itself gives")
     if any(t.is_number for t in own):
         return _read_value(question, answer, sentences)
     return None  # a name the context gives: read as any statement
 
 
-def _echoes(answer: str, clauses: list[str]) -> bool:
+def _echoes(answer: str, clauses: list[str], *, whole: bool = True) -> bool:
     """Whether a name answering a question is one the question's clauses give whole (not a word
-    of a longer name: "Donington" of "Donington School F.C." may be its answer)."""
+    of a longer name: "Donington" of "Donington School F.C." may be its answer), or, unless
+    `whole`, as a run of words within a longer name."""
     said = [t for t in tokens(answer) if t.is_content]
     if not said or not any(t.is_capital for t in said):
         return False  # "magazine": a kind, not a name
     wanted = [t.norm for t in tokens(answer)]
-    names = [name for clause in clauses for name in _capital_runs(clause)]
-    return any([t.norm for t in tokens(name)] == wanted for name in names)
+    for name in (name for clause in clauses for name in _capital_runs(clause)):
+        words = [t.norm for t in tokens(name)]
+        if words == wanted or (
+            not whole
+            and any(words[k : k + len(wanted)] == wanted for k in range(len(words)))
+        ):
+            return True
+    return False
 
 
 def _asking_clauses(question: str) -> list[str]:
@@ -185,7 +192,7 @@ def _capital_runs(text: str) -> list[str]:
     """The names of a text: runs of capitalized words and the small words that glue them."""
     runs: list[str] = []
     current: list[str] = []
-    for word in re.findall(r"[\w'’.-]+|[,;:?!()\"]", text):
+    for word in re.findall(r"[\w'’.-]+|[,;:?!()\"/]", text):
         bare = word.strip(".'’")
         if bare[:1].isupper() or (bare[:1].isdigit() and current):
             current.append(bare)

@@ -580,33 +580,50 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
     if not runs:
         return ""
     named = {s for i, j in runs for s in stems[i:j]}
-    rest = {t.stem for t in tokens if t.is_content and t.stem not in named}
-    short = len(rest) < _REST_ALL
-    if short:  # a quote of small words ("We have to do it now," Casey said): all its words
-        rest = {s for s in stems if s not in named}
-        if len(rest) < _REST_SHORT:
-            return ""
-    said = [len(rest.intersection(sentence)) for sentence in index.sentence_stems]
-    top = max(said, default=0)
-    if short and top < len(rest):
-        return ""
-    if top < _REST_SHARE * len(rest) or top < min(len(rest), _REST_WORDS):
-        return ""
-    anchors = [k for k, n in enumerate(said) if n == top]
+    whole = _anchors(index, tokens, named, range(len(tokens)))
     for i, j in runs:
         run = stems[i:j]
         if not same_name(run, run):
             continue  # titles only ("King", "President"): a role, not a name
-        if any(_said_with(index, k, run) for k in anchors):
-            continue
-        left = stems[i - 1] if i > 0 else None
-        right = stems[j] if j < len(stems) else None
-        for k in anchors:
-            other = _name_in_slot(index, k, left, right, named)
-            if other and not same_name(run, other):  # not "EU" / "European Union"
-                shown = " ".join(t.text for t in tokens[i:j])
-                return f"'{shown}' where the sentence saying the rest says '{' '.join(other)}'"
+        # the sentences saying the rest of the statement; else, in a long statement, those
+        # saying the words around the name ("..., according to Jones, senior director ...")
+        near = range(max(0, i - _NEAR), min(len(tokens), j + _NEAR))
+        for anchors in (
+            whole,
+            _anchors(index, tokens, named, near) if len(tokens) > 2 * _NEAR else [],
+        ):
+            if not anchors or any(_said_with(index, k, run) for k in anchors):
+                continue
+            left = stems[i - 1] if i > 0 else None
+            right = stems[j] if j < len(stems) else None
+            for k in anchors:
+                other = _name_in_slot(index, k, left, right, named)
+                if other and not same_name(run, other):  # not "EU" / "European Union"
+                    shown = " ".join(t.text for t in tokens[i:j])
+                    return f"'{shown}' where the sentence saying the rest says '{' '.join(other)}'"
     return ""
+
+
+#: The words on each side of a name that a long statement's local anchors are read from.
+_NEAR = 8
+
+
+def _anchors(index: ContextIndex, tokens: list[Token], named: set[str], span: range) -> list[int]:
+    """The context sentences that say the words of `span` besides its names (the statement's
+    rest, `_REST_SHARE` of them and `_REST_WORDS` at least), or [] where none does."""
+    rest = {tokens[k].stem for k in span if tokens[k].is_content and tokens[k].stem not in named}
+    short = len(rest) < _REST_ALL
+    if short:  # a quote of small words ("We have to do it now," Casey said): all its words
+        rest = {tokens[k].stem for k in span if tokens[k].stem not in named}
+        if len(rest) < _REST_SHORT:
+            return []
+    said = [len(rest.intersection(sentence)) for sentence in index.sentence_stems]
+    top = max(said, default=0)
+    if short and top < len(rest):
+        return []
+    if top < _REST_SHARE * len(rest) or top < min(len(rest), _REST_WORDS):
+        return []
+    return [k for k, n in enumerate(said) if n == top]
 
 
 def _name_in_slot(

@@ -21,7 +21,13 @@ if TYPE_CHECKING:
 
     from ragjudge.offline.index import ContextIndex
 
-__all__ = ["antonym_conflict", "negation_mismatch", "negation_note", "slot_antonym"]
+__all__ = [
+    "antonym_conflict",
+    "negation_mismatch",
+    "negation_note",
+    "slot_antonym",
+    "verbatim_negation",
+]
 
 
 def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tuple[float, float]:
@@ -49,6 +55,74 @@ def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tu
         added = bool(denied) and not any(x in p_plain for x in denied)
     removed = any(x in p_neg and x not in p_plain and x not in s_neg for x in s_plain)
     return float(added), float(removed)
+
+
+#: Negated auxiliaries, as the stem they negate ("can't make" negates "can make").
+_NEGATED = {
+    "cannot": "can", "can't": "can", "won't": "will", "don't": "do", "doesn't": "doe",
+    "didn't": "did", "isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "wer",
+    "wouldn't": "would", "shouldn't": "should", "couldn't": "could", "hasn't": "has",
+    "haven't": "have", "hadn't": "had",
+}  # fmt: skip
+#: Bare negations, which the plain form drops ("is not the same": "is the same").
+_BARE = frozenset({"not", "never", "n't", "nicht", "pas"})
+#: Words on each side of a negation that must read alike in the context (`verbatim_negation`).
+_SIDE = 3
+
+
+def verbatim_negation(index: ContextIndex, tokens: list[Token]) -> tuple[float, float]:
+    """A negation the statement adds to, or drops from, a context sentence it otherwise copies:
+    the words around it, `_SIDE` on each side (fewer at a sentence's edge, four at least), read
+    alike ("A Business account is not the same as a Premier account" where the context says
+    "A Business account is the same as a Premier account"). The scopes `negation_mismatch`
+    reads skip small words ("the", "that", "many"); a copied sentence needs none.
+
+    Args:
+        index: The context's index (`spaced_stems`, `undone_negations`).
+        tokens: The statement's tokens.
+
+    Returns:
+        `(added, removed)`, as `negation_mismatch` gives them.
+    """
+    stems = [t.stem for t in tokens]
+    negated = [
+        (k, base) for k, base in ((k, _plain(s)) for k, s in enumerate(stems)) if base is not None
+    ]
+    if negated:
+        windows = (_window(stems, k, base) for k, base in negated)
+        return float(any(w and w in index.spaced_stems for w in windows)), 0.0
+    text = f" {' '.join(stems)} "
+    return 0.0, float(any(w in text for w in index.undone_negations))
+
+
+def undone_negations(sentences: Sequence[Sequence[str]]) -> frozenset[str]:
+    """The words around each negation of the sentences (stems), the negation undone, as
+    `verbatim_negation` matches them ("can make up their" of "can't make up their")."""
+    return frozenset(
+        w
+        for stems in sentences
+        for k, stem in enumerate(stems)
+        if (base := _plain(stem)) is not None and (w := _window(stems, k, base))
+    )
+
+
+def _plain(stem: str) -> str | None:
+    """The words a negation stands for once undone: "" for a bare one ("not"), the auxiliary of
+    a negated one ("can" of "can't"); None for a word that negates nothing."""
+    if stem in _BARE:
+        return ""
+    return _NEGATED.get(stem)
+
+
+def _window(stems: Sequence[str], k: int, base: str) -> str:
+    """The words around the negation at `k`, the negation undone, as a spaced string; "" where
+    they are too few or hold another negation."""
+    before, after = list(stems[max(0, k - _SIDE) : k]), list(stems[k + 1 : k + 1 + _SIDE])
+    if not before or not after or len(before) + len(after) < 4:
+        return ""
+    if any(_plain(s) is not None for s in (*before, *after)):
+        return ""
+    return f" {' '.join([*before, *([base] if base else []), *after])} "
 
 
 def negation_note(added: float, removed: float) -> str:

@@ -399,40 +399,51 @@ def _same_neighbours(claim: Quantity, other: Quantity, texts: tuple[str, str]) -
     stands in for the other ("joining only two other winners" / "joining only six other
     winners"; "spend up to 200 grand on" / "spend up to 100 grand on"; "held for more than 40
     years." / "held for more than 20 years."): two words on one side and one on the other (a
-    sentence's end is a word), one of them a word of four letters or more."""
+    sentence's end is a word), one of them a word of four letters or more; or three words on
+    one side, two of them of four letters or more ("Abell 2744 nine massive clusters of" /
+    "where three massive clusters of"), but for a date."""
     if claim.kind != other.kind or claim.unit != other.unit or claim.bound != other.bound:
         return False
     (b1, a1), (b2, a2) = _around(texts[0], claim), _around(texts[1], other)
-    for before, after in ((2, 1), (1, 2)):
+    # a date's parts are numbers too, which the words skip: one side is no slot for a date
+    dated = (
+        claim.kind == "year"
+        or bool(month_number(claim.unit))
+        or any(v == int(v) and 1000 <= v <= 2099 for v in (claim.low, claim.high))
+        or bool(_DATE_PART_RE.search(texts[0][max(0, claim.start - 2) : claim.end + 2]))
+    )
+    for before, after in ((2, 1), (1, 2)) if dated else ((2, 1), (1, 2), (0, 3), (3, 0)):
         mine = b1[len(b1) - before :] + a1[:after]
         theirs = b2[len(b2) - before :] + a2[:after]
         if (
             len(b1) >= before
             and len(a1) >= after
             and mine == theirs
-            and any(len(w) >= 4 and w != _END for w in mine)
+            and sum(len(w) >= 4 and w != _END for w in mine) >= (1 if before and after else 2)
         ):
             return True
     return False
 
 
+#: A number written as part of a date ("1464-05-15", "3/14/2020").
+_DATE_PART_RE = re.compile(r"\d[-/]\d")
 #: The sentence's end, as a word beside a quantity ("held for more than 40 years.").
 _END = "</s>"
 _SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)")
 
 
 def _around(text: str, q: Quantity) -> tuple[list[str], list[str]]:
-    """The two words before and after a quantity in its sentence, lower-cased, the sentence's
-    end read as a word (`_END`); fewer at the text's start."""
+    """The three words before and after a quantity in its sentence, lower-cased, the
+    sentence's end read as a word (`_END`); fewer at the text's start."""
     if not text or q.end > len(text):
         return [], []
     head = text[max(0, q.start - 60) : q.start]
     ends = list(_SENTENCE_END_RE.finditer(head))
-    before = _WORD_RE.findall(head[ends[-1].end() :] if ends else head)[-2:]
+    before = _WORD_RE.findall(head[ends[-1].end() :] if ends else head)[-3:]
     tail = text[q.end : q.end + 60]
     stop = _SENTENCE_END_RE.search(tail)
-    after = _WORD_RE.findall(tail[: stop.start()] if stop else tail)[:2]
-    if stop is not None and len(after) < 2:
+    after = _WORD_RE.findall(tail[: stop.start()] if stop else tail)[:3]
+    if stop is not None and len(after) < 3:
         after.append(_END)
     return [w.lower() for w in before], [w.lower() for w in after]
 
