@@ -172,8 +172,7 @@ def _echoes(answer: str, clauses: list[str], *, whole: bool = True) -> bool:
     for name in (name for clause in clauses for name in _capital_runs(clause)):
         words = [t.norm for t in tokens(name)]
         if words == wanted or (
-            not whole
-            and any(words[k : k + len(wanted)] == wanted for k in range(len(words)))
+            not whole and any(words[k : k + len(wanted)] == wanted for k in range(len(words)))
         ):
             return True
     return False
