@@ -24,6 +24,7 @@ from ragjudge.offline.claims import abstention, answer, claim_conflicts, polarit
 from ragjudge.offline.claims import names as name_claims
 from ragjudge.offline.claims.quantity import (
     OPERATION_WORDS,
+    copied_swap,
     derived,
     given_for_another,
     show,
@@ -683,6 +684,7 @@ def statement_evidence(
         or polarity.slot_antonym(content, index.bigrams, best_set)
         or restricted(tokens, index.passage_stems[best])
         or claimed
+        or polarity.verbatim_opposite(index, all_stems)
         if best >= 0
         else ""
     )
@@ -715,6 +717,7 @@ def statement_evidence(
             else ""
         )
         or ("" if computed else quantity_note)
+        or copied_swap(index, tokens)
     )
     entity_note, word_note = name_claims.conflict(index, best, statement, tokens, content, in_ctx)
     elsewhere_note = name_claims.name_elsewhere(index, tokens) if best >= 0 else ""

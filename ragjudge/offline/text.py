@@ -24,6 +24,7 @@ __all__ = [
     "is_cjk",
     "is_common_word",
     "is_filler",
+    "is_initial",
     "negation_count",
     "negation_scopes",
     "normalize_number",
@@ -595,7 +596,7 @@ def tokenize(text: str) -> list[Token]:
     for surface, start in _surfaces(text):
         gap = text[prev_end:start].rstrip(" \t")
         initial = not tokens or (bool(gap) and gap[-1] in _SENTENCE_BREAK)
-        if initial and tokens and gap == "." and _is_initial(tokens[-1].text):
+        if initial and tokens and gap == "." and is_initial(tokens[-1].text):
             initial = False  # the stop of an initial ("Gerald R. Ford") ends no sentence
         prev_end = start + len(surface)
         token = _make_token(surface, initial, start)
@@ -609,7 +610,7 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
-def _is_initial(surface: str) -> bool:
+def is_initial(surface: str) -> bool:
     """Whether a word is a name's initial: one upper-case letter but "I" ("R" of "Gerald R.
     Ford")."""
     return len(surface) == 1 and surface.isupper() and surface != "I"

@@ -12,6 +12,7 @@ from ragjudge.offline.claims.polarity import (
     negation_note,
     slot_antonym,
     verbatim_negation,
+    verbatim_opposite,
 )
 from ragjudge.offline.features import context_index
 from ragjudge.offline.text import tokenize
@@ -139,3 +140,26 @@ def test_a_negation_added_to_or_dropped_from_a_copied_sentence(
     statement: str, expected: tuple[float, float]
 ) -> None:
     assert verbatim_negation(context_index(COPIED), tokenize(statement)) == expected
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        ("Tickets are sold at every stop after the market opens.", "'after'"),
+        ("Tickets are sold at every stop before the market opens.", ""),
+        # the context negates the opposite: "not ... after" may be the statement's meaning
+        ("Check fares before boarding at the front door.", ""),
+        ("Check fares after boarding.", ""),  # too little copied to tell
+    ],
+)
+def test_an_opposite_in_a_copied_sentence(statement: str, expected: str) -> None:
+    # and the same sentence with the negation dropped from the context is read as copied
+    plain = "Staff will check fares after boarding at the front door."
+    stems = [t.stem for t in tokenize("Check fares before boarding at the front door.")]
+    assert verbatim_opposite(context_index(plain), stems).startswith("'befor'")
+    context = (
+        "Tickets are sold at every stop before the market opens. "
+        "Staff will not check fares after boarding at the front door."
+    )
+    stems = [t.stem for t in tokenize(statement)]
+    assert verbatim_opposite(context_index(context), stems).startswith(expected)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from ragjudge.offline.claims.quantity import conflict, derived, value_conflict
+from ragjudge.offline.claims.quantity import conflict, copied_swap, derived, value_conflict
+from ragjudge.offline.features import context_index
 from ragjudge.offline.model import OfflineModel
 from ragjudge.offline.numbers import number_values
+from ragjudge.offline.text import tokenize
 
 #: (context sentence, statement, words the reason quotes)
 CHANGED = [
@@ -306,3 +308,40 @@ def test_one_side_of_a_date_is_no_slot() -> None:
     passage = "Born 2 March 1861, he died on 6 May 1932 in a small village near Lyon."
     claimed, theirs = tuple(number_values(statement)), tuple(number_values(passage))
     assert value_conflict(claimed, [True] * len(claimed), theirs, (statement, passage)) == ""
+
+
+# --- a number or unit swapped in a copied sentence (`copied_swap`) ------------------------------
+
+COPIED = (
+    "The festival held twelve concerts in 12 different towns across 12 months. "
+    "Her brother was two when the family moved to Lyon. "
+    "She ran four miles a day before the race. "
+    "The new bridge cost 2.8 million to build."
+)
+
+
+@pytest.mark.parametrize(
+    ("statement", "note"),
+    [
+        ("The festival held twelve concerts in 12 different towns across 12 years.", "'years'"),
+        ("Her brother was six when the family moved to Lyon.", "'six'"),
+        ("She ran four kilometres a day before the race.", "'kilometres'"),
+    ],
+)
+def test_a_number_or_unit_swapped_in_a_copied_sentence(statement: str, note: str) -> None:
+    assert copied_swap(context_index(COPIED), tokenize(statement)).startswith(note)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "Her brother was 2 when the family moved to Lyon.",  # another way to write it
+        "She ran 4 miles a day before the race.",
+        "She ran four mi a day before the race.",
+        "The festival held twelve concerts in 12 different towns across 12 months.",
+        "Her brother was six when they moved.",  # too little copied to tell
+        "The new bridge cost 2,800,000 to build.",  # a scale written out
+    ],
+)
+def test_what_a_copied_sentence_says_is_no_swap(statement: str) -> None:
+    assert copied_swap(context_index(COPIED), tokenize(statement)) == ""

@@ -35,7 +35,15 @@ from typing import TYPE_CHECKING
 
 from ragjudge.offline.spans import same_name
 from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE
-from ragjudge.offline.text import CJK_NEGATIONS, Token, is_cjk, is_hangul, stem, tokenize
+from ragjudge.offline.text import (
+    CJK_NEGATIONS,
+    Token,
+    is_cjk,
+    is_hangul,
+    is_initial,
+    stem,
+    tokenize,
+)
 
 if TYPE_CHECKING:
     from ragjudge.offline.index import ContextIndex
@@ -692,6 +700,9 @@ def _statement_names(index: ContextIndex, tokens: list[Token]) -> list[tuple[int
     all in the context and one at least written there as a name. The statement's first word
     counts where the context writes it as a name or a name follows it ("Richard Newby")."""
     flags = [_name_word(index, tokens, i) for i in range(len(tokens))]
+    for i in range(1, len(tokens) - 1):  # an initial between two words of a name
+        if is_initial(tokens[i].text) and flags[i - 1] and flags[i + 1]:
+            flags[i] = True
     runs: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
@@ -701,7 +712,7 @@ def _statement_names(index: ContextIndex, tokens: list[Token]) -> list[tuple[int
         j = i + 1
         while j < len(tokens) and flags[j] and _adjacent(tokens[j - 1], tokens[j]):
             j += 1
-        run = [t.stem for t in tokens[i:j]]
+        run = [t.stem for t in tokens[i:j] if not is_initial(t.text)]
         if all(s in index.stems for s in run) and any(s in index.names for s in run):
             runs.append((i, j))
         i = j
@@ -722,9 +733,9 @@ def _name_word(index: ContextIndex, tokens: list[Token], i: int) -> bool:
 
 
 def _adjacent(a: Token, b: Token) -> bool:
-    """Whether one space at most stands between two tokens (no comma: "Mike McMahon, Pat
-    Mills" are two names)."""
-    return b.start - (a.start + len(a.text)) <= 1
+    """Whether one space at most stands between two tokens, or an initial's stop and a space
+    (no comma: "Mike McMahon, Pat Mills" are two names; "Gerald R. Ford" is one)."""
+    return b.start - (a.start + len(a.text)) <= (2 if is_initial(a.text) else 1)
 
 
 #: The words that put a place (or an organization) where or whence something happened.

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ragjudge.offline.claims._copied import negated_base, said_plainly, window
 from ragjudge.offline.text import ANTONYMS, Token, negation_scopes
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ __all__ = [
     "negation_note",
     "slot_antonym",
     "verbatim_negation",
+    "verbatim_opposite",
 ]
 
 
@@ -57,22 +59,9 @@ def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tu
     return float(added), float(removed)
 
 
-#: Negated auxiliaries, as the stem they negate ("can't make" negates "can make").
-_NEGATED = {
-    "cannot": "can", "can't": "can", "won't": "will", "don't": "do", "doesn't": "doe",
-    "didn't": "did", "isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "wer",
-    "wouldn't": "would", "shouldn't": "should", "couldn't": "could", "hasn't": "has",
-    "haven't": "have", "hadn't": "had",
-}  # fmt: skip
-#: Bare negations, which the plain form drops ("is not the same": "is the same").
-_BARE = frozenset({"not", "never", "n't", "nicht", "pas"})
-#: Words on each side of a negation that must read alike in the context (`verbatim_negation`).
-_SIDE = 3
-
-
 def verbatim_negation(index: ContextIndex, tokens: list[Token]) -> tuple[float, float]:
     """A negation the statement adds to, or drops from, a context sentence it otherwise copies:
-    the words around it, `_SIDE` on each side (fewer at a sentence's edge, four at least), read
+    the words around it, `SIDE` on each side (fewer at a sentence's edge, four at least), read
     alike ("A Business account is not the same as a Premier account" where the context says
     "A Business account is the same as a Premier account"). The scopes `negation_mismatch`
     reads skip small words ("the", "that", "many"); a copied sentence needs none.
@@ -85,12 +74,11 @@ def verbatim_negation(index: ContextIndex, tokens: list[Token]) -> tuple[float, 
         `(added, removed)`, as `negation_mismatch` gives them.
     """
     stems = [t.stem for t in tokens]
-    negated = [
-        (k, base) for k, base in ((k, _plain(s)) for k, s in enumerate(stems)) if base is not None
-    ]
+    bases = ((k, negated_base(s)) for k, s in enumerate(stems))
+    negated = [(k, base) for k, base in bases if base is not None]
     if negated:
-        windows = (_window(stems, k, base) for k, base in negated)
-        return float(any(w and w in index.spaced_stems for w in windows)), 0.0
+        windows = (window(stems, k, base) for k, base in negated)
+        return float(any(w and said_plainly(index.spaced_stems, w) for w in windows)), 0.0
     text = f" {' '.join(stems)} "
     return 0.0, float(any(w in text for w in index.undone_negations))
 
@@ -102,27 +90,32 @@ def undone_negations(sentences: Sequence[Sequence[str]]) -> frozenset[str]:
         w
         for stems in sentences
         for k, stem in enumerate(stems)
-        if (base := _plain(stem)) is not None and (w := _window(stems, k, base))
+        if (base := negated_base(stem)) is not None and (w := window(stems, k, base))
     )
 
 
-def _plain(stem: str) -> str | None:
-    """The words a negation stands for once undone: "" for a bare one ("not"), the auxiliary of
-    a negated one ("can" of "can't"); None for a word that negates nothing."""
-    if stem in _BARE:
-        return ""
-    return _NEGATED.get(stem)
+def verbatim_opposite(index: ContextIndex, stems: Sequence[str]) -> str:
+    """A word of the statement whose opposite stands in a context sentence the statement
+    otherwise copies: the words around it, as `verbatim_negation` reads them, alike ("While
+    less expensive than smaller cases" where the context says "While more expensive than
+    smaller cases"), and the statement's own words nowhere in the context.
 
+    Args:
+        index: The context's index (`spaced_stems`).
+        stems: The stems of the statement's tokens.
 
-def _window(stems: Sequence[str], k: int, base: str) -> str:
-    """The words around the negation at `k`, the negation undone, as a spaced string; "" where
-    they are too few or hold another negation."""
-    before, after = list(stems[max(0, k - _SIDE) : k]), list(stems[k + 1 : k + 1 + _SIDE])
-    if not before or not after or len(before) + len(after) < 4:
-        return ""
-    if any(_plain(s) is not None for s in (*before, *after)):
-        return ""
-    return f" {' '.join([*before, *([base] if base else []), *after])} "
+    Returns:
+        The word with its opposite, as a note; "" where none.
+    """
+    for k, word in enumerate(stems):
+        opposites = ANTONYMS.get(word)
+        if not opposites or window(stems, k, word) in index.spaced_stems:
+            continue
+        for opposite in sorted(opposites):
+            run = window(stems, k, opposite)
+            if run and said_plainly(index.spaced_stems, run):
+                return f"'{word}' where the passage says '{opposite}'"
+    return ""
 
 
 def negation_note(added: float, removed: float) -> str:

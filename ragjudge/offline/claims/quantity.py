@@ -20,14 +20,17 @@ currencies, percentages, written numbers, units in their forms); this module com
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
+from ragjudge.offline.claims._copied import said_plainly, window
 from ragjudge.offline.claims._words import same_word
 from ragjudge.offline.numbers import (
     Quantity,
     dimension,
+    is_measure,
     may_agree,
     month_number,
     number_values,
@@ -37,10 +40,15 @@ from ragjudge.offline.numbers import (
     unit_key,
 )
 
+if TYPE_CHECKING:
+    from ragjudge.offline.index import ContextIndex
+    from ragjudge.offline.text import Token
+
 __all__ = [
     "OPERATION_WORDS",
     "conflict",
     "conflicts",
+    "copied_swap",
     "derived",
     "given_for_another",
     "show",
@@ -503,3 +511,65 @@ def _number(value: float) -> str:
     if value == int(value) and abs(value) >= 10_000:
         return f"{int(value):,}"
     return f"{value:g}"
+
+
+def copied_swap(index: ContextIndex, tokens: Sequence[Token]) -> str:
+    """A number, or the unit word after one, that a statement puts in a context sentence it
+    otherwise copies: the words around it read alike there (`ragjudge.offline.claims._copied`)
+    with another number or unit in its place ("across 12 years." where the context says
+    "across 12 months.", "when she was four and" where it says "when she was two and"). A
+    number written another way is one stem ("four" / "4"); a date or a converted measure
+    changes more than one word, and is read by `value_conflict`.
+
+    Args:
+        index: The context's index (`spaced_stems`).
+        tokens: The statement's tokens.
+
+    Returns:
+        The statement's word with the context's, as a note; "" where none.
+    """
+    stems = [t.stem for t in tokens]
+    for k, token in enumerate(tokens):
+        unit = k > 0 and tokens[k - 1].is_number and is_measure(token.norm)
+        if not (token.is_number or unit):
+            continue
+        own = window(stems, k, token.stem)
+        if not own or own in index.spaced_stems:
+            continue
+        before, _, after = window(stems, k, "\x00").partition("\x00")
+        pattern = re.compile(f"{re.escape(before)}(\\S+){re.escape(after)}")
+        for found in pattern.finditer(index.spaced_stems):
+            theirs, run = found.group(1), found.group(0)
+            other = _another_unit(token, theirs) if unit else _another_number(token.stem, theirs)
+            if other and said_plainly(index.spaced_stems, run):
+                return f"'{token.text}' where the passage says '{theirs}'"
+    return ""
+
+
+def _another_number(mine: str, theirs: str) -> bool:
+    """Whether a word of the context is a number of another value ("2" for "4"; not "08" for
+    "8", "99,9" for "99.9", nor "2.8" of "2.8 million" for "2800000")."""
+    values = [_NUMBER_RE.fullmatch(w) and w.replace(",", ".") for w in (mine, theirs)]
+    try:
+        a, b = sorted(abs(float(v)) for v in values if v)
+    except ValueError:
+        return False
+    if not all(values) or a == b:
+        return False
+    # a scale written out or not ("2.8 million" / "2,800,000"): a power of ten apart
+    return a == 0 or abs(math.log10(b / a) - round(math.log10(b / a))) > 1e-9
+
+
+def _another_unit(token: Token, theirs: str) -> bool:
+    """Whether a word of the context (a stem) is another unit than the statement's, not the
+    same one written another way ("millenia" / "millennia", "m" / "metres")."""
+    mine = unit_key(token.norm)
+    forms = (theirs, theirs + "s", theirs + "e", theirs + "es")  # a stem: "metr", "mil"
+    return (
+        not _NUMBER_RE.fullmatch(theirs)
+        and theirs[:4] != token.stem[:4]
+        and all(unit_key(form) != mine for form in forms)
+    )
+
+
+_NUMBER_RE = re.compile(r"\d[\d.,]*")

@@ -1,0 +1,55 @@
+"""A statement that copies a context sentence but for a word: the words around the word, read
+alike in the context (`window`, `said_plainly`), find the sentence it copies without an
+aligner. Polarity reads a negation added or dropped and an opposite this way, quantity a
+number or unit swapped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["SIDE", "negated_base", "said_plainly", "window"]
+
+#: Negated auxiliaries, as the stem they negate ("can't make" negates "can make").
+_NEGATED = {
+    "cannot": "can", "can't": "can", "won't": "will", "don't": "do", "doesn't": "doe",
+    "didn't": "did", "isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "wer",
+    "wouldn't": "would", "shouldn't": "should", "couldn't": "could", "hasn't": "has",
+    "haven't": "have", "hadn't": "had",
+}  # fmt: skip
+#: Bare negations, which the plain form drops ("is not the same": "is the same").
+_BARE = frozenset({"not", "never", "n't", "nicht", "pas"})
+#: Words on each side of a word that must read alike in the context.
+SIDE = 3
+
+
+def negated_base(stem: str) -> str | None:
+    """The words a negation stands for once undone: "" for a bare one ("not"), the auxiliary of
+    a negated one ("can" of "can't"); None for a word that negates nothing."""
+    if stem in _BARE:
+        return ""
+    return _NEGATED.get(stem)
+
+
+def window(stems: Sequence[str], k: int, base: str) -> str:
+    """The `SIDE` words on each side of the word at `k`, with `base` in its place ("" for none:
+    a negation undone), as a spaced string; "" where they are too few (four at least, or
+    `SIDE` on one side at a statement's edge) or hold a negation."""
+    before, after = list(stems[max(0, k - SIDE) : k]), list(stems[k + 1 : k + 1 + SIDE])
+    if len(before) + len(after) < (4 if before and after else SIDE):
+        return ""
+    if any(negated_base(s) is not None for s in (*before, *after)):
+        return ""
+    return f" {' '.join([*before, *([base] if base else []), *after])} "
+
+
+def said_plainly(text: str, run: str) -> bool:
+    """Whether a run of words stands in the spaced stems with no negation in the `SIDE` words
+    before it ("may not process the numbers after": the opposite, negated, may be the
+    statement's meaning)."""
+    start = text.find(run)
+    while start >= 0:
+        before = text[max(0, text.rfind("\n", 0, start) + 1) : start].split()[-SIDE:]
+        if not any(negated_base(s) is not None for s in before):
+            return True
+        start = text.find(run, start + 1)
+    return False
