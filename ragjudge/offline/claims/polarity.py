@@ -61,10 +61,11 @@ def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tu
 
 def verbatim_negation(index: ContextIndex, tokens: list[Token]) -> tuple[float, float]:
     """A negation the statement adds to, or drops from, a context sentence it otherwise copies:
-    the words around it, `SIDE` on each side (fewer at a sentence's edge, four at least), read
-    alike ("A Business account is not the same as a Premier account" where the context says
-    "A Business account is the same as a Premier account"). The scopes `negation_mismatch`
-    reads skip small words ("the", "that", "many"); a copied sentence needs none.
+    the words around it, `SIDE` on each side (four at least; `SIDE` on one side at the
+    statement's edge), read alike ("A Business account is not the same as a Premier account"
+    where the context says "A Business account is the same as a Premier account"). The scopes
+    `negation_mismatch` reads skip small words ("the", "that", "many"); a copied sentence needs
+    none.
 
     Args:
         index: The context's index (`spaced_stems`, `undone_negations`).

@@ -408,8 +408,8 @@ def _same_neighbours(claim: Quantity, other: Quantity, texts: tuple[str, str]) -
     winners"; "spend up to 200 grand on" / "spend up to 100 grand on"; "held for more than 40
     years." / "held for more than 20 years."): two words on one side and one on the other (a
     sentence's end is a word), one of them a word of four letters or more; or three words on
-    one side, two of them of four letters or more ("Abell 2744 nine massive clusters of" /
-    "where three massive clusters of"), but for a date."""
+    one side, two of them of four letters or more ("carries nine hundred passengers across the"
+    / "carries four hundred passengers across the"), but for a date."""
     if claim.kind != other.kind or claim.unit != other.unit or claim.bound != other.bound:
         return False
     (b1, a1), (b2, a2) = _around(texts[0], claim), _around(texts[1], other)
@@ -417,7 +417,9 @@ def _same_neighbours(claim: Quantity, other: Quantity, texts: tuple[str, str]) -
     dated = (
         claim.kind == "year"
         or bool(month_number(claim.unit))
-        or any(v == int(v) and 1000 <= v <= 2099 for v in (claim.low, claim.high))
+        or any(
+            math.isfinite(v) and v == int(v) and 1000 <= v <= 2099 for v in (claim.low, claim.high)
+        )
         or bool(_DATE_PART_RE.search(texts[0][max(0, claim.start - 2) : claim.end + 2]))
     )
     for before, after in ((2, 1), (1, 2)) if dated else ((2, 1), (1, 2), (0, 3), (3, 0)):
