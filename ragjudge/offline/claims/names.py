@@ -46,6 +46,8 @@ from ragjudge.offline.text import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ragjudge.offline.index import ContextIndex
 
 __all__ = ["conflict", "name_elsewhere", "novel_places"]
@@ -596,10 +598,7 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
         # the sentences saying the rest of the statement; else, in a long statement, those
         # saying the words around the name ("..., according to Jones, senior director ...")
         near = range(max(0, i - _NEAR), min(len(tokens), j + _NEAR))
-        for anchors in (
-            whole,
-            _anchors(index, tokens, named, near) if len(tokens) > 2 * _NEAR else [],
-        ):
+        for anchors in _anchor_sets(whole, index, tokens, named, near):
             if not anchors or any(_said_with(index, k, run) for k in anchors):
                 continue
             left = stems[i - 1] if i > 0 else None
@@ -614,6 +613,16 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
 
 #: The words on each side of a name that a long statement's local anchors are read from.
 _NEAR = 8
+
+
+def _anchor_sets(
+    whole: list[int], index: ContextIndex, tokens: list[Token], named: set[str], near: range
+) -> Iterator[list[int]]:
+    """The anchors of the whole statement, then, in a long statement and only when asked for,
+    those of the words `near` a name."""
+    yield whole
+    if len(tokens) > 2 * _NEAR:
+        yield _anchors(index, tokens, named, near)
 
 
 def _anchors(index: ContextIndex, tokens: list[Token], named: set[str], span: range) -> list[int]:

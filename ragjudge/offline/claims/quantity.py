@@ -551,12 +551,13 @@ def copied_swap(index: ContextIndex, tokens: Sequence[Token]) -> str:
 def _another_number(mine: str, theirs: str) -> bool:
     """Whether a word of the context is a number of another value ("2" for "4"; not "08" for
     "8", "99,9" for "99.9", nor "2.8" of "2.8 million" for "2800000")."""
-    values = [_NUMBER_RE.fullmatch(w) and w.replace(",", ".") for w in (mine, theirs)]
-    try:
-        a, b = sorted(abs(float(v)) for v in values if v)
-    except ValueError:
+    if not (_NUMBER_RE.fullmatch(mine) and _NUMBER_RE.fullmatch(theirs)):
         return False
-    if not all(values) or a == b:
+    try:
+        a, b = sorted(abs(float(w.replace(",", "."))) for w in (mine, theirs))
+    except ValueError:  # "1.2.3"
+        return False
+    if a == b:
         return False
     # a scale written out or not ("2.8 million" / "2,800,000"): a power of ten apart
     return a == 0 or abs(math.log10(b / a) - round(math.log10(b / a))) > 1e-9
