@@ -105,8 +105,6 @@ NAME_WITH_CLAIM = [
     "Brandt said the bridge would open before the winter floods.",
     # a pronoun in the sentence after the name points back to it
     "Oskar Lind spoke to reporters about the parking fees.",
-    # the name of the sentence before: "her deputy" may be anyone's deputy
-    "Her deputy, Helen Brandt, chaired the session on the harbour budget.",
 ]
 
 
@@ -178,3 +176,64 @@ def test_a_given_name_shared_with_another_name_does_not_name_the_person() -> Non
     )
     statement = "His first marriage was to the author Tim Shipman in 1983."
     assert "cressida" in _elsewhere(context, statement)
+
+
+# --- a copied sentence with another name in it (`name_elsewhere`, `_copied_name`) -------------
+
+COPIED_CONTEXT = (
+    "The airline has grown fast since the war. "
+    "Last year, El Al said that a route from Tel Aviv to Melbourne was in the works. "
+    "Its chief executive, Dina Ben-Tal, met Lukas Brenner of the tourism board in March."
+)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # a name the context has elsewhere, in the place of small words it capitalizes
+        "Last year, Lukas Brenner said that a route from Tel Aviv to Melbourne was in the works.",
+        # in the place of a name of its own words
+        "Its chief executive, Lukas Brenner, met the tourism board in March.",
+    ],
+)
+def test_a_copied_sentence_with_another_name_in_it(statement: str) -> None:
+    context = COPIED_CONTEXT.replace("Lukas Brenner of the tourism board", "the tourism board")
+    context += " Lukas Brenner runs the board."
+    assert "where the sentence it copies says" in _elsewhere(context, statement)
+
+
+def test_an_apposition_names_who_did_it() -> None:
+    # "Her deputy, Oskar Lind, chaired": the sentence names who chaired, and it is not Brandt
+    statement = "Her deputy, Helen Brandt, chaired the session on the harbour budget."
+    assert "'oskar lind'" in _elsewhere(ELSEWHERE_CONTEXT, statement)
+
+
+@pytest.mark.parametrize(
+    ("context", "statement"),
+    [
+        # the sentence as the context writes it
+        (
+            COPIED_CONTEXT,
+            "Last year, El Al said that a route from Tel Aviv to Melbourne was in the works.",
+        ),
+        # the context puts the statement's name beside the same words too
+        (
+            "The houses of York and Lancaster fought for the crown. Edward became the first "
+            "king of the House of York. Somerset led the armies of the House of Lancaster "
+            "in the north.",
+            "Somerset led the armies of the House of Lancaster in the north.",
+        ),
+        # a name the context writes in short ("EU" / "European Union")
+        (
+            "The EU is expected to retaliate quickly. Officials of the European Union met.",
+            "The European Union is expected to retaliate quickly.",
+        ),
+        # the words around the name cross a question: a short answer with its question
+        (
+            "The film was shot in Los Angeles, California. Todd Phillips directed it.",
+            "Where was the film shot in Los Angeles? → Todd Phillips",
+        ),
+    ],
+)
+def test_a_copied_sentence_keeps_names_it_may_hold(context: str, statement: str) -> None:
+    assert "where the sentence it copies says" not in _elsewhere(context, statement)

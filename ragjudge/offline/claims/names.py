@@ -20,8 +20,10 @@ note of each kind; `ragjudge.offline.features` reads them as the entity and word
 
 `name_elsewhere` reads the statement against every context sentence: a name the context has,
 where the sentences saying the rest of the statement put another name in its slot and never
-this one ("Jones said the plan would fail" against "Smith said the plan would fail"); the
-offline judge reads it as rule "name_elsewhere" (the context says the claim of someone else).
+this one ("Jones said the plan would fail" against "Smith said the plan would fail"), or a
+sentence the statement copies but for its name, with another name in its place ("Last year,
+Sivarajah said" against "Last year, El Al said"); the offline judge reads it as rule
+"name_elsewhere" (the context says the claim of someone else).
 
 `novel_places` finds the places a statement adds: a name after "in", "at", "near" or "from"
 none of whose words the context has ("the people he photographed in Düsseldorf"); the offline
@@ -30,9 +32,11 @@ judge reads them as it reads a number or a date the context lacks (rule "novel_v
 
 from __future__ import annotations
 
-from itertools import groupby
+import re
+from itertools import groupby, pairwise
 from typing import TYPE_CHECKING
 
+from ragjudge.offline.claims._copied import SIDE
 from ragjudge.offline.spans import same_name
 from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE
 from ragjudge.offline.text import (
@@ -589,6 +593,9 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
     runs = _statement_names(index, tokens)
     if not runs:
         return ""
+    copied = _copied_name(index, tokens, runs)
+    if copied:
+        return copied
     named = {s for i, j in runs for s in stems[i:j]}
     whole = _anchors(index, tokens, named, range(len(tokens)))
     for i, j in runs:
@@ -609,6 +616,74 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
                     shown = " ".join(t.text for t in tokens[i:j])
                     return f"'{shown}' where the sentence saying the rest says '{' '.join(other)}'"
     return ""
+
+
+#: The most words of a name the context puts where a copying statement puts its own.
+_SLOT_WORDS = 4
+#: Small words a sentence may capitalize that name no one: articles and the pronoun "I".
+_NOT_NAMING = frozenset("the a an".split()) | _FIRST_PERSON
+
+
+def _copied_name(index: ContextIndex, tokens: list[Token], runs: list[tuple[int, int]]) -> str:
+    """A name a statement puts in a context sentence it otherwise copies: the `SIDE` words on
+    each side of the name read alike there (as in `ragjudge.offline.claims._copied`) with
+    another name between them ("Last year, Sivarajah said that a route" where the context says
+    "Last year, El Al said that a route"). The context's name may be small words it writes with
+    capitals ("El Al"). Nothing is read where the context says the name beside either side too
+    ("the House of Lancaster" and "the House of York"), where the statement's words around the
+    name cross a sentence or a question ("... in Los Angeles? → Todd Phillips"), or where the
+    two names may be one ("EU" / "European Union").
+
+    Args:
+        index: The context's index (`spaced_stems`).
+        tokens: The statement's tokens.
+        runs: The statement's names (`_statement_names`).
+
+    Returns:
+        A note ("'Sivarajah' where the sentence it copies says 'el al'"), or "".
+    """
+    stems = [t.stem for t in tokens]
+    for i, j in runs:
+        run = stems[i:j]
+        lo, hi = max(0, i - SIDE), min(len(tokens), j + SIDE)
+        before, after = " ".join(stems[lo:i]), " ".join(stems[j:hi])
+        if not (before and after) or hi - lo - (j - i) < 4 or not _one_clause(tokens[lo:hi]):
+            continue
+        mine = " ".join(run)
+        if f" {before} {mine} " in index.spaced_stems or f" {mine} {after} " in index.spaced_stems:
+            continue
+        slot = f"((?:\\S+ ){{0,{_SLOT_WORDS - 1}}}\\S+)"
+        pattern = re.compile(f" {re.escape(before)} {slot} {re.escape(after)} ")
+        for found in pattern.finditer(index.spaced_stems):
+            theirs = found.group(1).split()
+            k = index.spaced_stems.count("\n", 0, found.start())
+            if set(theirs) & set(run) or same_name(run, theirs):
+                continue  # one name, or one written in short ("EU" / "European Union")
+            if not _capitalized(index, k, theirs):
+                continue
+            shown = " ".join(t.text for t in tokens[i:j])
+            return f"'{shown}' where the sentence it copies says '{' '.join(theirs)}'"
+    return ""
+
+
+def _one_clause(tokens: list[Token]) -> bool:
+    """Whether consecutive tokens stand in one sentence with at most a comma between two (no
+    new sentence, question mark or arrow)."""
+    return not any(
+        b.sentence_initial or b.start - (a.start + len(a.text)) > 2 for a, b in pairwise(tokens)
+    )
+
+
+def _capitalized(index: ContextIndex, k: int, words: list[str]) -> bool:
+    """Whether context sentence `k` writes every one of `words` (stems) as a name: a name of
+    the sentence, or a small word it capitalizes inside it ("El Al"), articles aside."""
+    if any(w in _WEEKDAYS_MONTHS or w in _MONTH_STEMS for w in words):
+        return False  # a date, the date rules'
+    names = _names_of(index, k)
+    if all(w in names for w in words):
+        return True
+    caps = {t.stem for t in tokenize(index.sentences[k]) if t.is_capital and not t.sentence_initial}
+    return all(w in names or (w in caps and w not in _NOT_NAMING) for w in words)
 
 
 #: The words on each side of a name that a long statement's local anchors are read from.
