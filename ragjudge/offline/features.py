@@ -31,7 +31,7 @@ from ragjudge.offline.claims.quantity import (
     value_conflict,
 )
 from ragjudge.offline.claims.reading import Reading
-from ragjudge.offline.claims.scope import restricted
+from ragjudge.offline.claims.scope import copied_widening, restricted
 from ragjudge.offline.index import ContextIndex
 from ragjudge.offline.numbers import (
     MONTH_NAMES,
@@ -685,6 +685,7 @@ def statement_evidence(
         or restricted(tokens, index.passage_stems[best])
         or claimed
         or polarity.verbatim_opposite(index, all_stems)
+        or copied_widening(index, tokens)
         if best >= 0
         else ""
     )

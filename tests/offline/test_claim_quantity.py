@@ -326,6 +326,8 @@ COPIED = (
         ("The festival held twelve concerts in 12 different towns across 12 years.", "'years'"),
         ("Her brother was six when the family moved to Lyon.", "'six'"),
         ("She ran four kilometres a day before the race.", "'kilometres'"),
+        # the sentence starts within the words the statement copies before the number
+        ("Report (www.town.org) The new bridge cost 3.1 million to build.", "'3.1'"),
     ],
 )
 def test_a_number_or_unit_swapped_in_a_copied_sentence(statement: str, note: str) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragjudge.offline.claims.scope import conflict
+from ragjudge.offline.claims.scope import conflict, copied_widening
+from ragjudge.offline.features import context_index
+from ragjudge.offline.text import tokenize
 
 WIDENED = [
     (
@@ -81,3 +83,46 @@ def test_the_reason_quotes_both_words() -> None:
         "The bridge is always closed in winter.", "The bridge is often closed in winter."
     )
     assert "'always'" in note and "'often'" in note
+
+
+# --- a claim widened in a sentence the statement copies (`copied_widening`) ---------------------
+
+COPIED = (
+    "Longboard or skateboard (www.boards.example).\n\n"
+    "Longboards are typically much longer and wider than skateboards. "
+    "The station can be reached by tram or bus at many points. "
+    "Der Zug ist oft verspätet, sagt der Bericht."
+)
+
+
+@pytest.mark.parametrize(
+    ("statement", "note"),
+    [
+        # the copied sentence starts inside the words before the widened one
+        (
+            "Longboard or skateboard (www.boards.example) Longboards are always much longer "
+            "and wider than skateboards.",
+            "'always' where the passage says 'typically'",
+        ),
+        # "at all" is an idiom, but the copy shows "all" stands for "many" here
+        (
+            "The station can be reached by tram or bus at all points.",
+            "'all' where the passage says 'many'",
+        ),
+        ("Der Zug ist immer verspätet, sagt der Bericht.", "'immer' where the passage says 'oft'"),
+    ],
+)
+def test_a_claim_widened_in_a_copied_sentence(statement: str, note: str) -> None:
+    assert copied_widening(context_index(COPIED), tokenize(statement)) == note
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "Longboards are typically much longer and wider than skateboards.",  # the copy itself
+        "Longboards are not always much longer and wider than skateboards.",  # negated
+        "The station can be reached at all hours.",  # too little copied to tell
+    ],
+)
+def test_a_copied_sentence_that_widens_nothing(statement: str) -> None:
+    assert copied_widening(context_index(COPIED), tokenize(statement)) == ""

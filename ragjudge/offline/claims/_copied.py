@@ -5,9 +5,10 @@ number or unit swapped."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 
-__all__ = ["SIDE", "negated_base", "said_plainly", "window"]
+__all__ = ["SIDE", "negated_base", "said_plainly", "slot_words", "window"]
 
 #: Negated auxiliaries, as the stem they negate ("can't make" negates "can make").
 _NEGATED = {
@@ -53,3 +54,25 @@ def said_plainly(text: str, run: str) -> bool:
             return True
         start = text.find(run, start + 1)
     return False
+
+
+def slot_words(spaced: str, stems: Sequence[str], k: int) -> Iterator[tuple[str, str]]:
+    """The words the context (`spaced`: `ContextIndex.spaced_stems`) has in the place of the
+    word at `k` of a statement that otherwise copies one of its sentences, each with the run of
+    words found: the `window` around the word read alike, or, where the sentence starts within
+    the words before it ("(www.site.com) Longboards are always" against a sentence "Longboards
+    are typically"), those from the sentence's start on, four words at least in all."""
+    slot = window(stems, k, "\x00")
+    if not slot:
+        return
+    before, _, after = slot.partition("\x00")
+    words = before.split()
+    runs = [re.escape(before)]
+    runs += [
+        f"(?:^|\\n) {re.escape(' '.join(words[m:]))} "
+        for m in range(1, len(words))
+        if len(words) - m + len(after.split()) >= 4
+    ]
+    for run in runs:
+        for found in re.finditer(f"{run}(\\S+){re.escape(after)}", spaced):
+            yield found.group(1), found.group(0)

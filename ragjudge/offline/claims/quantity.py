@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from ragjudge.offline.claims._copied import said_plainly, window
+from ragjudge.offline.claims._copied import said_plainly, slot_words, window
 from ragjudge.offline.claims._words import same_word
 from ragjudge.offline.numbers import (
     Quantity,
@@ -538,12 +538,9 @@ def copied_swap(index: ContextIndex, tokens: Sequence[Token]) -> str:
         own = window(stems, k, token.stem)
         if not own or own in index.spaced_stems:
             continue
-        before, _, after = window(stems, k, "\x00").partition("\x00")
-        pattern = re.compile(f"{re.escape(before)}(\\S+){re.escape(after)}")
-        for found in pattern.finditer(index.spaced_stems):
-            theirs, run = found.group(1), found.group(0)
+        for theirs, run in slot_words(index.spaced_stems, stems, k):
             other = _another_unit(token, theirs) if unit else _another_number(token.stem, theirs)
-            if other and said_plainly(index.spaced_stems, run):
+            if other and said_plainly(index.spaced_stems, run.lstrip("\n")):
                 return f"'{token.text}' where the passage says '{theirs}'"
     return ""
 

@@ -1,15 +1,21 @@
 """Scope: a statement that says all, every or always where the aligned context sentence says
-some, most, several, "N of M" or often (a claim widened to every member or every time), and a
-claim made of all of what the passage restricts with "only"."""
+some, most, several, "N of M" or often (a claim widened to every member or every time), the same
+word swapped in a sentence the statement otherwise copies (`copied_widening`), and a claim made
+of all of what the passage restricts with "only"."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from ragjudge.offline.claims._copied import said_plainly, slot_words, window
 from ragjudge.offline.claims._words import NEGATORS, head, same_word, tokens
 from ragjudge.offline.text import Token
 
-__all__ = ["UNIVERSAL", "conflict", "restricted"]
+if TYPE_CHECKING:
+    from ragjudge.offline.index import ContextIndex
+
+__all__ = ["UNIVERSAL", "conflict", "copied_widening", "restricted"]
 
 #: Words that make a claim of every member or every time.
 UNIVERSAL = frozenset(
@@ -29,6 +35,14 @@ PARTIAL = frozenset(
     algunos algunas varios varias muchos muchas mayoría menudo veces generalmente normalmente
     frecuentemente usualmente raramente parcialmente""".split()
 )
+#: The stems of `PARTIAL`'s words, each with a word it stands for; not those that are a common
+#: word's stem too ("mainly": "main", "partly": "part", "largely": "big").
+_PARTIAL_STEMS = {
+    t.stem: t.norm
+    for word in sorted(PARTIAL, key=len, reverse=True)  # the shortest word last: shown
+    for t in tokens(word)
+    if t.stem not in {"main", "part", "big", "general", "common", "certain", "vec"}
+}
 #: Words after which "most" is a superlative ("the most popular"), not a share of members.
 _BEFORE_SUPERLATIVE = frozenset("the a its his her their our my your".split())
 #: Phrases in which a universal word makes no claim of every member.
@@ -114,6 +128,34 @@ def conflict(statement: str, sentence: str) -> str:
         for j in parts:
             if _governs(theirs, j, mine[k].norm):
                 return f"'{mine[i].norm}' where the passage says '{theirs[j].text.lower()}'"
+    return ""
+
+
+def copied_widening(index: ContextIndex, tokens: Sequence[Token]) -> str:
+    """A word of every member or every time that a statement puts in a context sentence it
+    otherwise copies, where the context has a word of some of them: the words around it read
+    alike there (`ragjudge.offline.claims._copied`) with the narrower word in its place
+    ("Longboards are always much longer" where the context says "are typically much longer",
+    "at all points" where it says "at many points": the copy shows "at all" is no idiom there).
+
+    Args:
+        index: The context's index (`spaced_stems`).
+        tokens: The statement's tokens.
+
+    Returns:
+        The reason ("'always' where the passage says 'typically'"), or "".
+    """
+    stems = [t.stem for t in tokens]
+    for k, token in enumerate(tokens):
+        if token.norm not in UNIVERSAL or (k and tokens[k - 1].norm in NEGATORS):
+            continue
+        own = window(stems, k, token.stem)
+        if not own or own in index.spaced_stems:
+            continue
+        for word, run in slot_words(index.spaced_stems, stems, k):
+            theirs = _PARTIAL_STEMS.get(word)
+            if theirs and said_plainly(index.spaced_stems, run.lstrip("\n")):
+                return f"'{token.norm}' where the passage says '{theirs}'"
     return ""
 
 
