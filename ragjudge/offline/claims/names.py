@@ -620,6 +620,10 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
 
 #: The most words of a name the context puts where a copying statement puts its own.
 _SLOT_WORDS = 4
+#: The words before a name that ends a statement that must read alike in the sentence it copies.
+_EDGE_WORDS = 4
+#: Small words inside a name ("University of Michigan", "Leonardo da Vinci").
+_NAME_LINKS = frozenset("of de da di del der van von la le and".split())
 #: Small words a sentence may capitalize that name no one: articles and the pronoun "I".
 _NOT_NAMING = frozenset("the a an".split()) | _FIRST_PERSON
 
@@ -628,11 +632,15 @@ def _copied_name(index: ContextIndex, tokens: list[Token], runs: list[tuple[int,
     """A name a statement puts in a context sentence it otherwise copies: the `SIDE` words on
     each side of the name read alike there (as in `ragjudge.offline.claims._copied`) with
     another name between them ("Last year, Sivarajah said that a route" where the context says
-    "Last year, El Al said that a route"). The context's name may be small words it writes with
-    capitals ("El Al"). Nothing is read where the context says the name beside either side too
-    ("the House of Lancaster" and "the House of York"), where the statement's words around the
-    name cross a sentence or a question ("... in Los Angeles? → Todd Phillips"), or where the
-    two names may be one ("EU" / "European Union").
+    "Last year, El Al said that a route"), or, for a name that ends the statement, the
+    `_EDGE_WORDS` words before it read alike with another name after them ("She is married to
+    saxophonist Stacey Kent." where it says "She is married to saxophonist Jim Tomlinson").
+    The context's name may be small words it writes with capitals ("El Al"). Nothing is read
+    where the context says the name beside either side too ("the House of Lancaster" and "the
+    House of York"), where the statement's words around the name cross a sentence or a
+    question ("... in Los Angeles? → Todd Phillips"), where the two names may be one ("EU" /
+    "European Union"), or, at the statement's end, where the sentence names it as well (one of
+    a list: "tries from Jonny May, Marshall and Purdy").
 
     Args:
         index: The context's index (`spaced_stems`).
@@ -642,28 +650,74 @@ def _copied_name(index: ContextIndex, tokens: list[Token], runs: list[tuple[int,
     Returns:
         A note ("'Sivarajah' where the sentence it copies says 'el al'"), or "".
     """
-    stems = [t.stem for t in tokens]
     for i, j in runs:
-        run = stems[i:j]
-        lo, hi = max(0, i - SIDE), min(len(tokens), j + SIDE)
-        before, after = " ".join(stems[lo:i]), " ".join(stems[j:hi])
-        if not (before and after) or hi - lo - (j - i) < 4 or not _one_clause(tokens[lo:hi]):
-            continue
-        mine = " ".join(run)
-        if f" {before} {mine} " in index.spaced_stems or f" {mine} {after} " in index.spaced_stems:
-            continue
-        slot = f"((?:\\S+ ){{0,{_SLOT_WORDS - 1}}}\\S+)"
-        pattern = re.compile(f" {re.escape(before)} {slot} {re.escape(after)} ")
-        for found in pattern.finditer(index.spaced_stems):
-            theirs = found.group(1).split()
-            k = index.spaced_stems.count("\n", 0, found.start())
-            if set(theirs) & set(run) or same_name(run, theirs):
-                continue  # one name, or one written in short ("EU" / "European Union")
-            if not _capitalized(index, k, theirs):
-                continue
-            shown = " ".join(t.text for t in tokens[i:j])
-            return f"'{shown}' where the sentence it copies says '{' '.join(theirs)}'"
+        note = _copied_between(index, tokens, i, j) or _copied_last(index, tokens, i, j)
+        if note:
+            return note
     return ""
+
+
+def _copied_between(index: ContextIndex, tokens: list[Token], i: int, j: int) -> str:
+    """`_copied_name` of the name at `tokens[i:j]`, read with words on both sides."""
+    stems = [t.stem for t in tokens]
+    run = stems[i:j]
+    lo, hi = max(0, i - SIDE), min(len(tokens), j + SIDE)
+    before, after = " ".join(stems[lo:i]), " ".join(stems[j:hi])
+    if not (before and after) or hi - lo - (j - i) < 4 or not _one_clause(tokens[lo:hi]):
+        return ""
+    mine = " ".join(run)
+    if f" {before} {mine} " in index.spaced_stems or f" {mine} {after} " in index.spaced_stems:
+        return ""
+    slot = f"((?:\\S+ ){{0,{_SLOT_WORDS - 1}}}\\S+)"
+    pattern = re.compile(f" {re.escape(before)} {slot} {re.escape(after)} ")
+    for found in pattern.finditer(index.spaced_stems):
+        theirs = found.group(1).split()
+        k = index.spaced_stems.count("\n", 0, found.start())
+        if set(theirs) & set(run) or same_name(run, theirs):
+            continue  # one name, or one written in short ("EU" / "European Union")
+        if not _capitalized(index, k, theirs):
+            continue
+        return _copied_note(tokens[i:j], index, k, theirs)
+    return ""
+
+
+def _copied_last(index: ContextIndex, tokens: list[Token], i: int, j: int) -> str:
+    """`_copied_name` of the name at `tokens[i:j]` that ends the statement, read with the words
+    before it."""
+    if j < len(tokens) or i < _EDGE_WORDS or not _one_clause(tokens[i - _EDGE_WORDS : j]):
+        return ""
+    stems = [t.stem for t in tokens]
+    run, before = stems[i:j], " ".join(stems[i - _EDGE_WORDS : i])
+    if f" {before} {' '.join(run)} " in index.spaced_stems:
+        return ""
+    for found in re.finditer(f" {re.escape(before)} ([^\\n]*)", index.spaced_stems):
+        k = index.spaced_stems.count("\n", 0, found.start())
+        if run[-1] in index.sentence_stems[k]:
+            continue  # the sentence names it too: one of a list, or an apposition
+        theirs = _leading_name(index, k, found.group(1).split())
+        if theirs and theirs[-1] != run[-1] and not same_name(run, theirs):
+            return _copied_note(tokens[i:j], index, k, theirs)
+    return ""
+
+
+def _leading_name(index: ContextIndex, k: int, words: list[str]) -> list[str]:
+    """The name that `words` (stems of sentence `k`) open with, small words between two of its
+    words included ("University of Michigan"); [] where they open with none."""
+    named = _name_words(index, k)
+    name: list[str] = []
+    for n, word in enumerate(words):
+        linking = word in _NAME_LINKS and bool(name) and words[n + 1 : n + 2] != []
+        if not (word in named or (linking and words[n + 1] in named)):
+            break
+        name.append(word)
+    return name
+
+
+def _copied_note(tokens: list[Token], index: ContextIndex, k: int, theirs: list[str]) -> str:
+    """The note of a name put where sentence `k` has `theirs` (stems), both as written."""
+    written = {t.stem: t.text for t in reversed(tokenize(index.sentences[k]))}
+    shown = " ".join(written.get(w, w) for w in theirs)
+    return f"'{' '.join(t.text for t in tokens)}' where the sentence it copies says '{shown}'"
 
 
 def _one_clause(tokens: list[Token]) -> bool:
@@ -675,15 +729,16 @@ def _one_clause(tokens: list[Token]) -> bool:
 
 
 def _capitalized(index: ContextIndex, k: int, words: list[str]) -> bool:
-    """Whether context sentence `k` writes every one of `words` (stems) as a name: a name of
-    the sentence, or a small word it capitalizes inside it ("El Al"), articles aside."""
-    if any(w in _WEEKDAYS_MONTHS or w in _MONTH_STEMS for w in words):
-        return False  # a date, the date rules'
-    names = _names_of(index, k)
-    if all(w in names for w in words):
-        return True
+    """Whether context sentence `k` writes every one of `words` (stems) as a name."""
+    named = _name_words(index, k)
+    return all(w in named for w in words)
+
+
+def _name_words(index: ContextIndex, k: int) -> frozenset[str]:
+    """The stems context sentence `k` writes as names: its names, and small words it capitalizes
+    inside it ("El Al"), articles, "I", weekdays and months aside (a date is the date rules')."""
     caps = {t.stem for t in tokenize(index.sentences[k]) if t.is_capital and not t.sentence_initial}
-    return all(w in names or (w in caps and w not in _NOT_NAMING) for w in words)
+    return (_names_of(index, k) | (caps - _NOT_NAMING)) - _WEEKDAYS_MONTHS - _MONTH_STEMS
 
 
 #: The words on each side of a name that a long statement's local anchors are read from.
