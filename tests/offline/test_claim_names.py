@@ -220,6 +220,20 @@ def test_a_copied_sentence_ending_with_another_name(statement: str, theirs: str)
     assert theirs in _elsewhere(context, statement)
 
 
+def test_a_copied_sentence_with_another_name_after_an_article() -> None:
+    # the statement joins two sentences, so only the words around the name find its sentence
+    context = (
+        "I read the Guardian. And yet, according to the Guardian it is the best show. "
+        "Life has been reduced to a series of one-liners with no context for any of them. "
+        "Nina Okafor wrote the review."
+    )
+    statement = (
+        "And yet, according to Nina Okafor it is the best show, and life has been reduced to "
+        "a series of one-liners with no context for any of them."
+    )
+    assert "where the sentence it copies says 'Guardian'" in _elsewhere(context, statement)
+
+
 def test_a_copied_sentence_ending_with_one_of_its_list() -> None:
     # the statement takes one name of the sentence's list
     context = (

@@ -672,6 +672,8 @@ def _copied_between(index: ContextIndex, tokens: list[Token], i: int, j: int) ->
     pattern = re.compile(f" {re.escape(before)} {slot} {re.escape(after)} ")
     for found in pattern.finditer(index.spaced_stems):
         theirs = found.group(1).split()
+        if len(theirs) > 1 and theirs[0] in _NO_SLOT:
+            theirs = theirs[1:]  # "according to the Guardian": the name after its article
         k = index.spaced_stems.count("\n", 0, found.start())
         if set(theirs) & set(run) or same_name(run, theirs):
             continue  # one name, or one written in short ("EU" / "European Union")
