@@ -24,6 +24,11 @@ SURER = [
     ("He makes it for the chapel.", "He probably makes it for the chapel."),
     # "would" only against a statement that says "will"
     ("The airline will open the route.", "The airline would open the route."),
+    # "according to" copied from the sentence is its source, not a doubt of the statement's
+    (
+        "According to the reporters, the police will stay.",
+        "According to the reporters, the police are likely to stay.",
+    ),
     ("Der Fluss wird das Tal überfluten.", "Der Fluss könnte das Tal überfluten."),
     (
         "Die Ergebnisse beweisen, dass das Mittel wirkt.",
@@ -60,6 +65,11 @@ KEPT = [
     (
         "The skeleton was recovered for potential public display.",
         "The skeleton was recovered, possibly for public display.",
+    ),
+    # a source of the statement's own, which the sentence does not name
+    (
+        "According to the mayor, the police will stay.",
+        "The police are likely to stay.",
     ),
     # "would": a conditional, or a future told in the past
     ("Oman opened its airspace to Israeli carriers.", "Oman said it would open its airspace."),

@@ -2,7 +2,8 @@
 context sentence only hedges (may, might, could, suggests, is likely to, reportedly,
 arguably); "can" (ability) and "would" (a conditional, or a future told in the past: "said it
 would open") only where the statement says "will" or "proves". A statement that hedges in
-words of its own ("is projected to", "a potential") claims no more than the sentence."""
+words of its own ("is projected to", "a potential") claims no more than the sentence; an
+"according to" it copies from the sentence names the sentence's source, no doubt of its own."""
 
 from __future__ import annotations
 
@@ -102,8 +103,13 @@ def _governed(tokens: Sequence[Token], j: int) -> int:
 def hedged(statement: str) -> bool:
     """Whether a statement hedges in words of its own ("may", "could", "is projected to",
     "according to"), and so claims no certainty a sentence could lack."""
-    mine = tokens(statement)
-    return bool(_hedges(mine, ability=True)) or any(t.norm in _OWN_WORDS for t in mine)
+    return bool(_own_hedges(tokens(statement)))
+
+
+def _own_hedges(mine: Sequence[Token]) -> set[str]:
+    """The words by which a text hedges (`hedged`)."""
+    own = {mine[i].norm for i in _hedges(mine, ability=True)}
+    return own | {t.norm for t in mine if t.norm in _OWN_WORDS}
 
 
 def conflict(statement: str, sentence: str) -> str:
@@ -118,11 +124,13 @@ def conflict(statement: str, sentence: str) -> str:
         none: the statement hedges itself, the sentence does not, or its hedge governs a word
         the statement does not say.
     """
-    if hedged(statement):
+    mine, theirs = tokens(statement), tokens(sentence)
+    own = _own_hedges(mine)
+    if "according" in own and any(t.norm == "according" for t in theirs):
+        own.discard("according")  # the sentence's own source, copied: no doubt of its own
+    if own:
         return ""
-    mine = tokens(statement)
     sure = any(t.norm in SURE for t in mine)
-    theirs = tokens(sentence)
     for j in _hedges(theirs, ability=sure):
         k = _governed(theirs, j)
         if k >= 0 and says(mine, theirs[k].norm):
