@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-__all__ = ["SIDE", "negated_base", "said_plainly", "slot_words", "window"]
+__all__ = ["LEAST", "SIDE", "negated_base", "said_plainly", "swapped_words", "window"]
 
 #: Negated auxiliaries, as the stem they negate ("can't make" negates "can make").
 _NEGATED = {
@@ -21,6 +21,8 @@ _NEGATED = {
 _BARE = frozenset({"not", "never", "n't", "nicht", "pas"})
 #: Words on each side of a word that must read alike in the context.
 SIDE = 3
+#: Words around a word that must read alike in all, at least, where both its sides have some.
+LEAST = 4
 
 
 def negated_base(stem: str) -> str | None:
@@ -36,7 +38,7 @@ def window(stems: Sequence[str], k: int, base: str) -> str:
     a negation undone), as a spaced string; "" where they are too few (four at least, or
     `SIDE` on one side at a statement's edge) or hold a negation."""
     before, after = list(stems[max(0, k - SIDE) : k]), list(stems[k + 1 : k + 1 + SIDE])
-    if len(before) + len(after) < (4 if before and after else SIDE):
+    if len(before) + len(after) < (LEAST if before and after else SIDE):
         return ""
     if any(negated_base(s) is not None for s in (*before, *after)):
         return ""
@@ -56,12 +58,23 @@ def said_plainly(text: str, run: str) -> bool:
     return False
 
 
-def slot_words(spaced: str, stems: Sequence[str], k: int) -> Iterator[tuple[str, str]]:
-    """The words the context (`spaced`: `ContextIndex.spaced_stems`) has in the place of the
-    word at `k` of a statement that otherwise copies one of its sentences, each with the run of
-    words found: the `window` around the word read alike, or, where the sentence starts within
-    the words before it ("(www.site.com) Longboards are always" against a sentence "Longboards
-    are typically"), those from the sentence's start on, four words at least in all."""
+def swapped_words(spaced: str, stems: Sequence[str], k: int) -> Iterator[str]:
+    """The words a context sentence that a statement otherwise copies has in the place of the
+    statement's word at `k` (`spaced`: `ContextIndex.spaced_stems`): none where the statement's
+    own words stand there too (`window`), and each said plainly (`said_plainly`)."""
+    own = window(stems, k, stems[k])
+    if not own or own in spaced:
+        return
+    for word, run in _slot_words(spaced, stems, k):
+        if said_plainly(spaced, run):
+            yield word
+
+
+def _slot_words(spaced: str, stems: Sequence[str], k: int) -> Iterator[tuple[str, str]]:
+    """The words the context has in the place of the word at `k`, each with the run of words
+    found: the `window` around the word read alike, or, where the sentence starts within the
+    words before it ("(www.site.com) Longboards are always" against a sentence "Longboards are
+    typically"), those from the sentence's start on, `LEAST` words at least in all."""
     slot = window(stems, k, "\x00")
     if not slot:
         return
@@ -71,8 +84,8 @@ def slot_words(spaced: str, stems: Sequence[str], k: int) -> Iterator[tuple[str,
     runs += [
         f"(?:^|\\n) {re.escape(' '.join(words[m:]))} "
         for m in range(1, len(words))
-        if len(words) - m + len(after.split()) >= 4
+        if len(words) - m + len(after.split()) >= LEAST
     ]
     for run in runs:
         for found in re.finditer(f"{run}(\\S+){re.escape(after)}", spaced):
-            yield found.group(1), found.group(0)
+            yield found.group(1), found.group(0).lstrip("\n")

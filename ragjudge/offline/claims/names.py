@@ -36,7 +36,7 @@ import re
 from itertools import groupby, pairwise
 from typing import TYPE_CHECKING
 
-from ragjudge.offline.claims._copied import SIDE
+from ragjudge.offline.claims._copied import LEAST, SIDE
 from ragjudge.offline.spans import same_name
 from ragjudge.offline.statements import HEDGE_RE, SPECULATIVE_RE
 from ragjudge.offline.text import (
@@ -593,7 +593,7 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
     runs = _statement_names(index, tokens)
     if not runs:
         return ""
-    copied = _copied_name(index, tokens, runs)
+    copied = _copied_name(index, tokens, stems, runs)
     if copied:
         return copied
     named = {s for i, j in runs for s in stems[i:j]}
@@ -620,20 +620,20 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
 
 #: The most words of a name the context puts where a copying statement puts its own.
 _SLOT_WORDS = 4
-#: The words before a name that ends a statement that must read alike in the sentence it copies.
-_EDGE_WORDS = 4
 #: Small words inside a name ("University of Michigan", "Leonardo da Vinci").
 _NAME_LINKS = frozenset("of de da di del der van von la le and".split())
 #: Small words a sentence may capitalize that name no one: articles and the pronoun "I".
 _NOT_NAMING = frozenset("the a an".split()) | _FIRST_PERSON
 
 
-def _copied_name(index: ContextIndex, tokens: list[Token], runs: list[tuple[int, int]]) -> str:
+def _copied_name(
+    index: ContextIndex, tokens: list[Token], stems: list[str], runs: list[tuple[int, int]]
+) -> str:
     """A name a statement puts in a context sentence it otherwise copies: the `SIDE` words on
     each side of the name read alike there (as in `ragjudge.offline.claims._copied`) with
     another name between them ("Last year, Sivarajah said that a route" where the context says
     "Last year, El Al said that a route"), or, for a name that ends the statement, the
-    `_EDGE_WORDS` words before it read alike with another name after them ("She is married to
+    `LEAST` words before it read alike with another name after them ("She is married to
     saxophonist Stacey Kent." where it says "She is married to saxophonist Jim Tomlinson").
     The context's name may be small words it writes with capitals ("El Al"). Nothing is read
     where the context says the name beside either side too ("the House of Lancaster" and "the
@@ -645,25 +645,29 @@ def _copied_name(index: ContextIndex, tokens: list[Token], runs: list[tuple[int,
     Args:
         index: The context's index (`spaced_stems`).
         tokens: The statement's tokens.
+        stems: Their stems.
         runs: The statement's names (`_statement_names`).
 
     Returns:
         A note ("'Sivarajah' where the sentence it copies says 'el al'"), or "".
     """
     for i, j in runs:
-        note = _copied_between(index, tokens, i, j) or _copied_last(index, tokens, i, j)
+        note = _copied_between(index, tokens, stems, i, j) or _copied_last(
+            index, tokens, stems, i, j
+        )
         if note:
             return note
     return ""
 
 
-def _copied_between(index: ContextIndex, tokens: list[Token], i: int, j: int) -> str:
+def _copied_between(
+    index: ContextIndex, tokens: list[Token], stems: list[str], i: int, j: int
+) -> str:
     """`_copied_name` of the name at `tokens[i:j]`, read with words on both sides."""
-    stems = [t.stem for t in tokens]
     run = stems[i:j]
     lo, hi = max(0, i - SIDE), min(len(tokens), j + SIDE)
     before, after = " ".join(stems[lo:i]), " ".join(stems[j:hi])
-    if not (before and after) or hi - lo - (j - i) < 4 or not _one_clause(tokens[lo:hi]):
+    if not (before and after) or hi - lo - (j - i) < LEAST or not _one_clause(tokens[lo:hi]):
         return ""
     mine = " ".join(run)
     if f" {before} {mine} " in index.spaced_stems or f" {mine} {after} " in index.spaced_stems:
@@ -677,19 +681,18 @@ def _copied_between(index: ContextIndex, tokens: list[Token], i: int, j: int) ->
         k = index.spaced_stems.count("\n", 0, found.start())
         if set(theirs) & set(run) or same_name(run, theirs):
             continue  # one name, or one written in short ("EU" / "European Union")
-        if not _capitalized(index, k, theirs):
+        if not _name_words(index, k).issuperset(theirs):
             continue
         return _copied_note(tokens[i:j], index, k, theirs)
     return ""
 
 
-def _copied_last(index: ContextIndex, tokens: list[Token], i: int, j: int) -> str:
+def _copied_last(index: ContextIndex, tokens: list[Token], stems: list[str], i: int, j: int) -> str:
     """`_copied_name` of the name at `tokens[i:j]` that ends the statement, read with the words
     before it."""
-    if j < len(tokens) or i < _EDGE_WORDS or not _one_clause(tokens[i - _EDGE_WORDS : j]):
+    if j < len(tokens) or i < LEAST or not _one_clause(tokens[i - LEAST : j]):
         return ""
-    stems = [t.stem for t in tokens]
-    run, before = stems[i:j], " ".join(stems[i - _EDGE_WORDS : i])
+    run, before = stems[i:j], " ".join(stems[i - LEAST : i])
     if f" {before} {' '.join(run)} " in index.spaced_stems:
         return ""
     for found in re.finditer(f" {re.escape(before)} ([^\\n]*)", index.spaced_stems):
@@ -708,7 +711,7 @@ def _leading_name(index: ContextIndex, k: int, words: list[str]) -> list[str]:
     named = _name_words(index, k)
     name: list[str] = []
     for n, word in enumerate(words):
-        linking = word in _NAME_LINKS and bool(name) and words[n + 1 : n + 2] != []
+        linking = word in _NAME_LINKS and bool(name) and n + 1 < len(words)
         if not (word in named or (linking and words[n + 1] in named)):
             break
         name.append(word)
@@ -728,12 +731,6 @@ def _one_clause(tokens: list[Token]) -> bool:
     return not any(
         b.sentence_initial or b.start - (a.start + len(a.text)) > 2 for a, b in pairwise(tokens)
     )
-
-
-def _capitalized(index: ContextIndex, k: int, words: list[str]) -> bool:
-    """Whether context sentence `k` writes every one of `words` (stems) as a name."""
-    named = _name_words(index, k)
-    return all(w in named for w in words)
 
 
 def _name_words(index: ContextIndex, k: int) -> frozenset[str]:

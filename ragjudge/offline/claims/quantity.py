@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from ragjudge.offline.claims._copied import said_plainly, slot_words, window
+from ragjudge.offline.claims._copied import swapped_words
 from ragjudge.offline.claims._words import same_word
 from ragjudge.offline.numbers import (
     Quantity,
@@ -535,12 +535,9 @@ def copied_swap(index: ContextIndex, tokens: Sequence[Token]) -> str:
         unit = k > 0 and tokens[k - 1].is_number and is_measure(token.norm)
         if not (token.is_number or unit):
             continue
-        own = window(stems, k, token.stem)
-        if not own or own in index.spaced_stems:
-            continue
-        for theirs, run in slot_words(index.spaced_stems, stems, k):
+        for theirs in swapped_words(index.spaced_stems, stems, k):
             other = _another_unit(token, theirs) if unit else _another_number(token.stem, theirs)
-            if other and said_plainly(index.spaced_stems, run.lstrip("\n")):
+            if other:
                 return f"'{token.text}' where the passage says '{theirs}'"
     return ""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ragjudge.offline.claims._copied import said_plainly, slot_words, window
+from ragjudge.offline.claims._copied import swapped_words
 from ragjudge.offline.claims._words import NEGATORS, head, same_word, tokens
 from ragjudge.offline.text import Token
 
@@ -149,12 +149,9 @@ def copied_widening(index: ContextIndex, tokens: Sequence[Token]) -> str:
     for k, token in enumerate(tokens):
         if token.norm not in UNIVERSAL or (k and tokens[k - 1].norm in NEGATORS):
             continue
-        own = window(stems, k, token.stem)
-        if not own or own in index.spaced_stems:
-            continue
-        for word, run in slot_words(index.spaced_stems, stems, k):
+        for word in swapped_words(index.spaced_stems, stems, k):
             theirs = _PARTIAL_STEMS.get(word)
-            if theirs and said_plainly(index.spaced_stems, run.lstrip("\n")):
+            if theirs:
                 return f"'{token.norm}' where the passage says '{theirs}'"
     return ""
 
