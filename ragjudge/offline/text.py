@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -709,8 +710,10 @@ def negation_count(tokens: list[Token]) -> int:
     Returns:
         How many tokens are negations.
     """
-    bounds = _bound_negations([t.norm for t in tokens])
-    return sum(1 for i, t in enumerate(tokens) if _is_negation(t) and i not in bounds)
+    skip = _bound_negations([t.norm for t in tokens]) | _named_negations(
+        [t.text for t in tokens], [t.sentence_initial for t in tokens]
+    )
+    return sum(1 for i, t in enumerate(tokens) if _is_negation(t) and i not in skip)
 
 
 #: A negation's scope: the next `_SCOPE` words, auxiliaries aside ("has not been used for").
@@ -735,6 +738,35 @@ def _is_negation(token: Token) -> bool:
 _BOUND_COMPARATIVES = frozenset("more less fewer greater higher lower later earlier".split())
 
 
+def _named_negations(surfaces: Sequence[str], initial: Sequence[bool]) -> set[int]:
+    """The positions of negation words that are part of a name: written with a capital inside a
+    run of capitalized words that starts after its sentence's first word ("toured with Never
+    Shout Never", "a Nothing But Thieves song"). A run from the sentence's start may be a
+    headline ("Obama Will Not Seek Office") and a word in capitals stresses ("Do NOT"), so
+    both stay negations.
+
+    Args:
+        surfaces: The words as written.
+        initial: Whether each word starts its sentence.
+    """
+    out: set[int] = set()
+    k = 0
+    while k < len(surfaces):
+        end = k
+        while (
+            end < len(surfaces) and surfaces[end][:1].isupper() and not (end > k and initial[end])
+        ):
+            end += 1
+        if end - k > 1 and not initial[k]:
+            out.update(
+                i
+                for i in range(k, end)
+                if _is_negation_norm(surfaces[i].lower()) and not surfaces[i].isupper()
+            )
+        k = max(end, k + 1)
+    return out
+
+
 def _bound_negations(norms: Sequence[str]) -> set[int]:
     """The positions of the "no" / "not" that open a bound ("no more than", "not later than")."""
     return {
@@ -747,7 +779,7 @@ def _bound_negations(norms: Sequence[str]) -> set[int]:
 
 
 def negation_scopes(
-    tokens: list[Token], *, cancellations: bool = True
+    tokens: list[Token], *, cancellations: bool = True, names: str = "sentence"
 ) -> tuple[frozenset[str], frozenset[str]]:
     """Split content stems into negated ones and plain ones.
 
@@ -758,6 +790,9 @@ def negation_scopes(
     Args:
         tokens: Tokens from `tokenize`.
         cancellations: Whether cancellation words negate too.
+        names: Which negation words a name holds ("Never Shout Never"): `"sentence"`, those of
+            a run of capitals that does not start its sentence (a quote starts one); `"text"`,
+            those of one that does not start the text; `"none"`, none.
 
     Returns:
         `(negated, plain)`: stems occurring in a negation's scope, stems occurring outside one.
@@ -767,6 +802,11 @@ def negation_scopes(
     remaining = 0
     last = previous = ""
     bounds = _bound_negations([t.norm for t in tokens])
+    if names != "none":
+        starts = [
+            t.sentence_initial if names == "sentence" else not i for i, t in enumerate(tokens)
+        ]
+        bounds |= _named_negations([t.text for t in tokens], starts)
     for i, token in enumerate(tokens):
         if token.sentence_initial:
             remaining = 0
@@ -872,7 +912,13 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     lowered: set[str] = set()
     first = ""
     surfaces = _surfaces(sentence)
-    bounds = _bound_negations([surface.lower() for surface, _ in surfaces])
+    words = [surface for surface, _ in surfaces]
+    bounds = _bound_negations([w.lower() for w in words])
+    if any(w[:1].isupper() and _is_negation_norm(w.lower()) for w in words[1:]):
+        # a quote starts a sentence here as in `tokenize`, so a name reads alike in both
+        gaps = [sentence[a + len(w) : b] for (w, a), (_, b) in pairwise(surfaces)]
+        opens = [True, *(g.rstrip(" \t")[-1:] in _SENTENCE_BREAK for g in gaps)]
+        bounds |= _named_negations(words, opens)
     for i, (surface, _) in enumerate(surfaces):
         norm, stemmed, number, is_content = _word_info(surface)
         first = first or surface

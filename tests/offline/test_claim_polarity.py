@@ -67,6 +67,42 @@ def test_a_negation_the_statement_drops_is_removed() -> None:
     assert negation_note(added, removed) == "the best passage is negated but the statement is not"
 
 
+#: A negation word inside a name negates nothing: the statement says the passage's own claim.
+NAMED = [
+    (
+        "They toured with Never Shout Never and Hey Monday in 2010.",
+        "Hey Monday toured with Never Shout Never in 2010.",
+    ),
+    ("She was ranked World No. 1 in tennis for years.", "She was ranked first in tennis."),
+    (  # quotes start a sentence for one side only: the name is read alike
+        'He was an original member of the "Not Ready for Prime Time Players" on the show.',
+        "He was an original member of the Not Ready for Prime Time Players.",
+    ),
+    (
+        "He was an original member of the Not Ready for Prime Time Players on the show.",
+        'He was an original member of the "Not Ready for Prime Time Players".',
+    ),
+]
+
+#: ... but a negation that opens a headline, or one written in capitals, still negates.
+STILL_NEGATED = [
+    ("Obama will seek office again.", "Obama Will Not Seek Office Again."),
+    ("Take it with food.", "Do NOT take it with food."),
+]
+
+
+@pytest.mark.parametrize(("context", "statement"), NAMED)
+def test_a_negation_word_in_a_name_negates_nothing(context: str, statement: str) -> None:
+    (added, removed), _, _ = _read(context, statement)
+    assert (added, removed) == (0.0, 0.0), statement
+
+
+@pytest.mark.parametrize(("context", "statement"), STILL_NEGATED)
+def test_a_headline_or_capitals_still_negate(context: str, statement: str) -> None:
+    (added, _), _, _ = _read(context, statement)
+    assert added == 1.0, statement
+
+
 @pytest.mark.parametrize(("context", "statement"), OPPOSITES)
 def test_a_word_whose_opposite_the_passage_says_conflicts(context: str, statement: str) -> None:
     _, antonym, _ = _read(context, statement)

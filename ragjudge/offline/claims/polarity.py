@@ -48,6 +48,10 @@ def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tu
         return 0.0, 0.0
     s_neg, s_plain = negation_scopes(tokens)
     p_neg, p_plain = index.passage_scopes[best]
+    # the words a name's negation word would scope ("the Not Ready for Prime Time Players"),
+    # where the quotes of one side may hide the name that the other side's reading found
+    named = negation_scopes(tokens, names="none")[0] - negation_scopes(tokens, names="text")[0]
+    s_neg, s_plain = s_neg - named, s_plain - named
     added = any(x in p_plain and x not in p_neg for x in s_neg)
     # a negated statement against a passage with no negation at all: what the statement
     # denies is asserted there unless the passage never says it ("cancelled his contract"
