@@ -130,7 +130,8 @@ def _elsewhere(context: str, statement: str) -> str:
 
 @pytest.mark.parametrize("statement", NAME_ELSEWHERE)
 def test_a_claim_the_context_gives_another_name(statement: str) -> None:
-    assert "where the sentence saying the rest says" in _elsewhere(ELSEWHERE_CONTEXT, statement)
+    # the sentence saying the rest, or the one it copies ("Helen Brandt said the bridge ...")
+    assert "where the sentence " in _elsewhere(ELSEWHERE_CONTEXT, statement)
 
 
 @pytest.mark.parametrize("statement", NAME_WITH_CLAIM)
@@ -218,6 +219,39 @@ def test_a_copied_sentence_ending_with_another_name(statement: str, theirs: str)
         "Tomas Varga taught at the Hale Institute for ten years."
     )
     assert theirs in _elsewhere(context, statement)
+
+
+def test_a_whole_short_sentence_copied_with_another_name() -> None:
+    # two words before the name, but the statement is the context's whole sentence
+    context = (
+        "Interview by Jonas Weber. Photos by Ines Korhonen. Her parents, Anna and Peter "
+        "Holm, ran a bakery."
+    )
+    assert "'Ines Korhonen'" in _elsewhere(context, "Photos by Peter Holm.")
+    # ... and none where the context's sentence goes on after its name
+    context = context.replace("Ines Korhonen.", "Ines Korhonen in Turku.")
+    assert "where the sentence it copies says" not in _elsewhere(context, "Photos by Peter Holm.")
+
+
+SPEAKERS_CONTEXT = (
+    "3 Comments\nMaria Jensen says:\nMay 2, 2021 at 9:15 am\nThe new timetable has made the "
+    "morning trains far worse.\nTom Reilly says:\nMay 2, 2021 at 11:40 am\nI agree with the "
+    "council on this one."
+)
+
+
+def test_a_line_given_to_another_speaker() -> None:
+    # a comment thread: the statement's "says" and the lines after it follow another name
+    statement = (
+        "Tom Reilly says: May 2, 2021 at 9:15 am The new timetable has made the morning "
+        "trains far worse."
+    )
+    assert "'Maria Jensen'" in _elsewhere(SPEAKERS_CONTEXT, statement)
+
+
+def test_a_line_given_to_its_own_speaker() -> None:
+    statement = "Tom Reilly says: May 2, 2021 at 11:40 am I agree with the council on this one."
+    assert "where the sentence it copies says" not in _elsewhere(SPEAKERS_CONTEXT, statement)
 
 
 def test_a_copied_sentence_with_another_name_after_an_article() -> None:

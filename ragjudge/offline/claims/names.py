@@ -22,8 +22,11 @@ note of each kind; `ragjudge.offline.features` reads them as the entity and word
 where the sentences saying the rest of the statement put another name in its slot and never
 this one ("Jones said the plan would fail" against "Smith said the plan would fail"), or a
 sentence the statement copies but for its name, with another name in its place ("Last year,
-Sivarajah said" against "Last year, El Al said"); the offline judge reads it as rule
-"name_elsewhere" (the context says the claim of someone else).
+Sivarajah said" against "Last year, El Al said"; a whole short sentence: "Photos by Patricia
+Fleming." against "Photos by Jeffrey B. Roth."), or a line the context gives to another
+speaker ("Dave Sharma says: August 9, 2018 at 6:34 pm From the ABC ..." against a comment
+thread's "Adrian Jackson says:"); the offline judge reads it as rule "name_elsewhere" (the
+context says the claim of someone else).
 
 `novel_places` finds the places a statement adds: a name after "in", "at", "near" or "from"
 none of whose words the context has ("the people he photographed in Düsseldorf"); the offline
@@ -634,7 +637,10 @@ def _copied_name(
     another name between them ("Last year, Sivarajah said that a route" where the context says
     "Last year, El Al said that a route"), or, for a name that ends the statement, the
     `LEAST` words before it read alike with another name after them ("She is married to
-    saxophonist Stacey Kent." where it says "She is married to saxophonist Jim Tomlinson").
+    saxophonist Stacey Kent." where it says "She is married to saxophonist Jim Tomlinson"), or,
+    for a statement that is a whole sentence of the context but for its name, two words at
+    least ("Photos by Patricia Fleming." where it says "Photos by Jeffrey B. Roth."), or the
+    name's "says" with the words after it, said after another name (`_copied_speaker`).
     The context's name may be small words it writes with capitals ("El Al"). Nothing is read
     where the context says the name beside either side too ("the House of Lancaster" and "the
     House of York"), where the statement's words around the name cross a sentence or a
@@ -652,8 +658,10 @@ def _copied_name(
         A note ("'Sivarajah' where the sentence it copies says 'el al'"), or "".
     """
     for i, j in runs:
-        note = _copied_between(index, tokens, stems, i, j) or _copied_last(
-            index, tokens, stems, i, j
+        note = (
+            _copied_between(index, tokens, stems, i, j)
+            or _copied_last(index, tokens, stems, i, j)
+            or _copied_speaker(index, tokens, stems, i, j)
         )
         if note:
             return note
@@ -690,19 +698,64 @@ def _copied_between(
 def _copied_last(index: ContextIndex, tokens: list[Token], stems: list[str], i: int, j: int) -> str:
     """`_copied_name` of the name at `tokens[i:j]` that ends the statement, read with the words
     before it."""
-    if j < len(tokens) or i < LEAST or not _one_clause(tokens[i - LEAST : j]):
+    # fewer words where the statement is a whole sentence of the context but for its name
+    # ("Photos by Patricia Fleming." where it says "Photos by Jeffrey B. Roth.")
+    whole = 2 <= i < LEAST
+    lo = max(0, i - LEAST)
+    if j < len(tokens) or not (i >= LEAST or whole) or not _one_clause(tokens[lo:j]):
         return ""
-    run, before = stems[i:j], " ".join(stems[i - LEAST : i])
+    run, before = stems[i:j], " ".join(stems[lo:i])
     if f" {before} {' '.join(run)} " in index.spaced_stems:
         return ""
-    for found in re.finditer(f" {re.escape(before)} ([^\\n]*)", index.spaced_stems):
-        k = index.spaced_stems.count("\n", 0, found.start())
+    start = "(?:^|\\n) " if whole else " "
+    for found in re.finditer(f"{start}{re.escape(before)} ([^\\n]*)", index.spaced_stems):
+        k = index.spaced_stems.count("\n", 0, found.start(1))
         if run[-1] in index.sentence_stems[k]:
             continue  # the sentence names it too: one of a list, or an apposition
-        theirs = _leading_name(index, k, found.group(1).split())
+        rest = found.group(1).split()
+        theirs = _leading_name(index, k, rest)
+        if whole and theirs != rest:
+            continue  # the sentence goes on after its name
         if theirs and theirs[-1] != run[-1] and not same_name(run, theirs):
             return _copied_note(tokens[i:j], index, k, theirs)
     return ""
+
+
+#: Verbs that give a line to its speaker or writer, as stems ("writes" reads as "author").
+_SPEAKING = frozenset("say said comment answer author".split())
+
+
+def _copied_speaker(
+    index: ContextIndex, tokens: list[Token], stems: list[str], i: int, j: int
+) -> str:
+    """`_copied_name` of a name said to say what the context gives to another: the name's "says"
+    and the words after it (`LEAST` at least, twice as many where the statement has them) read
+    alike in the context, line breaks aside, after another name ("Dave Sharma says: August 9,
+    2018 at 6:34 pm From the ABC" where a comment thread has "Adrian Jackson says:", a line
+    "August 9, 2018 at 6:34 pm" and "From the ABC ...")."""
+    after = stems[j + 1 : j + 1 + 2 * LEAST]
+    if j >= len(tokens) or stems[j] not in _SPEAKING or len(after) < LEAST:
+        return ""
+    run = stems[i:j]
+    said = r"[ \n]+".join(map(re.escape, [stems[j], *after]))
+    if re.search(f" {re.escape(' '.join(run))} {said} ", index.spaced_stems):
+        return ""
+    for found in re.finditer(rf"([^\n]*) {said} ", index.spaced_stems):
+        k = index.spaced_stems.count("\n", 0, found.start(1))
+        theirs = _speaker(index, k, found.group(1).split())
+        if theirs and not set(theirs) & set(run) and not same_name(run, theirs):
+            return _copied_note(tokens[i:j], index, k, theirs)
+    return ""
+
+
+def _speaker(index: ContextIndex, k: int, words: list[str]) -> list[str]:
+    """The capitalized words (as stems) that end `words`, the stems of sentence `k` before its
+    "says": its speaker, whose name may open the line ("Charles Everett says")."""
+    caps = {t.stem for t in tokenize(index.sentences[k]) if t.is_capital and t.is_content}
+    n = len(words)
+    while n and words[n - 1] in caps:
+        n -= 1
+    return words[n:]
 
 
 def _leading_name(index: ContextIndex, k: int, words: list[str]) -> list[str]:
