@@ -233,6 +233,34 @@ def test_a_whole_short_sentence_copied_with_another_name() -> None:
     assert "where the sentence it copies says" not in _elsewhere(context, "Photos by Peter Holm.")
 
 
+FIRST_CONTEXT = (
+    "Harbour Trust v. Brandt was a civil suit filed in 2004 in the county court. "
+    "The plaintiff, Oskar Lind, said the trust had misled him. "
+    "Helen Brandt and Oskar Lind both gave evidence in the second week. "
+    "He was a trustee of the Harbour Trust until 2003."
+)
+
+
+def test_a_copied_sentence_opened_by_another_name() -> None:
+    statement = "Oskar Lind was a civil suit filed in 2004 in the county court."
+    assert "'Harbour Trust v Brandt'" in _elsewhere(FIRST_CONTEXT, statement)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # the sentence's own opening name
+        "Harbour Trust v. Brandt was a civil suit filed in 2004 in the county court.",
+        # too few words copied after the name to say which sentence it copies
+        "Oskar Lind and Helen Brandt both gave evidence.",
+        # a pronoun, not a name, opens the sentence: the statement names who "he" is
+        "Oskar Lind was a trustee of the Harbour Trust until 2003.",
+    ],
+)
+def test_a_statement_s_first_name_kept(statement: str) -> None:
+    assert "where the sentence it copies says" not in _elsewhere(FIRST_CONTEXT, statement)
+
+
 SPEAKERS_CONTEXT = (
     "3 Comments\nMaria Jensen says:\nMay 2, 2021 at 9:15 am\nThe new timetable has made the "
     "morning trains far worse.\nTom Reilly says:\nMay 2, 2021 at 11:40 am\nI agree with the "

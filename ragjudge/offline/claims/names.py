@@ -23,10 +23,11 @@ where the sentences saying the rest of the statement put another name in its slo
 this one ("Jones said the plan would fail" against "Smith said the plan would fail"), or a
 sentence the statement copies but for its name, with another name in its place ("Last year,
 Sivarajah said" against "Last year, El Al said"; a whole short sentence: "Photos by Patricia
-Fleming." against "Photos by Jeffrey B. Roth."), or a line the context gives to another
-speaker ("Dave Sharma says: August 9, 2018 at 6:34 pm From the ABC ..." against a comment
-thread's "Adrian Jackson says:"); the offline judge reads it as rule "name_elsewhere" (the
-context says the claim of someone else).
+Fleming." against "Photos by Jeffrey B. Roth."; the sentence's opening name: "Peter Franklin
+Paul was a civil suit filed in 2004" against "Paul v. Clinton was a civil suit filed in
+2004"), or a line the context gives to another speaker ("Dave Sharma says: August 9, 2018 at
+6:34 pm From the ABC ..." against a comment thread's "Adrian Jackson says:"); the offline
+judge reads it as rule "name_elsewhere" (the context says the claim of someone else).
 
 `novel_places` finds the places a statement adds: a name after "in", "at", "near" or "from"
 none of whose words the context has ("the people he photographed in Düsseldorf"); the offline
@@ -624,7 +625,7 @@ def name_elsewhere(index: ContextIndex, tokens: list[Token]) -> str:
 #: The most words of a name the context puts where a copying statement puts its own.
 _SLOT_WORDS = 4
 #: Small words inside a name ("University of Michigan", "Leonardo da Vinci").
-_NAME_LINKS = frozenset("of de da di del der van von la le and".split())
+_NAME_LINKS = frozenset("of de da di del der van von la le and v vs".split())
 #: Small words a sentence may capitalize that name no one: articles and the pronoun "I".
 _NOT_NAMING = frozenset("the a an".split()) | _FIRST_PERSON
 
@@ -640,7 +641,9 @@ def _copied_name(
     saxophonist Stacey Kent." where it says "She is married to saxophonist Jim Tomlinson"), or,
     for a statement that is a whole sentence of the context but for its name, two words at
     least ("Photos by Patricia Fleming." where it says "Photos by Jeffrey B. Roth."), or the
-    name's "says" with the words after it, said after another name (`_copied_speaker`).
+    name's "says" with the words after it, said after another name (`_copied_speaker`), or,
+    for a name that opens the statement, more words after it that another name opens a
+    sentence with (`_copied_first`).
     The context's name may be small words it writes with capitals ("El Al"). Nothing is read
     where the context says the name beside either side too ("the House of Lancaster" and "the
     House of York"), where the statement's words around the name cross a sentence or a
@@ -662,6 +665,7 @@ def _copied_name(
             _copied_between(index, tokens, stems, i, j)
             or _copied_last(index, tokens, stems, i, j)
             or _copied_speaker(index, tokens, stems, i, j)
+            or _copied_first(index, tokens, stems, i, j)
         )
         if note:
             return note
@@ -718,6 +722,34 @@ def _copied_last(index: ContextIndex, tokens: list[Token], stems: list[str], i: 
             continue  # the sentence goes on after its name
         if theirs and theirs[-1] != run[-1] and not same_name(run, theirs):
             return _copied_note(tokens[i:j], index, k, theirs)
+    return ""
+
+
+#: The words after a name that opens the statement that must read alike after another name
+#: opening a context sentence: more than inside a sentence, for a statement's first name is
+#: often one its extraction put for a pronoun.
+_FIRST_WORDS = 6
+
+
+def _copied_first(
+    index: ContextIndex, tokens: list[Token], stems: list[str], i: int, j: int
+) -> str:
+    """`_copied_name` of a name that opens the statement, read with the `_FIRST_WORDS` words after
+    it, where another name opens a context sentence before them ("Peter Franklin Paul was a
+    civil suit filed in 2004" where it says "Paul v. Clinton was a civil suit filed in 2004")."""
+    after = stems[j : j + _FIRST_WORDS]
+    if i or len(after) < _FIRST_WORDS or not _one_clause(tokens[: j + _FIRST_WORDS]):
+        return ""
+    run, rest = stems[i:j], " ".join(after)
+    if f" {' '.join(run)} {rest} " in index.spaced_stems:
+        return ""
+    for found in re.finditer(rf"(?:^|\n) ([^\n]*?) {re.escape(rest)} ", index.spaced_stems):
+        k = index.spaced_stems.count("\n", 0, found.start(1))
+        slot = found.group(1).split()
+        if run[-1] in index.sentence_stems[k][len(slot) :] or _leading_name(index, k, slot) != slot:
+            continue  # the sentence names it too, or no name opens it
+        if not same_name(run, slot):
+            return _copied_note(tokens[i:j], index, k, slot)
     return ""
 
 
