@@ -584,7 +584,7 @@ def statement_evidence(
     parts = answer.split(statement)
     if parts is not None:  # a short answer: its words as any statement's, read with the question
         evidence = statement_evidence(index, answer.words_read(*parts), encoder=encoder)
-        evidence.reading = answer.read(statement, index)
+        evidence.reading = answer.read(statement, index, contradicted=evidence.contradicted)
         return evidence
     tokens = tokenize(statement)
     statement_hedged = is_hedged(statement)

@@ -958,5 +958,6 @@ def atomic_statements(*, question: str, answer: str) -> list[Statement]:
                 antecedent = _antecedent(resolved)
             # "Apple released the iPhone. The device ...": another thing the reference could mean
             rivals = bool(_RIVAL_RE.search(resolved[len(subject) :] if subject else resolved))
-            out.append(Statement(abstention.with_question(resolved, question), start, end))
+            claimed = answer_claim.with_choice(resolved, question)  # a choice, as in short
+            out.append(Statement(abstention.with_question(claimed, question), start, end))
     return out

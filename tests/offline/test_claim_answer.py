@@ -92,3 +92,43 @@ def test_a_measure_words_cannot_take_is_left_to_the_support_model() -> None:
     # "better" is a judgment the context does not measure: the name is read as any statement
     question = "Who is the better composer, Marta Ilves or Oskar Penner?"
     assert _verdict(question, "Marta Ilves") == _verdict(question, "Oskar Penner") == "yes"
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        ("Who was born first, Marta Ilves or Oskar Penner?",
+         "Marta Ilves was born first.", "Oskar Penner was born first."),
+        ("Which composer taught at the Sibelius Academy, Marta Ilves or Oskar Penner?",
+         "Oskar Penner taught at the Sibelius Academy.",
+         "Marta Ilves taught at the Sibelius Academy."),
+    ],
+)  # fmt: skip
+def test_a_choice_made_in_a_sentence_reads_as_the_short_answer(
+    question: str, right: str, wrong: str
+) -> None:
+    short = [answer.split(" ", 2)[0] + " " + answer.split(" ", 2)[1] for answer in (right, wrong)]
+    assert _verdict(question, right) == _verdict(question, short[0]) == "yes"
+    assert _verdict(question, wrong) == _verdict(question, short[1]) != "yes"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Oskar Penner was not born first.",  # a negation: it may choose the other
+        "Oskar Penner conducted the Ilves Quartet.",  # says more than the question asks
+        "Marta Ilves was born before Oskar Penner.",  # names both
+    ],
+)
+def test_a_sentence_that_makes_no_plain_choice_keeps_its_own_words(answer: str) -> None:
+    question = "Who was born first, Marta Ilves or Oskar Penner?"
+    statements = OfflineModel().extract_statements(question=question, answer=answer)
+    assert [s for s in statements if "→" in s] == []
+
+
+def test_a_question_that_compares_asks_for_no_choice() -> None:
+    question = "What is the difference between Marta Ilves and Oskar Penner?"
+    statements = OfflineModel().extract_statements(
+        question=question, answer="Oskar Penner taught at the Sibelius Academy."
+    )
+    assert statements == ["Oskar Penner taught at the Sibelius Academy."]

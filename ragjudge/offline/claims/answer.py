@@ -25,6 +25,11 @@ question, for what words can tell of a right answer:
   one sentence holds nearly all its words, yes unless one of the two negates it. What words
   cannot settle is unsure.
 
+A sentence that makes a two-option question's choice ("Stanford University is located in
+Chestnut Hill." for "Which university is located in Chestnut Hill, Boston College or Stanford
+University?") is kept with its question too (`with_choice`) and read as the option it names,
+so that an answer reads alike short or in a sentence.
+
 Anything else (a name or number where the context puts it, or one the context does not give)
 is left to the support model, as any statement.
 """
@@ -43,7 +48,7 @@ from ragjudge.offline.text import negation_count
 if TYPE_CHECKING:
     from ragjudge.offline.index import ContextIndex
 
-__all__ = ["ANSWERED", "MAX_WORDS", "fuse", "read", "split", "words_read"]
+__all__ = ["ANSWERED", "MAX_WORDS", "fuse", "read", "split", "with_choice", "words_read"]
 
 #: What `fuse` puts between a question and its short answer.
 ANSWERED = " → "
@@ -70,6 +75,12 @@ _GRADED = re.compile(
     r"worst|larger|largest|bigger|biggest|smaller|"
     r"smallest|higher|highest|lower|lowest|longer|longest|shorter|shortest|taller|tallest)\b"
 )
+#: A word a sentence making a choice may add to the question's: an adverb that says how sure
+#: it is ("actually", "definitely"), none that orders or grades ("earlier", "only").
+_ASIDE = re.compile(r"(?i)(?!(?:early|only|lately|likely|family)$)[a-z]+ly")
+#: A question that asks to choose ("Which ..., A or B?"), not one that asks to compare ("What is
+#: the difference between A and B?").
+_CHOOSING = re.compile(r"(?i)\b(?:which|who|whom|whose)\b|\bor\b[^?]*\?\s*$")
 _YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
 _OR = re.compile(r"\s+or\s+")
 _BETWEEN = re.compile(r"(?i)\bbetween\s+(.+?)\s+and\s+(.+?)(?:,|\?|$| which| who)")
@@ -102,6 +113,45 @@ def fuse(question: str, answer: str) -> str | None:
     return f"{q}{ANSWERED}{a}"
 
 
+def with_choice(statement: str, question: str) -> str:
+    """A statement that makes a two-option question's choice in a sentence, kept with its
+    question as a short answer is (`fuse`), so that it reads as the choice it makes; any other
+    statement as it is. It names one option and not the other, negates nothing, and its other
+    words are the question's (and one adverb at most: "was actually born first").
+
+    Example:
+        >>> q = "Who was born first, Ada Lovelace or Charles Babbage?"
+        >>> with_choice("Ada Lovelace was born first.", q)
+        'Who was born first, Ada Lovelace or Charles Babbage? → Ada Lovelace was born first.'
+        >>> with_choice("Ada Lovelace was not born first.", q)
+        'Ada Lovelace was not born first.'
+        >>> with_choice("Ada Lovelace wrote the first program.", q)
+        'Ada Lovelace wrote the first program.'
+    """
+    q = question.strip()
+    if not q or ANSWERED in statement or not _CHOOSING.search(q):
+        return statement
+    options = _options(q)
+    if len(options) != 2:
+        return statement
+    words = content_stems(statement)
+    named = [o for o in options if content_stems(o) and content_stems(o) <= words]
+    if len(named) != 1 or negation_count(list(tokens(statement))):
+        return statement
+    other = options[1] if named[0] == options[0] else options[0]
+    if words & content_stems(other):
+        return statement  # it says something of the other too ("is younger than Elytis")
+    rest = words - content_stems(named[0])
+    extra = [
+        t.norm
+        for t in tokens(statement)
+        if t.is_content and t.stem in rest and t.stem not in content_stems(q)
+    ]
+    if not rest or len(extra) > 1 or not all(_ASIDE.fullmatch(w) for w in extra):
+        return statement
+    return f"{q}{ANSWERED}{statement.strip()}"
+
+
 def split(statement: str) -> tuple[str, str] | None:
     """A fused statement's question and answer (`fuse`), or None for any other statement.
 
@@ -126,12 +176,17 @@ def words_read(question: str, answer: str) -> str:
     return question if _polar(answer) else answer
 
 
-def read(statement: str, index: ContextIndex) -> Reading | None:
-    """Read a short answer with its question against the context.
+def read(statement: str, index: ContextIndex, *, contradicted: bool = False) -> Reading | None:
+    """Read a short answer with its question against the context, or a sentence that makes a
+    two-option question's choice (`with_choice`) as that choice.
 
     Args:
-        statement: The statement (`fuse`'s form; any other is no short answer).
+        statement: The statement (`fuse`'s or `with_choice`'s form; any other is no short
+            answer).
         index: The context's index.
+        contradicted: Whether the context contradicts the answer's own words, read as any
+            statement's: a sentence says more than its choice, so a right choice leaves it to
+            its words, and so does a choice words cannot make where they contradict it.
 
     Returns:
         The reading, or None when the statement is no short answer.
@@ -144,14 +199,22 @@ def read(statement: str, index: ContextIndex) -> Reading | None:
     polar = _polar(answer)
     if polar:
         return _read_polar(question, polar, sentences)
-    own = [t for t in tokens(answer) if t.is_content]
+    chosen, other = _choice(question, answer)
+    sentence = len(re.findall(r"\w+", answer)) > MAX_WORDS  # a choice made in a sentence
+    own = [t for t in tokens(chosen if sentence else answer) if t.is_content]
     if not own:  # "F.E.A.R": letters and stops, read as any statement
         return None
     if any(t.stem not in index.stems for t in own):
         return None  # read as any statement: the context does not give it
-    other = _other_option(question, answer)
+    if other and sentence:
+        reading = _read_options(question, chosen, other, sentences)
+        if reading is None or reading.outcome == "no":
+            return reading
+        return None if reading.outcome == "yes" or contradicted else reading
     if other:
-        return _read_options(question, answer, other, sentences)
+        return _read_options(question, chosen, other, sentences)
+    if sentence:
+        return None  # a sentence (`with_choice`) that makes no choice: as any statement
     if _echoes(answer, _asking_clauses(question)):
         return Reading("no", f"'{answer}' only repeats a name the question asks about")
     if _echoes(answer, [question], whole=False):  # given in a clause that states, not asks
@@ -304,15 +367,18 @@ def _overlap(answer: str, option: str) -> int:
     return len(a & o) if a and o and (a <= o or o <= a) else 0
 
 
-def _other_option(question: str, answer: str) -> str:
-    """The option the answer did not choose, when it chose one of the question's two."""
+def _choice(question: str, answer: str) -> tuple[str, str]:
+    """What the answer chose and the option it did not, when it chose one of the question's
+    two (`("", "")` else): a short answer is its own choice, a sentence (`with_choice`) chose
+    the option it names."""
     options = _options(question)
     if len(options) != 2:
-        return ""
+        return "", ""
     first, second = (_overlap(answer, o) for o in options)
     if first == second:
-        return ""
-    return options[1] if first > second else options[0]
+        return "", ""
+    mine, other = options if first > second else options[::-1]
+    return (mine if len(re.findall(r"\w+", answer)) > MAX_WORDS else answer), other
 
 
 def _first_year(sentences: list[str]) -> int | None:
