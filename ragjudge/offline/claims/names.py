@@ -743,10 +743,12 @@ def _copied_first(
     run, rest = stems[i:j], " ".join(after)
     if f" {' '.join(run)} {rest} " in index.spaced_stems:
         return ""
-    for found in re.finditer(rf"(?:^|\n) ([^\n]*?) {re.escape(rest)} ", index.spaced_stems):
-        k = index.spaced_stems.count("\n", 0, found.start(1))
-        slot = found.group(1).split()
-        if run[-1] in index.sentence_stems[k][len(slot) :] or _leading_name(index, k, slot) != slot:
+    for k, slot in _lines_before(index, f" {rest} "):
+        if (
+            not slot
+            or run[-1] in index.sentence_stems[k][len(slot) :]
+            or _leading_name(index, k, slot) != slot
+        ):
             continue  # the sentence names it too, or no name opens it
         if not same_name(run, slot):
             return _copied_note(tokens[i:j], index, k, slot)
@@ -772,12 +774,30 @@ def _copied_speaker(
     said = r"[ \n]+".join(map(re.escape, [stems[j], *after]))
     if re.search(f" {re.escape(' '.join(run))} {said} ", index.spaced_stems):
         return ""
-    for found in re.finditer(rf"([^\n]*) {said} ", index.spaced_stems):
-        k = index.spaced_stems.count("\n", 0, found.start(1))
-        theirs = _speaker(index, k, found.group(1).split())
+    for k, before in _lines_before(index, re.compile(f" {said} ")):
+        theirs = _speaker(index, k, before)
         if theirs and not set(theirs) & set(run) and not same_name(run, theirs):
             return _copied_note(tokens[i:j], index, k, theirs)
     return ""
+
+
+def _lines_before(
+    index: ContextIndex, found: str | re.Pattern[str]
+) -> Iterator[tuple[int, list[str]]]:
+    """Each place a run of stems (a string) or a pattern stands in the context's spaced stems,
+    as its sentence and the stems of that sentence before it."""
+    spaced = index.spaced_stems
+    if isinstance(found, str):
+        starts = []
+        at = spaced.find(found)
+        while at >= 0:
+            starts.append(at)
+            at = spaced.find(found, at + 1)
+    else:
+        starts = [m.start() for m in found.finditer(spaced)]
+    for at in starts:
+        line = spaced.rfind("\n", 0, at) + 1
+        yield spaced.count("\n", 0, line), spaced[line:at].split()
 
 
 def _speaker(index: ContextIndex, k: int, words: list[str]) -> list[str]:

@@ -50,8 +50,9 @@ def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tu
     p_neg, p_plain = index.passage_scopes[best]
     # the words a name's negation word would scope ("the Not Ready for Prime Time Players"),
     # where the quotes of one side may hide the name that the other side's reading found
-    named = negation_scopes(tokens, names="none")[0] - negation_scopes(tokens, names="text")[0]
-    s_neg, s_plain = s_neg - named, s_plain - named
+    if any(t.is_capital and not t.is_content for t in tokens[1:]):  # a capitalized negation?
+        named = negation_scopes(tokens, names="none")[0] - negation_scopes(tokens, names="text")[0]
+        s_neg, s_plain = s_neg - named, s_plain - named
     added = any(x in p_plain and x not in p_neg for x in s_neg)
     # a negated statement against a passage with no negation at all: what the statement
     # denies is asserted there unless the passage never says it ("cancelled his contract"
