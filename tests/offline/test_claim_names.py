@@ -268,32 +268,35 @@ SPEAKERS_CONTEXT = (
 )
 
 
-def test_a_line_given_to_another_speaker() -> None:
-    # a comment thread: the statement's "says" and the lines after it follow another name
-    statement = (
-        "Tom Reilly says: May 2, 2021 at 9:15 am The new timetable has made the morning "
-        "trains far worse."
-    )
-    assert "'Maria Jensen'" in _elsewhere(SPEAKERS_CONTEXT, statement)
-
-
 def test_a_line_given_to_its_own_speaker() -> None:
     statement = "Tom Reilly says: May 2, 2021 at 11:40 am I agree with the council on this one."
     assert "where the sentence it copies says" not in _elsewhere(SPEAKERS_CONTEXT, statement)
 
 
-def test_a_copied_sentence_with_another_name_after_an_article() -> None:
-    # the statement joins two sentences, so only the words around the name find its sentence
-    context = (
-        "I read the Guardian. And yet, according to the Guardian it is the best show. "
-        "Life has been reduced to a series of one-liners with no context for any of them. "
-        "Nina Okafor wrote the review."
-    )
-    statement = (
-        "And yet, according to Nina Okafor it is the best show, and life has been reduced to "
-        "a series of one-liners with no context for any of them."
-    )
-    assert "where the sentence it copies says 'Guardian'" in _elsewhere(context, statement)
+@pytest.mark.parametrize(
+    ("context", "statement", "theirs"),
+    [
+        (  # a name after its article; the statement joins two sentences, so only the words
+            # around the name find its sentence
+            "I read the Guardian. And yet, according to the Guardian it is the best show. "
+            "Life has been reduced to a series of one-liners with no context for any of them. "
+            "Nina Okafor wrote the review.",
+            "And yet, according to Nina Okafor it is the best show, and life has been reduced "
+            "to a series of one-liners with no context for any of them.",
+            "'Guardian'",
+        ),
+        (  # a comment thread: the statement's "says" and the lines after it follow another name
+            SPEAKERS_CONTEXT,
+            "Tom Reilly says: May 2, 2021 at 9:15 am The new timetable has made the morning "
+            "trains far worse.",
+            "'Maria Jensen'",
+        ),
+    ],
+)
+def test_a_copied_sentence_or_line_with_another_name(
+    context: str, statement: str, theirs: str
+) -> None:
+    assert f"where the sentence it copies says {theirs}" in _elsewhere(context, statement)
 
 
 def test_an_apposition_names_who_did_it() -> None:
