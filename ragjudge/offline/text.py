@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 __all__ = [
     "ANTONYMS",
@@ -710,9 +710,7 @@ def negation_count(tokens: list[Token]) -> int:
     Returns:
         How many tokens are negations.
     """
-    skip = _bound_negations([t.norm for t in tokens]) | _named_negations(
-        [t.text for t in tokens], [t.sentence_initial for t in tokens]
-    )
+    skip = _not_negating(tokens, "sentence")
     return sum(1 for i, t in enumerate(tokens) if _is_negation(t) and i not in skip)
 
 
@@ -767,6 +765,23 @@ def _named_negations(surfaces: Sequence[str], initial: Sequence[bool]) -> set[in
     return out
 
 
+#: Which negation words a name holds ("Never Shout Never"): those of a run of capitals that does
+#: not start its sentence (a quote starts one), that does not start the text, or none.
+NameReading = Literal["sentence", "text", "none"]
+
+
+def _not_negating(tokens: Sequence[Token], names: NameReading) -> set[int]:
+    """The positions of negation words that negate nothing: those opening a bound
+    (`_bound_negations`) and those a name holds (`_named_negations`, as `names` reads them)."""
+    skip = _bound_negations([t.norm for t in tokens])
+    if names != "none":
+        starts = [
+            t.sentence_initial if names == "sentence" else not i for i, t in enumerate(tokens)
+        ]
+        skip |= _named_negations([t.text for t in tokens], starts)
+    return skip
+
+
 def _bound_negations(norms: Sequence[str]) -> set[int]:
     """The positions of the "no" / "not" that open a bound ("no more than", "not later than")."""
     return {
@@ -779,7 +794,7 @@ def _bound_negations(norms: Sequence[str]) -> set[int]:
 
 
 def negation_scopes(
-    tokens: list[Token], *, cancellations: bool = True, names: str = "sentence"
+    tokens: list[Token], *, cancellations: bool = True, names: NameReading = "sentence"
 ) -> tuple[frozenset[str], frozenset[str]]:
     """Split content stems into negated ones and plain ones.
 
@@ -801,12 +816,7 @@ def negation_scopes(
     plain: set[str] = set()
     remaining = 0
     last = previous = ""
-    bounds = _bound_negations([t.norm for t in tokens])
-    if names != "none":
-        starts = [
-            t.sentence_initial if names == "sentence" else not i for i, t in enumerate(tokens)
-        ]
-        bounds |= _named_negations([t.text for t in tokens], starts)
+    bounds = _not_negating(tokens, names)
     for i, token in enumerate(tokens):
         if token.sentence_initial:
             remaining = 0

@@ -106,7 +106,7 @@ def fuse(question: str, answer: str) -> str | None:
     q, a = question.strip(), answer.strip().rstrip(".!;")
     if not q or not a or ANSWERED in a or is_abstention(a):
         return None
-    if len(re.findall(r"\w+", a)) > MAX_WORDS or "\n" in a:
+    if _sentence(a) or "\n" in a:
         return None
     if not (q.endswith("?") or _WH.match(q)):
         return None
@@ -134,19 +134,15 @@ def with_choice(statement: str, question: str) -> str:
     options = _options(q)
     if len(options) != 2:
         return statement
-    words = content_stems(statement)
-    named = [o for o in options if content_stems(o) and content_stems(o) <= words]
+    words, asked = content_stems(statement), content_stems(q)
+    stems = [content_stems(o) for o in options]
+    named = [o for o in stems if o and o <= words]
     if len(named) != 1 or negation_count(list(tokens(statement))):
         return statement
-    other = options[1] if named[0] == options[0] else options[0]
-    if words & content_stems(other):
+    if words & (stems[1] if named[0] == stems[0] else stems[0]):
         return statement  # it says something of the other too ("is younger than Elytis")
-    rest = words - content_stems(named[0])
-    extra = [
-        t.norm
-        for t in tokens(statement)
-        if t.is_content and t.stem in rest and t.stem not in content_stems(q)
-    ]
+    rest = words - named[0]
+    extra = [t.norm for t in tokens(statement) if t.is_content and t.stem in rest - asked]
     if not rest or len(extra) > 1 or not all(_ASIDE.fullmatch(w) for w in extra):
         return statement
     return f"{q}{ANSWERED}{statement.strip()}"
@@ -199,20 +195,19 @@ def read(statement: str, index: ContextIndex, *, contradicted: bool = False) -> 
     polar = _polar(answer)
     if polar:
         return _read_polar(question, polar, sentences)
-    chosen, other = _choice(question, answer)
-    sentence = len(re.findall(r"\w+", answer)) > MAX_WORDS  # a choice made in a sentence
-    own = [t for t in tokens(chosen if sentence else answer) if t.is_content]
+    option, other = _choice(question, answer)
+    sentence = _sentence(answer)  # a choice made in a sentence (`with_choice`)
+    chosen = option if sentence else answer
+    own = [t for t in tokens(chosen) if t.is_content]
     if not own:  # "F.E.A.R": letters and stops, read as any statement
         return None
     if any(t.stem not in index.stems for t in own):
         return None  # read as any statement: the context does not give it
-    if other and sentence:
+    if other:
         reading = _read_options(question, chosen, other, sentences)
-        if reading is None or reading.outcome == "no":
+        if not sentence or reading is None or reading.outcome == "no":
             return reading
         return None if reading.outcome == "yes" or contradicted else reading
-    if other:
-        return _read_options(question, chosen, other, sentences)
     if sentence:
         return None  # a sentence (`with_choice`) that makes no choice: as any statement
     if _echoes(answer, _asking_clauses(question)):
@@ -368,9 +363,8 @@ def _overlap(answer: str, option: str) -> int:
 
 
 def _choice(question: str, answer: str) -> tuple[str, str]:
-    """What the answer chose and the option it did not, when it chose one of the question's
-    two (`("", "")` else): a short answer is its own choice, a sentence (`with_choice`) chose
-    the option it names."""
+    """The option the answer chose and the one it did not, when it chose one of the question's
+    two (`("", "")` else)."""
     options = _options(question)
     if len(options) != 2:
         return "", ""
@@ -378,7 +372,12 @@ def _choice(question: str, answer: str) -> tuple[str, str]:
     if first == second:
         return "", ""
     mine, other = options if first > second else options[::-1]
-    return (mine if len(re.findall(r"\w+", answer)) > MAX_WORDS else answer), other
+    return mine, other
+
+
+def _sentence(answer: str) -> bool:
+    """Whether an answer is longer than a short answer (`MAX_WORDS` words)."""
+    return len(re.findall(r"\w+", answer)) > MAX_WORDS
 
 
 def _first_year(sentences: list[str]) -> int | None:

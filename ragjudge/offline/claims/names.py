@@ -743,7 +743,7 @@ def _copied_first(
     run, rest = stems[i:j], " ".join(after)
     if f" {' '.join(run)} {rest} " in index.spaced_stems:
         return ""
-    for k, slot in _lines_before(index, f" {rest} "):
+    for k, slot in _lines_before(index, re.compile(f"(?= {re.escape(rest)} )")):
         if (
             not slot
             or run[-1] in index.sentence_stems[k][len(slot) :]
@@ -781,21 +781,12 @@ def _copied_speaker(
     return ""
 
 
-def _lines_before(
-    index: ContextIndex, found: str | re.Pattern[str]
-) -> Iterator[tuple[int, list[str]]]:
-    """Each place a run of stems (a string) or a pattern stands in the context's spaced stems,
-    as its sentence and the stems of that sentence before it."""
+def _lines_before(index: ContextIndex, found: re.Pattern[str]) -> Iterator[tuple[int, list[str]]]:
+    """Each place a pattern matches in the context's spaced stems, as its sentence and the stems
+    of that sentence before it."""
     spaced = index.spaced_stems
-    if isinstance(found, str):
-        starts = []
-        at = spaced.find(found)
-        while at >= 0:
-            starts.append(at)
-            at = spaced.find(found, at + 1)
-    else:
-        starts = [m.start() for m in found.finditer(spaced)]
-    for at in starts:
+    for match in found.finditer(spaced):
+        at = match.start()
         line = spaced.rfind("\n", 0, at) + 1
         yield spaced.count("\n", 0, line), spaced[line:at].split()
 
