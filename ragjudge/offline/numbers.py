@@ -192,11 +192,12 @@ _BOUND_RE = re.compile(
     + "|".join(map(re.escape, _MAX_WORDS))
     + r"))$"
 )
-_MONTHS = (
+#: English month names and their abbreviations, as a regex alternation.
+MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
-_MONTH_BEFORE_RE = re.compile(rf"\b({_MONTHS})\.?\s+$", re.IGNORECASE)
+_MONTH_BEFORE_RE = re.compile(rf"\b({MONTHS})\.?\s+$", re.IGNORECASE)
 _YEAR_SLACK = 2.0
 
 
@@ -501,8 +502,8 @@ def _ordinal(text: str, value: float, start: int, stop: int) -> Quantity:
 _ISO_DATE_RE = re.compile(
     r"(?<![\d-])(1[5-9]\d\d|20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])"
 )
-_MONTH_AFTER_RE = re.compile(rf"\s+(?:{_MONTHS})\b", re.IGNORECASE)
-_MONTH_NAMES_IN_ORDER = _MONTHS.split("|")[:12]
+_MONTH_AFTER_RE = re.compile(rf"\s+(?:{MONTHS})\b", re.IGNORECASE)
+_MONTH_NAMES_IN_ORDER = MONTHS.split("|")[:12]
 
 
 def _iso_dates(text: str) -> list[Quantity]:
@@ -1001,7 +1002,7 @@ def value_years(text: str, quantities: Sequence[Quantity]) -> list[tuple[Quantit
 _PLACE_AFTER_RE = re.compile(
     r"[\s,]*(?:[^\W\d_]+\s+){0,2}?(?:in|at)\s+(?:the\s+)?(?P<name>[A-Z][^\W\d_]+)"
 )
-_MONTH_NAMES = frozenset(_MONTHS.split("|"))
+_MONTH_NAMES = frozenset(MONTHS.split("|"))
 _MONTHS_BY_LANGUAGE = (
     "january february march april may june july august september october november december",
     "januar februar märz april mai juni juli august september oktober november dezember",

@@ -19,11 +19,11 @@ CONTEXT = (
 )
 
 
-def _verdict(question: str, answer: str) -> str:
+def _verdict(question: str, answer: str, *, context: str = CONTEXT) -> str:
     model = OfflineModel()
     statements = model.extract_statements(question=question, answer=answer)
     assert len(statements) == 1, statements
-    return str(model.judge_statements(context=CONTEXT, statements=statements)[0]["verdict"])
+    return str(model.judge_statements(context=context, statements=statements)[0]["verdict"])
 
 
 def test_a_short_answer_is_kept_with_its_question() -> None:
@@ -55,6 +55,22 @@ def test_a_short_answer_is_kept_with_its_question() -> None:
 def test_right_passes_and_wrong_fails(question: str, right: str, wrong: str) -> None:
     assert _verdict(question, right) == "yes"
     assert _verdict(question, wrong) != "yes"
+
+
+@pytest.mark.parametrize("dash", [" – ", ""])  # a text may lose a lifespan's dash
+def test_a_year_of_birth_or_death_answers_only_a_question_of_one(dash: str) -> None:
+    context = (
+        "Paper Lanterns is a 1936 musical comedy film directed by Erik Sand. "
+        f"Vera Holm (3 May 1910{dash}8 June 1994) was a Swedish actress and singer, "
+        "known for her roles in musical comedies."
+    )
+    question = "The film starring a Swedish actress and singer came out in what year?"
+    assert _verdict(question, "1936", context=context) == "yes"
+    assert _verdict(question, "1994", context=context) == "unsure"
+    assert _verdict(question, "1910", context=context) == "unsure"
+    question = "The star of Paper Lanterns died in what year?"
+    assert _verdict(question, "1994", context=context) == "yes"
+    assert _verdict(question, "1936", context=context) == "unsure"
 
 
 def test_an_answer_that_repeats_the_question_is_contradicted() -> None:

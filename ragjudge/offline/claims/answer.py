@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 from ragjudge.offline.claims._words import content_stems, same_word, tokens
 from ragjudge.offline.claims.abstention import is_abstention
 from ragjudge.offline.claims.reading import Reading
+from ragjudge.offline.numbers import MONTHS
 from ragjudge.offline.text import negation_count
 
 if TYPE_CHECKING:
@@ -82,6 +83,15 @@ _ASIDE = re.compile(r"(?i)(?!(?:early|only|lately|likely|family)$)[a-z]+ly")
 #: the difference between A and B?").
 _CHOOSING = re.compile(r"(?i)\b(?:which|who|whom|whose)\b|\bor\b[^?]*\?\s*$")
 _YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
+#: A year glued to the next date's day where a text lost the dash between two dates:
+#: "(24 January 171217 August 1786)".
+_GLUED_YEAR = re.compile(rf"(?i)(?<!\d)(?:1[0-9]{{3}}|20[0-9]{{2}})[0-9]{{1,2}}\s+(?:{MONTHS})\b")
+#: What a question asks when a lifespan's year answers it: a birth or a death.
+_LIFE_ASKED = frozenset(
+    content_stems(
+        "born birth died death dead passed lived life killed murdered executed assassinated"
+    )
+)
 _OR = re.compile(r"\s+or\s+")
 _BETWEEN = re.compile(r"(?i)\bbetween\s+(.+?)\s+and\s+(.+?)(?:,|\?|$| which| who)")
 _SAME = re.compile(r"(?i)\bsame\s+(\w+)")
@@ -443,7 +453,11 @@ def _life_marks(sentence: str) -> dict[int, str]:
     marks: dict[int, str] = {}
     for paren in re.finditer(r"\(([^()]*)\)", sentence):
         years = list(_YEAR.finditer(paren.group(1)))
-        if len(years) >= 2 and re.search(r"[–—-]|\bto\b", paren.group(1)):
+        glued = _GLUED_YEAR.search(paren.group(1))
+        if glued and years and years[-1].start() > glued.start():  # "171217 August 1786"
+            marks[paren.start(1) + glued.start()] = "born"
+            marks[paren.start(1) + years[-1].start()] = "die"
+        elif len(years) >= 2 and re.search(r"[–—-]|\bto\b", paren.group(1)):
             marks[paren.start(1) + years[0].start()] = "born"
             marks[paren.start(1) + years[-1].start()] = "die"
     return marks
@@ -471,7 +485,8 @@ def _values(text: str) -> list[tuple[int, str, str]]:
 def _read_value(question: str, answer: str, sentences: list[str]) -> Reading | None:
     """A number read as a sliding window reads it: each value of its kind in the context
     scores the words of what was asked near it (rare words more, near ones more); an answer
-    another value outscores is unsure."""
+    another value outscores is unsure. A year a lifespan gives answers only a question of a
+    birth or a death: as the answer to any other it is unsure, and it outscores no answer."""
     own = _values(answer)
     asked = _asked_words(question) - content_stems(answer)
     if not own or not asked:
@@ -485,15 +500,23 @@ def _read_value(question: str, answer: str, sentences: list[str]) -> Reading | N
         for stem in {t.stem for t in tokens(sentence)}:
             seen[stem] = seen.get(stem, 0) + 1
     best: dict[str, float] = {}
+    lives = set()  # how the answer's year is given: in a lifespan (True), elsewhere (False)
+    life_asked = bool(asked & _LIFE_ASKED)
     for sentence in sentences:
         places: dict[str, list[int]] = {}
         marks = _life_marks(sentence)
-        for k, t in enumerate(tokens(sentence)):
+        toks = tokens(sentence)
+        for k, t in enumerate(toks):
             if t.is_content:
                 places.setdefault(t.stem, []).append(k)
             if t.start in marks:
                 places.setdefault(marks[t.start], []).append(k)
         for k, value, after in _values(sentence):
+            life = toks[k].start in marks
+            if value in values:
+                lives.add(life)
+            if life and not life_asked:
+                continue  # a birth or a death answers no other question
             if value in given or bool(_YEAR.fullmatch(value)) != year:
                 continue
             if unit and after != unit:
@@ -505,6 +528,10 @@ def _read_value(question: str, answer: str, sentences: list[str]) -> Reading | N
                     rare = max(math.log((len(sentences) + 1) / (seen.get(stem, 0) + 0.5)), 0.1)
                     score += rare * (1.0 - min(near) / (_WINDOW + 1))
             best[value] = max(best.get(value, 0.0), round(score, 1))
+    if year and lives == {True} and not life_asked:
+        return Reading(
+            "unsure", f"the context gives {answer} as a year of birth or death, not what was asked"
+        )
     mine = max((best.get(v, 0.0) for v in values), default=0.0)
     rivals = {v: x for v, x in best.items() if v not in values}
     if not rivals:
