@@ -12,7 +12,7 @@ import hashlib
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -787,6 +787,8 @@ class CrossFit:
     Attributes:
         regularization: The chosen L2 strength.
         scores: Out-of-fold ROC AUC of the answer confidence for each candidate strength.
+        log_likelihood: Out-of-fold mean log-likelihood of the labels under the answer
+            confidence for each candidate strength (what chooses it).
         folds: The fold of each row, in row order.
         fold_params: For each fold, the parameters fitted on the other folds (chosen strength,
             and the head when kept): scoring a row with its fold's parameters gives an
@@ -801,6 +803,7 @@ class CrossFit:
     fold_params: list[OfflineParams]
     head: bool = False
     head_score: float | None = None
+    log_likelihood: dict[float, float] = field(default_factory=dict)
 
 
 def cross_fit_offline(
@@ -817,8 +820,11 @@ def cross_fit_offline(
     """Grouped k-fold cross-fitting of `fit_offline`, choosing its L2 strength.
 
     Each candidate strength is fitted on all folds but one and scored on the left-out fold;
-    the out-of-fold answer confidences of all rows are pooled, and the candidate with the
-    highest ROC AUC wins (ties: the stronger regularization). With `init`, the strength is how
+    the out-of-fold answer confidences of all rows are pooled, and the candidate under which
+    they give the labels the highest log-likelihood wins (ties: the stronger regularization).
+    The log-likelihood scores the confidences themselves, where ROC AUC scores only their order
+    (which barely moves with the strength, so ties by the fourth decimal flipped its choice).
+    With `init`, the strength is how
     hard the weights are pulled toward `init`'s, so few rows of a new domain keep what
     transfers. The per-fold fits of the chosen strength are returned too: compiling tunes its
     policies and calibration on out-of-fold scores, which behave like scores on new rows.
@@ -858,6 +864,7 @@ def cross_fit_offline(
     fold = group_folds(keys, labels, folds=folds, seed=seed)
     parts = [int(f) for f in np.unique(fold)]
     scores: dict[float, float] = {}
+    likelihood: dict[float, float] = {}
     fitted: dict[float, list[OfflineParams]] = {}
     for lam in grid:
         oof = np.full(len(data), 0.5)
@@ -874,17 +881,25 @@ def cross_fit_offline(
             fitted[lam].append(params)
             oof[test] = _answer_probabilities(OfflineModel(params), [data[i] for i in test])
         scores[lam] = auroc(labels, oof)
-    best = max(scores.values())
-    chosen = max(lam for lam, v in scores.items() if v >= best - 1e-9)
+        likelihood[lam] = _log_likelihood(labels, oof)
+    best = max(likelihood.values())
+    chosen = max(lam for lam, v in likelihood.items() if v >= best - 1e-9)
     cross = CrossFit(
         regularization=chosen,
         scores=scores,
         folds=[parts.index(int(f)) for f in fold],
         fold_params=fitted[chosen],
+        log_likelihood=likelihood,
     )
     if head is not False:
         _cross_fit_head(cross, data, labels, fold, parts, seed=seed, keep=head is True)
     return cross
+
+
+def _log_likelihood(labels: npt.NDArray[np.int64], p: FloatArray) -> float:
+    """The mean log-likelihood of 0/1 labels under probabilities `p` (clipped off 0 and 1)."""
+    q = np.clip(p, 1e-6, 1.0 - 1e-6)
+    return float(np.mean(np.where(labels == 1, np.log(q), np.log(1.0 - q))))
 
 
 def _cross_fit_head(

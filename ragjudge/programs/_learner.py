@@ -168,6 +168,9 @@ class OfflineLearner(Learner):
             "head": self.cross.head,
             "head_auroc": None if head is None else round(head, 4),
             "logistic_auroc": None if score is None else round(score, 4),
+            "logistic_log_likelihood": round(
+                self.cross.log_likelihood[self.cross.regularization], 4
+            ),
         }
 
 

@@ -339,6 +339,16 @@ def test_cross_fit_keeps_groups_in_one_fold_and_is_seeded() -> None:
     ]
 
 
+def test_cross_fit_chooses_the_strength_whose_confidences_fit_the_labels_best() -> None:
+    rows = _gold_rows("halueval", 120)
+    cv = cross_fit_offline(rows, candidates=[0.001, 0.1, 100.0], folds=4, seed=0)
+    assert set(cv.log_likelihood) == set(cv.scores) == {0.001, 0.1, 100.0}
+    assert all(v < 0.0 for v in cv.log_likelihood.values())
+    assert cv.regularization == max(cv.log_likelihood, key=lambda lam: cv.log_likelihood[lam])
+    # a pull so strong the weights stay near zero leaves every confidence near 0.5
+    assert cv.log_likelihood[100.0] < cv.log_likelihood[cv.regularization]
+
+
 def test_cross_fit_with_init_tries_pulls_toward_it() -> None:
     rows = _gold_rows("halueval", 80)
     cv = cross_fit_offline(rows, init=OfflineParams(), folds=3)
