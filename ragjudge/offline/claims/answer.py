@@ -101,6 +101,9 @@ _NAME_GLUE = frozenset("of the de del la le von van da di du 's &".split())
 ANSWERED_SHARE = 0.8
 #: How far (in tokens) from a value a question's word still counts.
 _WINDOW = 12
+#: How far (in tokens) from the words of what was asked an answer still stands where the
+#: question word does.
+_SLOT = 6
 
 
 def fuse(question: str, answer: str) -> str | None:
@@ -223,6 +226,8 @@ def read(statement: str, index: ContextIndex, *, contradicted: bool = False) -> 
     if _echoes(answer, _asking_clauses(question)):
         return Reading("no", f"'{answer}' only repeats a name the question asks about")
     if _echoes(answer, [question], whole=False):  # given in a clause that states, not asks
+        if _says_asked(question, answer, sentences):
+            return None  # and a sentence gives it where it says what was asked: as any statement
         return Reading("unsure", f"'{answer}' is a name the question itself gives")
     if any(t.is_number for t in own):
         return _read_value(question, answer, sentences)
@@ -243,6 +248,39 @@ def _echoes(answer: str, clauses: list[str], *, whole: bool = True) -> bool:
             not whole and any(words[k : k + len(wanted)] == wanted for k in range(len(words)))
         ):
             return True
+    return False
+
+
+def _says_asked(question: str, answer: str, sentences: list[str]) -> bool:
+    """Whether one sentence of the context says what a clause of the question asks
+    (`ANSWERED_SHARE` of its content words) with the answer where the question word stands: at
+    most `_SLOT` tokens after the clause's last word where the clause ends with it ("... best
+    known as the singer of which band?": "... the singer and principal songwriter of the band
+    Radiohead."), before its first word where it opens with it ("What is a resort in Palm
+    Beach?": "Mar-a-Lago is a resort ..."). A question word inside a clause ("the stadium
+    which is shared with ...") asks nothing."""
+    own = content_stems(answer)
+    for clause in _asking_clauses(question):
+        words = list(tokens(clause))
+        at = next((k for k, t in enumerate(words) if _ASKING.fullmatch(t.norm)), -1)
+        before = [t for t in words[:at] if t.is_content]
+        after = [t for t in words[at + 1 :] if t.is_content]
+        if at < 0 or (before and len(after) > 1):
+            continue
+        anchor = after[0].stem if not before and after else before[-1].stem if before else ""
+        asked = content_stems(clause) - own
+        if not anchor or anchor in own:
+            continue
+        for sentence in sentences:
+            toks = tokens(sentence)
+            stems = {t.stem for t in toks}
+            if not own <= stems or len(asked & stems) < ANSWERED_SHARE * len(asked):
+                continue
+            here = [k for k, t in enumerate(toks) if t.stem == anchor]
+            mine = [k for k, t in enumerate(toks) if t.stem in own]
+            gaps = [k - j if before else j - k for j in here for k in mine]
+            if any(0 < g <= _SLOT for g in gaps):
+                return True
     return False
 
 
@@ -411,8 +449,8 @@ def _read_options(question: str, answer: str, other: str, sentences: list[str]) 
             "yes" if right else "no",
             f"'{answer}' ({a}) comes {order} than '{other}' ({b})",
         )
-    if _GRADED.search(question):
-        return None  # a measure words cannot take ("closer", "more valuable"): as any statement
+    if _GRADED.search(question):  # a measure words cannot take ("closer", "more valuable")
+        return Reading("unsure", f"words cannot grade '{answer}' against '{other}'")
     asked = content_stems(question) - content_stems(answer) - content_stems(other)
     have = len(asked & set().union(*map(content_stems, mine))) if mine else 0
     rival = len(asked & set().union(*map(content_stems, theirs))) if theirs else 0
