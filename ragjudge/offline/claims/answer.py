@@ -263,11 +263,13 @@ def _says_asked(question: str, answer: str, sentences: list[str]) -> bool:
     for clause in _asking_clauses(question):
         words = list(tokens(clause))
         at = next((k for k, t in enumerate(words) if _ASKING.fullmatch(t.norm)), -1)
-        before = [t for t in words[:at] if t.is_content]
-        after = [t for t in words[at + 1 :] if t.is_content]
-        if at < 0 or (before and len(after) > 1):
+        if at < 0:
             continue
-        anchor = after[0].stem if not before and after else before[-1].stem if before else ""
+        before = [t.stem for t in words[:at] if t.is_content]
+        after = [t.stem for t in words[at + 1 :] if t.is_content]
+        if before and len(after) > 1:
+            continue  # a question word inside the clause: a relative ("which is shared")
+        anchor = before[-1] if before else after[0] if after else ""
         asked = content_stems(clause) - own
         if not anchor or anchor in own:
             continue
@@ -538,7 +540,7 @@ def _read_value(question: str, answer: str, sentences: list[str]) -> Reading | N
         for stem in {t.stem for t in tokens(sentence)}:
             seen[stem] = seen.get(stem, 0) + 1
     best: dict[str, float] = {}
-    lives = set()  # how the answer's year is given: in a lifespan (True), elsewhere (False)
+    lives: set[bool] = set()  # where the answer's year stands: in a lifespan (True) or not
     life_asked = bool(asked & _LIFE_ASKED)
     for sentence in sentences:
         places: dict[str, list[int]] = {}
