@@ -394,6 +394,9 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         )
         if _PARTICIPLE_RE.match(unit):  # German verb-final clauses: "1998 gegründet"
             unit = ""
+        written = _UNITS_WORDS.get(unit, 100) < 100 and not month_number(unit) and not letter
+        if written:  # "Abell 2744 nine massive clusters": another number, no unit
+            unit = ""
         if not cur and not m.group("pct") and b is None and a == int(a) and a <= 31:
             month = _MONTH_BEFORE_RE.search(text, max(0, m.start() - 12), m.start())
             if month:  # "March 3, 2020", "January 9 report": the day of that month
@@ -431,7 +434,7 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         approx = _approx_before(text, m.start())
         bound = _bound_before(text, m.start()) if b is None else ""
         out.append(Quantity(low, high, approx, kind, unit[:12], m.start(), end, bound))
-        taken.append((m.start(), m.end()))
+        taken.append((m.start(), end if written else m.end()))
     ordinals: list[tuple[int, int, int]] = []
     for start, stop in _word_number_runs(text, ordinals):
         if any(s <= start < e for s, e in taken) or text[start:stop].lower() in ("a", "one"):

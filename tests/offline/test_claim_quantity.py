@@ -347,3 +347,11 @@ def test_a_number_or_unit_swapped_in_a_copied_sentence(statement: str, note: str
 )
 def test_what_a_copied_sentence_says_is_no_swap(statement: str) -> None:
     assert copied_swap(context_index(COPIED), tokenize(statement)) == ""
+
+
+def test_a_written_number_after_digits_is_a_number_not_their_unit() -> None:
+    # "Abell 2744, where nine massive clusters" cut to "Abell 2744 nine massive clusters"
+    values = number_values("Abell 2744 nine massive clusters are merging.")
+    assert [(q.low, q.unit) for q in values] == [(2744.0, ""), (9.0, "massive")]
+    day = number_values("on 15 Sept 2020")[0]
+    assert (day.low, day.unit) == (15.0, "sept")  # a month, not a written number

@@ -25,6 +25,8 @@ def _judge(statement: str) -> dict[str, object]:
         "The Harbour Bridge took four years to build and opened to traffic in March.",
         "Die Harbour Bridge wurde im Oktober für den Verkehr geöffnet.",
         "The Harbour Bridge took four years to build and cost 12 million.",
+        "The Harbour Bridge took fourteen years to build and opened to traffic after a delay.",
+        "The Harbour Bridge took four years to build and ninety days to open to traffic.",
         # a place the context names nowhere
         "The Harbour Bridge opened to traffic in Wellington after a long delay.",
         "The Harbour Bridge took four years to build at the Port of Ravensby.",
