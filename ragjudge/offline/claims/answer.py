@@ -495,11 +495,13 @@ def _life_marks(sentence: str) -> dict[int, str]:
         years = list(_YEAR.finditer(paren.group(1)))
         glued = _GLUED_YEAR.search(paren.group(1))
         if glued and years and years[-1].start() > glued.start():  # "171217 August 1786"
-            marks[paren.start(1) + glued.start()] = "born"
-            marks[paren.start(1) + years[-1].start()] = "die"
+            born = glued.start()
         elif len(years) >= 2 and re.search(r"[–—-]|\bto\b", paren.group(1)):
-            marks[paren.start(1) + years[0].start()] = "born"
-            marks[paren.start(1) + years[-1].start()] = "die"
+            born = years[0].start()
+        else:
+            continue
+        marks[paren.start(1) + born] = "born"
+        marks[paren.start(1) + years[-1].start()] = "die"
     return marks
 
 
