@@ -52,6 +52,7 @@ from ragjudge.offline.statements import (
 )
 from ragjudge.offline.text import (
     Token,
+    canonical,
     sentence_profile,
     split_sentences,
     stem,
@@ -150,6 +151,7 @@ def context_index(context: str) -> ContextIndex:
     Returns:
         The context's `ContextIndex`.
     """
+    context = canonical(context)
     index = ContextIndex()
     words: set[str] = set()
     pairs: set[tuple[str, str]] = set()
@@ -177,6 +179,7 @@ def context_index(context: str) -> ContextIndex:
         index.sentence_names.extend(p.names for p in profiles)
         lowered.extend(p.lowered for p in profiles)
         index.sentence_content.extend(p.content for p in profiles)
+        index.sentence_asserted.extend(p.asserted for p in profiles)
         for i in range(max(1, len(profiles) - _WINDOW + 1)):
             window = profiles[i : i + _WINDOW]
             pid = len(index.passages)
@@ -581,6 +584,7 @@ def statement_evidence(
     Returns:
         The statement's `StatementEvidence`.
     """
+    statement = canonical(statement)
     parts = answer.split(statement)
     if parts is not None:  # a short answer: its words as any statement's, read with the question
         evidence = statement_evidence(index, answer.words_read(*parts), encoder=encoder)
@@ -957,6 +961,7 @@ def answer_features(
     Returns:
         Values in `ANSWER_FEATURES` order.
     """
+    question, answer = canonical(question), canonical(answer)
     tokens = [t for t in tokenize(answer) if t.is_content]
     weights = [token_weight(t) for t in tokens]
     in_ctx = [(t.stem in index.stems or t.norm in index.stems) for t in tokens]

@@ -39,6 +39,8 @@ class ContextIndex:
             `sentence_names`).
         lowered: Every content stem the context writes in lower case.
         sentence_content: Content stems of each sentence.
+        sentence_asserted: Content stems each sentence asserts outright: said out of every
+            negation's reach (`SentenceProfile.asserted`).
         passage_hedged: Whether each passage hedges (may, might, plans to, ...).
         sentence_speculative: Whether each sentence only says a thing may or is planned to be.
         sentence_disputed: Whether each sentence reports a thing as denied, doubted or unlikely.
@@ -73,6 +75,7 @@ class ContextIndex:
     names: frozenset[str] = frozenset()
     lowered: frozenset[str] = frozenset()
     sentence_content: list[list[str]] = field(default_factory=list)
+    sentence_asserted: list[frozenset[str]] = field(default_factory=list)
     passage_hedged: list[bool] = field(default_factory=list)
     sentence_speculative: list[bool] = field(default_factory=list)
     sentence_disputed: list[bool] = field(default_factory=list)

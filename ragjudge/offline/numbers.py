@@ -394,6 +394,14 @@ def number_values(text: str) -> tuple[Quantity, ...]:
         )
         if _PARTICIPLE_RE.match(unit):  # German verb-final clauses: "1998 gegründet"
             unit = ""
+        if (  # "a 2014 Indian film", "the 2016 Summer Olympics": a year, not 2014 Indians
+            unit
+            and (m.group("after") or "").strip()[:1].isupper()
+            and unit not in _CURRENCY_WORDS
+            and not month_number(unit)
+            and _is_year(m.group("a"), a, b, sa, "")
+        ):
+            unit = ""
         written = _UNITS_WORDS.get(unit, 100) < 100 and not month_number(unit) and not letter
         if written:  # "Abell 2744 nine massive clusters": another number, no unit
             unit = ""

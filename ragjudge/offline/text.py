@@ -9,6 +9,7 @@ suffix stripper that is applied identically to answers and contexts, so that "gr
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
@@ -18,9 +19,11 @@ __all__ = [
     "ANTONYMS",
     "CJK_NEGATIONS",
     "NEGATIONS",
+    "NEGATION_REACH",
     "STOPWORDS",
     "SentenceProfile",
     "Token",
+    "canonical",
     "content_stems",
     "is_cjk",
     "is_common_word",
@@ -586,6 +589,26 @@ stem.cache_clear()
 _build_antonyms()
 
 
+def canonical(text: str) -> str:
+    """The text in Unicode's composed form (NFC), so a letter and its accent written as two
+    code points ("e" + U+0302) read as the one letter ("\u00ea") the other side may write:
+    "Angoul\u00eame" in an answer then matches it in a context that decomposes it. Read every
+    text the offline judge compares through it, at its entry: offsets into the text read
+    otherwise are lost.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The text, composed (the same string when it already is).
+
+    Example:
+        >>> canonical("Angoule\u0302me") == "Angoul\u00eame"
+        True
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
 def tokenize(text: str) -> list[Token]:
     """Tokenize text into words and numbers with offsets and simple flags.
 
@@ -719,6 +742,10 @@ def negation_count(tokens: list[Token]) -> int:
 
 #: A negation's scope: the next `_SCOPE` words, auxiliaries aside ("has not been used for").
 _SCOPE = 3
+#: How many scopes' length a negation may still deny past its scope: the words of "has not
+#: reported any toxic chemical spill" up to "spill", not those of "Without the flag it stops
+#: and asks for confirmation" from "confirmation" on.
+NEGATION_REACH = 2
 _AUXILIARIES = frozenset("be been being have has had do does did".split())
 #: Words saying that an event was called off: in the passive ("the concert was cancelled")
 #: they negate the word before them, like a negation that follows its verb.
@@ -797,7 +824,11 @@ def _bound_negations(norms: Sequence[str]) -> set[int]:
 
 
 def negation_scopes(
-    tokens: list[Token], *, cancellations: bool = True, names: NameReading = "sentence"
+    tokens: list[Token],
+    *,
+    cancellations: bool = True,
+    names: NameReading = "sentence",
+    reach: int = 1,
 ) -> tuple[frozenset[str], frozenset[str]]:
     """Split content stems into negated ones and plain ones.
 
@@ -811,6 +842,9 @@ def negation_scopes(
         names: Which negation words a name holds ("Never Shout Never"): `"sentence"`, those of
             a run of capitals that does not start its sentence (a quote starts one); `"text"`,
             those of one that does not start the text; `"none"`, none.
+        reach: How many scopes' length a negation covers: a longer reach reads the words a
+            negation may still deny past its scope ("has not reported any toxic chemical
+            spill"), and the plain ones are what the text asserts outright.
 
     Returns:
         `(negated, plain)`: stems occurring in a negation's scope, stems occurring outside one.
@@ -831,7 +865,7 @@ def negation_scopes(
         )
         previous = token.norm
         if scope is not None:
-            remaining = scope
+            remaining = scope * reach
             continue
         if token.is_content:
             (negated if remaining else plain).add(token.stem)
@@ -891,6 +925,9 @@ class SentenceProfile(NamedTuple):
         plain: Content stems outside any negation's scope.
         names: Stems of capitalized words inside the sentence (names, weekdays, months).
         lowered: Stems of content words written in lower case.
+        asserted: The stems outside any negation's reach (`NEGATION_REACH`): what the
+            sentence asserts outright (a word just past a negation's few-word scope may still
+            be what it denies: "has not reported any toxic chemical spill").
     """
 
     stems: list[str]
@@ -902,6 +939,7 @@ class SentenceProfile(NamedTuple):
     plain: frozenset[str]
     names: frozenset[str] = frozenset()
     lowered: frozenset[str] = frozenset()
+    asserted: frozenset[str] = frozenset()
 
 
 def sentence_profile(sentence: str) -> SentenceProfile:
@@ -919,7 +957,8 @@ def sentence_profile(sentence: str) -> SentenceProfile:
     norms: list[str] = []
     negated: set[str] = set()
     plain: set[str] = set()
-    negations = remaining = 0
+    asserted: set[str] = set()
+    negations = remaining = wide = 0
     last = previous = ""
     names: set[str] = set()
     lowered: set[str] = set()
@@ -942,6 +981,8 @@ def sentence_profile(sentence: str) -> SentenceProfile:
             if content and content[-1] == verb:
                 content[-1] = meaning
                 (negated if verb in negated else plain).add(meaning)
+                if verb in asserted:
+                    asserted.add(meaning)
                 last = meaning if last == verb else last
             is_content = False
         if i == 1 and not content and _opens_with_may(first, norm, number=number):
@@ -963,14 +1004,18 @@ def sentence_profile(sentence: str) -> SentenceProfile:
         previous = norm
         if scope is not None:
             negations += 1
-            remaining = scope
+            remaining, wide = scope, scope * NEGATION_REACH
             continue
         if is_content:
             content.append(stemmed)
             (negated if remaining else plain).add(stemmed)
+            if not wide:
+                asserted.add(stemmed)
             last = stemmed
-        if norm not in _AUXILIARIES:
-            remaining = max(0, remaining - 1)
+        if wide and norm not in _AUXILIARIES:  # the reach outlasts the scope
+            wide -= 1
+            if remaining:
+                remaining -= 1
     return SentenceProfile(
         stems,
         content,
@@ -981,6 +1026,7 @@ def sentence_profile(sentence: str) -> SentenceProfile:
         frozenset(plain),
         frozenset(names),
         frozenset(lowered),
+        frozenset(asserted),
     )
 
 

@@ -145,6 +145,54 @@ def test_the_passage_s_own_words_pass(sentence: str) -> None:
     assert negation_note(0.0, 0.0) == ""
 
 
+#: One denial, its words in another order: each side's few-word scope covers other words.
+SAME_DENIAL = [
+    (
+        "The inspectors did not find any cracks in the dam wall.",
+        "No cracks in the dam wall were found.",
+    ),
+    (
+        "There were no immediate reports of injuries or damage to the school.",
+        "No injuries or damage to the school were reported.",
+    ),
+    (
+        "Officials have not confirmed any link between the outage and the storm.",
+        "No link between the outage and the storm has been confirmed.",
+    ),
+]
+
+#: A negation of other words leaves the rest of the sentence asserted.
+OTHER_DENIAL = [
+    (
+        "New features that do not exist in current remotes will be added.",
+        "New features will not be added.",
+        (1.0, 0.0),
+    ),
+    (
+        "The museum, which does not charge for entry, opened a new wing.",
+        "The museum did not open a new wing.",
+        (1.0, 0.0),
+    ),
+    (
+        "There were no immediate reports of injuries or damage to the school.",
+        "Injuries and damage to the school were reported.",
+        (0.0, 1.0),
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "statement"), SAME_DENIAL)
+def test_one_denial_in_another_word_order_is_no_mismatch(context: str, statement: str) -> None:
+    assert _read(context, statement)[0] == (0.0, 0.0), statement
+
+
+@pytest.mark.parametrize(("context", "statement", "expected"), OTHER_DENIAL)
+def test_a_negation_of_other_words_still_mismatches(
+    context: str, statement: str, expected: tuple[float, float]
+) -> None:
+    assert _read(context, statement)[0] == expected, statement
+
+
 def test_no_passage_no_negation_mismatch() -> None:
     index = context_index("The bridge was opened in May.")
     assert negation_mismatch(index, -1, tokenize("The bridge was not opened.")) == (0.0, 0.0)

@@ -355,3 +355,26 @@ def test_a_written_number_after_digits_is_a_number_not_their_unit() -> None:
     assert [(q.low, q.unit) for q in values] == [(2744.0, ""), (9.0, "massive")]
     day = number_values("on 15 Sept 2020")[0]
     assert (day.low, day.unit) == (15.0, "sept")  # a month, not a written number
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Das Boot is a 1981 German war film.", "She competed at the 2016 Summer Olympics."],
+)
+def test_a_year_before_a_name_is_a_year_not_a_count_of_it(text: str) -> None:
+    (year,) = number_values(text)
+    assert (year.kind, year.unit) == ("year", "")
+
+
+def test_a_count_of_a_name_is_no_slot_for_a_year(model: OfflineModel) -> None:
+    context = (
+        "Das Boot is a 1981 German war film directed by Wolfgang Petersen. "
+        "Das Boot is also a 2018 German television series."
+    )
+    statement = (
+        "There are two German works called Das Boot: a 1981 war film directed by Wolfgang Petersen"
+    )
+    assert (
+        "where the passage says"
+        not in model.judge_statements(context=context, statements=[statement])[0]["reason"]
+    )

@@ -93,6 +93,28 @@ def test_an_initial_starts_no_sentence() -> None:
 # --------------------------------------------------------------------------- verdicts
 
 
+@pytest.mark.parametrize(
+    ("context", "statement"),
+    [  # one side writes the accent as its own code point (NFD), the other composed (NFC)
+        ("Sie wurde in Angoule\u0302me geboren.", "Sie wurde in Angoul\u00eame geboren."),
+        (
+            "Il est ne\u0301 a\u0300 Se\u0301ville en 1931.",
+            "Il est n\u00e9 \u00e0 S\u00e9ville en 1931.",
+        ),
+        (
+            "The caf\u00e9 opened on the Z\u00fcrich lakefront.",
+            "The cafe\u0301 opened on the Zu\u0308rich lakefront.",
+        ),
+    ],
+)
+def test_an_accent_written_either_way_reads_alike(
+    model: OfflineModel, context: str, statement: str
+) -> None:
+    result = _verdict(model, context, statement)
+    assert result["verdict"] == "yes", result["reason"]
+    assert result["rules"] == []
+
+
 def test_supported_statement(model: OfflineModel) -> None:
     result = _verdict(model, EINSTEIN, "Einstein was born in 1879")
     assert result["verdict"] == "yes"
