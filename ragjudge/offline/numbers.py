@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from ragjudge.offline.text import STOPWORDS, cjk_numerals
+from ragjudge.offline.text import ENGLISH_NUMBER_WORDS, STOPWORDS, cjk_numerals
 
 __all__ = [
     "MONTH_NAMES",
@@ -35,11 +35,7 @@ __all__ = [
 ]
 
 _UNITS_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90,
+    **ENGLISH_NUMBER_WORDS,
     # German, French, Spanish: the small numbers that answers write out
     "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8,
     "neun": 9, "zehn": 10, "zwanzig": 20, "hundert": 100, "tausend": 1000,

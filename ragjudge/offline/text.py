@@ -18,6 +18,7 @@ from typing import Any, Literal, NamedTuple
 __all__ = [
     "ANTONYMS",
     "CJK_NEGATIONS",
+    "ENGLISH_NUMBER_WORDS",
     "NEGATIONS",
     "NEGATION_REACH",
     "STOPWORDS",
@@ -238,14 +239,18 @@ def _surfaces(text: str) -> list[tuple[str, int]]:
     return out
 
 
+#: The English number words from zero to ninety: read by the tokenizer (`_NUMBER_WORDS`) and,
+#: with other languages' words, by `ragjudge.offline.numbers.number_values`.
+ENGLISH_NUMBER_WORDS: dict[str, int] = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
 _NUMBER_WORDS = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "thirteen": "13", "fourteen": "14", "fifteen": "15", "sixteen": "16", "seventeen": "17",
-    "eighteen": "18", "nineteen": "19", "twenty": "20", "thirty": "30", "forty": "40",
-    "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80", "ninety": "90",
-    "hundred": "100",
-    "thousand": "1000", "million": "1000000", "billion": "1000000000",
+    **{word: str(value) for word, value in ENGLISH_NUMBER_WORDS.items()},
+    "hundred": "100", "thousand": "1000", "million": "1000000", "billion": "1000000000",
 }  # fmt: skip
 
 STOPWORDS: frozenset[str] = frozenset(
