@@ -48,24 +48,26 @@ def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tu
     if best < 0:
         return 0.0, 0.0
     s_neg, s_plain = negation_scopes(tokens)
-    # a statement is one claim: what follows its negation is all within its reach
-    s_reach, s_asserted = negation_scopes(tokens, reach=max(1, len(tokens)))
     p_neg, p_plain = index.passage_scopes[best]
     # the words a name's negation word would scope ("the Not Ready for Prime Time Players"),
     # where the quotes of one side may hide the name that the other side's reading found
+    named: frozenset[str] = frozenset()
     if any(t.is_capital and not t.is_content for t in tokens[1:]):  # a capitalized negation?
         named = negation_scopes(tokens, names="none")[0] - negation_scopes(tokens, names="text")[0]
         s_neg, s_plain = s_neg - named, s_plain - named
-        s_reach, s_asserted = s_reach - named, s_asserted - named
+    if not s_neg:  # nothing negated: nothing added, and every plain word is asserted
+        return 0.0, float(any(x in p_neg and x not in p_plain for x in s_plain))
     # a negation scopes a few words, so two negations of one thing in another word order
     # cover different words ("no toxic chemical spill was reported" / "has not reported any
     # toxic chemical spill"; "No injuries or damage were reported" / "no immediate reports
     # of injuries or damage"). Where one side's scope holds a word within the other side's
-    # reach (the rest of the statement; `NEGATION_REACH` scopes in a passage sentence, which
-    # may say more than one thing), they deny one thing, and a word of that other side is
-    # read as asserted only where it says it out of every negation's reach. Else every plain
-    # word is asserted ("New features will not be added" / "New features that do not exist
-    # yet will be added")
+    # reach (the rest of the statement, one claim; `NEGATION_REACH` scopes in a passage
+    # sentence, which may say more than one thing), they deny one thing, and a word of that
+    # other side is read as asserted only where it says it out of every negation's reach.
+    # Else every plain word is asserted ("New features will not be added" / "New features
+    # that do not exist yet will be added")
+    s_reach, s_asserted = negation_scopes(tokens, reach=max(1, len(tokens)))
+    s_reach, s_asserted = s_reach - named, s_asserted - named
     window = index.passage_sentences[best]
     p_asserted = frozenset().union(*(index.sentence_asserted[k] for k in window))
     p_said = p_asserted if s_reach & p_neg else p_plain
@@ -73,7 +75,7 @@ def negation_mismatch(index: ContextIndex, best: int, tokens: list[Token]) -> tu
     # a negated statement against a passage with no negation at all: what the statement
     # denies is asserted there unless the passage never says it ("cancelled his contract"
     # against a passage silent on the contract is no denial of it)
-    if s_neg and not added and index.passage_negations[best] == 0:
+    if not added and index.passage_negations[best] == 0:
         denied = negation_scopes(tokens, cancellations=False)[0]
         added = bool(denied) and not any(x in p_plain for x in denied)
     p_reach = p_neg | (p_plain - p_asserted)
